@@ -1,0 +1,24 @@
+"""What the rules engines truly share: errors, the outcome value, the event codec and
+drawing tiles from a bag with a discard pile (Azul's lid, Summer Pavilion's tower)."""
+
+from games.rules.common.bag import Draw, apply_draw, draw_tiles
+from games.rules.common.codec import Codec
+from games.rules.common.errors import IllegalMove, InvalidNotation, RulesError
+from games.rules.common.outcome import Outcome, shared_winners
+from games.rules.common.tiles import add_counts, count_of, remove_counts, total
+
+__all__ = [
+    "Codec",
+    "Draw",
+    "IllegalMove",
+    "InvalidNotation",
+    "Outcome",
+    "RulesError",
+    "add_counts",
+    "apply_draw",
+    "count_of",
+    "draw_tiles",
+    "remove_counts",
+    "shared_winners",
+    "total",
+]
