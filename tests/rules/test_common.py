@@ -64,15 +64,11 @@ def test_codec_round_trips_nested_tuples_enums_and_optionals():
     assert codec.decode(data) == event
 
 
-def test_codec_upcasts_old_versions_on_read():
+def test_codec_refuses_a_version_it_does_not_know():
     codec = Codec(Placed, versions={Placed: 2})
-
-    @codec.upcaster("Placed", 1)
-    def add_note(data):
-        return {**data, "note": "from v1", "version": 2}
-
     old = {"type": "Placed", "version": 1, "seat": 0, "spots": [], "kept": []}
-    assert codec.decode(old).note == "from v1"
+    with pytest.raises(ValueError, match="upcasting"):
+        codec.decode(old)
 
 
 def test_ties_share_the_victory():

@@ -34,14 +34,19 @@ def draw_tiles(
                 break
             refilled_after = len(drawn)
             remaining = list(discard)
-        pick = rng.randrange(sum(remaining))
-        for colour, count in enumerate(remaining):
-            if pick < count:
-                break
-            pick -= count
+        colour = _pick(remaining, rng.randrange(sum(remaining)))
         remaining[colour] -= 1
         drawn.append(colour)
     return Draw(tuple(drawn), refilled_after)
+
+
+def _pick(counts: list[int], index: int) -> int:
+    """The colour of the ``index``-th tile when the multiset is laid out colour by colour."""
+    for colour, count in enumerate(counts):
+        if index < count:
+            return colour
+        index -= count
+    raise IndexError(index)
 
 
 def apply_draw(

@@ -1,18 +1,15 @@
 """JSON-safe encoding of an engine's events and commands (frozen dataclasses).
 
 ``encode`` gives ``{"type": ClassName, "version": n, **fields}`` with tuples as lists;
-``decode`` rebuilds the dataclass from its type hints, first passing old versions through
-the registered upcasters, so records written years ago stay readable.
+``decode`` rebuilds the dataclass from its type hints. Old versions are upcast once, on
+read, by the event store's registry (``events.upcasting``) before they reach ``decode``.
 """
 
 import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Callable
 from typing import Any
-
-Upcaster = Callable[[dict], dict]
 
 
 class Codec:
@@ -21,18 +18,7 @@ class Codec:
     def __init__(self, *classes: type, versions: dict[type, int] | None = None) -> None:
         self._by_name = {cls.__name__: cls for cls in classes}
         self._versions = {cls: (versions or {}).get(cls, 1) for cls in classes}
-        self._upcasters: dict[tuple[str, int], Upcaster] = {}
         self._hints = {cls: typing.get_type_hints(cls) for cls in classes}
-
-    def upcaster(self, type_name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
-        """Register a function turning version ``from_version`` of ``type_name`` into
-        version ``from_version + 1`` (used as a decorator)."""
-
-        def register(function: Upcaster) -> Upcaster:
-            self._upcasters[(type_name, from_version)] = function
-            return function
-
-        return register
 
     def encode(self, obj: Any) -> dict:
         """The JSON-safe dict of a registered dataclass, tagged with type and version."""
@@ -43,15 +29,16 @@ class Codec:
         return data
 
     def decode(self, data: dict) -> Any:
-        """Rebuild the dataclass from ``encode``'s output, upcasting old versions."""
+        """Rebuild the dataclass from ``encode``'s output (current versions only)."""
         try:
             cls = self._by_name[data["type"]]
         except KeyError as missing:
             raise ValueError(f"unknown type in {data!r}") from missing
-        version = data.get("version", 1)
-        while version < self._versions[cls]:
-            data = self._upcasters[(cls.__name__, version)](data)
-            version += 1
+        if data.get("version", 1) != self._versions[cls]:
+            raise ValueError(
+                f"{cls.__name__} version {data.get('version', 1)} needs upcasting to "
+                f"version {self._versions[cls]} first"
+            )
         hints = self._hints[cls]
         kwargs = {
             field.name: _typed(hints[field.name], data[field.name])
