@@ -1,0 +1,62 @@
+"""``make run``: the web server and a Celery worker with embedded beat, together, until
+Ctrl-C stops both. Uses whatever the environment configures (SQLite and the filesystem
+broker by default)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+HOST, PORT = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
+
+
+def main() -> int:
+    python = sys.executable
+    processes = [
+        subprocess.Popen([python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"]),
+        subprocess.Popen(
+            [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "azulsite",
+                "worker",
+                "--beat",
+                "--loglevel=info",
+                "--concurrency=1",
+            ]
+        ),
+    ]
+    url = f"http://{HOST}:{PORT}/"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(url + "healthz", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        print(
+            f"\n  azulsite is running at {url}  (Ctrl-C stops the site and the worker)\n",
+            flush=True,
+        )
+        while all(process.poll() is None for process in processes):
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGINT)
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

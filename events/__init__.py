@@ -1,0 +1,1 @@
+"""The generic append-only event store: one table of events ordered per stream."""

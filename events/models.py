@@ -1,0 +1,40 @@
+"""One table for every stream's events. Rows are only ever inserted: triggers installed by
+migration 0002 make the database itself refuse UPDATE and DELETE."""
+
+from django.db import models
+from django.utils import timezone
+
+
+class Event(models.Model):
+    """An event of a stream (for games: the game's id), numbered 1, 2, 3… without gaps."""
+
+    stream = models.CharField(max_length=64)
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    version = models.PositiveSmallIntegerField(default=1)
+    data = models.JSONField(default=dict)
+    actor = models.CharField(
+        max_length=100, help_text="Who caused it: user:<id>, system, bot or moderator:<id>."
+    )
+    reason = models.TextField(blank=True, default="")
+    recorded_at = models.DateTimeField(default=timezone.now)
+    batch = models.PositiveIntegerField(
+        help_text="The seq of the first event written by the same append."
+    )
+    # NULL, not "", so that the partial unique constraint ignores events without a key.
+    idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001
+
+    class Meta:
+        ordering = ["stream", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "seq"], name="event_stream_seq_unique"),
+            models.UniqueConstraint(
+                fields=["stream", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="event_stream_idempotency_key_unique",
+            ),
+            models.CheckConstraint(condition=models.Q(seq__gte=1), name="event_seq_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stream}#{self.seq} {self.type}"

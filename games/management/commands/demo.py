@@ -1,0 +1,29 @@
+"""Creates the demo users (idempotent) and prints their logins."""
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+DEMO_PASSWORD = "azul-demo"
+DEMO_USERS = [
+    ("alice@example.com", "Alice", True),
+    ("bob@example.com", "Bob", False),
+    ("carol@example.com", "Carol", False),
+]
+
+
+class Command(BaseCommand):
+    help = "Create the demo users alice, bob and carol (staff: alice) and print their logins."
+
+    def handle(self, *args, **options) -> None:
+        User = get_user_model()
+        for email, name, staff in DEMO_USERS:
+            user, created = User.objects.get_or_create(
+                username=email, defaults={"email": email, "first_name": name}
+            )
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.is_staff = user.is_superuser = staff
+                user.save()
+        self.stdout.write(f"Demo logins (password for each: {DEMO_PASSWORD}):")
+        for email, _name, staff in DEMO_USERS:
+            self.stdout.write(f"  {email}{'  (admin)' if staff else ''}")

@@ -1,0 +1,86 @@
+"""The event store on the real PostgreSQL: gapless streams, optimistic concurrency,
+idempotent retries, upcasting on read and load windows."""
+
+import pytest
+
+from events import store, upcasting
+from events.store import ConcurrencyConflict, NewEvent
+
+pytestmark = pytest.mark.django_db
+
+
+def numbered(*names: str) -> list[NewEvent]:
+    return [NewEvent(type=name, data={"name": name}) for name in names]
+
+
+def test_appends_number_each_stream_from_one_without_gaps():
+    store.append("game-1", 0, numbered("A", "B"), actor="system")
+    store.append("game-2", 0, numbered("X"), actor="system")
+    store.append("game-1", 2, numbered("C"), actor="user:1")
+    assert [(e.seq, e.type) for e in store.load("game-1")] == [(1, "A"), (2, "B"), (3, "C")]
+    assert [e.seq for e in store.load("game-2")] == [1]
+    assert store.current_seq("game-1") == 3
+    assert store.current_seq("never-written") == 0
+
+
+def test_a_stale_writer_is_told_the_current_seq_and_writes_nothing():
+    store.append("game-1", 0, numbered("A", "B"), actor="system")
+    with pytest.raises(ConcurrencyConflict) as conflict:
+        store.append("game-1", 1, numbered("late"), actor="user:2")
+    assert conflict.value.current_seq == 2
+    assert conflict.value.expected_seq == 1
+    assert [e.type for e in store.load("game-1")] == ["A", "B"]
+
+
+def test_a_retry_with_the_same_idempotency_key_returns_the_first_result():
+    first = store.append("game-1", 0, numbered("A", "B"), actor="user:1", idempotency_key="k1")
+    store.append("game-1", 2, numbered("C"), actor="user:2")
+    retry = store.append("game-1", 0, numbered("A", "B"), actor="user:1", idempotency_key="k1")
+    assert retry == first
+    assert [e.seq for e in retry] == [1, 2]
+    assert store.current_seq("game-1") == 3
+
+
+def test_the_same_idempotency_key_on_another_stream_is_independent():
+    store.append("game-1", 0, numbered("A"), actor="user:1", idempotency_key="k1")
+    written = store.append("game-2", 0, numbered("A"), actor="user:1", idempotency_key="k1")
+    assert [(e.stream, e.seq) for e in written] == [("game-2", 1)]
+
+
+def test_actor_reason_and_time_are_recorded():
+    [event] = store.append("game-1", 0, numbered("Paused"), actor="moderator:7", reason="storm")
+    [loaded] = store.load("game-1")
+    assert loaded == event
+    assert (loaded.actor, loaded.reason) == ("moderator:7", "storm")
+    assert loaded.recorded_at is not None
+
+
+def test_old_versions_are_upcast_on_read_and_never_rewritten():
+    store.append("game-1", 0, [NewEvent("ScoreSet", {"points": 3}, version=1)], actor="system")
+
+    @upcasting.upcaster("ScoreSet", 1)
+    def points_to_score(data):
+        return {"score": data["points"]}
+
+    @upcasting.upcaster("ScoreSet", 2)
+    def score_with_bonus(data):
+        return {**data, "bonus": 0}
+
+    [event] = store.load("game-1")
+    assert (event.version, event.data) == (3, {"score": 3, "bonus": 0})
+    from events.models import Event
+
+    assert Event.objects.get(stream="game-1").data == {"points": 3}
+
+
+def test_load_windows_after_and_upto():
+    store.append("game-1", 0, numbered("A", "B", "C", "D", "E"), actor="system")
+    assert [e.seq for e in store.load("game-1", after=2)] == [3, 4, 5]
+    assert [e.seq for e in store.load("game-1", upto=2)] == [1, 2]
+    assert [e.seq for e in store.load("game-1", after=1, upto=3)] == [2, 3]
+    assert store.load("game-1", after=5) == []
+
+
+def test_appending_nothing_is_refused():
+    with pytest.raises(ValueError):
+        store.append("game-1", 0, [], actor="system")
