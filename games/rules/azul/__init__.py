@@ -1,0 +1,90 @@
+"""Azul (the original), a pure decider: the contract of ``docs/engines.md``.
+
+Standard library only. Rules: ``docs`` rules reference ``azul.md`` and the Portuguese
+rulebook; notation: ``docs/notation/azul.md``.
+"""
+
+from games.rules.azul.board import Colour
+from games.rules.azul.engine import (
+    NAME,
+    OPTIONS,
+    PLAYERS,
+    decide,
+    decode,
+    default_command,
+    encode,
+    encode_command,
+    evolve,
+    is_barrier,
+    is_over,
+    legal_commands,
+    outcome,
+    replay,
+    scores,
+    start,
+    to_move,
+    view,
+)
+from games.rules.azul.model import (
+    CENTRE,
+    FLOOR,
+    Bonus,
+    Command,
+    Event,
+    FactoriesRefilled,
+    FloorLineCleared,
+    GameEnded,
+    GameStarted,
+    LineDropped,
+    PlaceOnWall,
+    State,
+    TakeTiles,
+    TilesTaken,
+    WallTiled,
+)
+from games.rules.azul.notation import format, parse
+from games.rules.azul.text import render_text
+from games.rules.common import IllegalMove, InvalidNotation, Outcome
+
+__all__ = [
+    "CENTRE",
+    "FLOOR",
+    "NAME",
+    "OPTIONS",
+    "PLAYERS",
+    "Bonus",
+    "Colour",
+    "Command",
+    "Event",
+    "FactoriesRefilled",
+    "FloorLineCleared",
+    "GameEnded",
+    "GameStarted",
+    "IllegalMove",
+    "InvalidNotation",
+    "LineDropped",
+    "Outcome",
+    "PlaceOnWall",
+    "State",
+    "TakeTiles",
+    "TilesTaken",
+    "WallTiled",
+    "decide",
+    "decode",
+    "default_command",
+    "encode",
+    "encode_command",
+    "evolve",
+    "format",
+    "is_barrier",
+    "is_over",
+    "legal_commands",
+    "outcome",
+    "parse",
+    "render_text",
+    "replay",
+    "scores",
+    "start",
+    "to_move",
+    "view",
+]

@@ -1,0 +1,619 @@
+"""The Azul decider: ``decide`` turns a command into events, ``evolve`` folds an event
+into a new state. Randomness (filling the factory displays) happens only in ``start`` and
+``decide`` and is written into ``FactoriesRefilled``; ``evolve`` and ``replay`` never draw.
+
+Rulebook phases: A. factory offer (``TakeTiles``); B. wall tiling, automatic on the
+coloured wall, while on the grey wall each player chooses the column (``PlaceOnWall``) of
+each complete pattern line, top to bottom, seats in order; C. preparing the next round.
+After a command, ``decide`` adds every automatic event until a player must choose again.
+"""
+
+import random
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import assert_never
+
+from games.rules.azul.board import (
+    COLOUR_BONUS,
+    COLOURS,
+    COLUMN_BONUS,
+    EMPTY_WALL,
+    FACTORIES,
+    FLOOR_SPACES,
+    GREY,
+    PATTERN_LINES,
+    ROW_BONUS,
+    START_SEAT,
+    TILES_PER_COLOUR,
+    TILES_PER_FACTORY,
+    WALL_SIDES,
+    Colour,
+    coloured_wall_column,
+    complete_colours,
+    complete_columns,
+    complete_rows,
+    floor_penalty,
+    grey_wall_columns,
+    place_on_wall,
+    score_wall_placement,
+    wall_row_has,
+)
+from games.rules.azul.model import (
+    CENTRE,
+    CODEC,
+    EMPTY_LINE,
+    FLOOR,
+    Bonus,
+    Command,
+    Counts,
+    Event,
+    FactoriesRefilled,
+    FloorLineCleared,
+    GameEnded,
+    GameStarted,
+    LineDropped,
+    PatternLine,
+    Phase,
+    PlaceOnWall,
+    PlayerBoard,
+    State,
+    TakeTiles,
+    TilesTaken,
+    WallTiled,
+)
+from games.rules.common import (
+    Draw,
+    IllegalMove,
+    Outcome,
+    add_counts,
+    apply_draw,
+    count_of,
+    draw_tiles,
+    shared_winners,
+)
+
+NAME = "azul"
+PLAYERS = range(2, 5)
+OPTIONS = {"wall": WALL_SIDES}
+
+NO_TILES: Counts = (0,) * COLOURS
+EMPTY_BOARD = PlayerBoard(0, (EMPTY_LINE,) * PATTERN_LINES, EMPTY_WALL, (), False)
+
+
+# --- start, evolve, replay ------------------------------------------------------------------
+
+
+def start(players: int, options: dict, rng: random.Random) -> list[Event]:
+    """Setup: every player uses the same wall side (option ``wall``); the start player
+    fills each factory display with 4 tiles drawn at random from the bag of 100."""
+    if players not in PLAYERS:
+        raise IllegalMove(f"Azul is played by 2 to 4 players, not {players}")
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise IllegalMove(f"unknown options {sorted(unknown)}; Azul knows {sorted(OPTIONS)}")
+    wall = options.get("wall", WALL_SIDES[0])
+    if wall not in WALL_SIDES:
+        raise IllegalMove(f"the wall must be one of {', '.join(WALL_SIDES)}, not {wall!r}")
+    started = GameStarted(players, wall, START_SEAT)
+    refilled = _refill(evolve(None, started), START_SEAT, rng)
+    assert refilled is not None, "a full bag always fills the factory displays"
+    return [started, refilled]
+
+
+def evolve(state: State | None, event: Event) -> State:
+    """The state after one event; pure and never draws. ``evolve(None, GameStarted)``
+    sets the table."""
+    if state is None:
+        if not isinstance(event, GameStarted):
+            raise ValueError(f"a game starts with GameStarted, not {type(event).__name__}")
+        return _table_set(event)
+    match event:
+        case GameStarted():
+            raise ValueError("the game has already started")
+        case FactoriesRefilled():
+            return _factories_refilled(state, event)
+        case TilesTaken():
+            return _tiles_taken(state, event)
+        case WallTiled():
+            return _wall_tiled(state, event)
+        case LineDropped():
+            return _line_dropped(state, event)
+        case FloorLineCleared():
+            return _floor_line_cleared(state, event)
+        case GameEnded():
+            return _game_ended(state, event)
+        case _:
+            assert_never(event)
+
+
+def replay(events: Iterable[Event]) -> State:
+    """The fold of every event from the start; never draws."""
+    state = None
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("there are no events to replay")
+    return state
+
+
+def _table_set(event: GameStarted) -> State:
+    return State(
+        players=event.players,
+        wall_side=event.wall,
+        round=0,
+        phase=Phase.REFILL,
+        turn=event.start_seat,
+        start_seat=event.start_seat,
+        marker_holder=None,
+        bag=(TILES_PER_COLOUR,) * COLOURS,
+        lid=NO_TILES,
+        factories=(NO_TILES,) * FACTORIES[event.players],
+        centre=NO_TILES,
+        marker_in_centre=True,
+        boards=(EMPTY_BOARD,) * event.players,
+    )
+
+
+def _factories_refilled(state: State, event: FactoriesRefilled) -> State:
+    drawn = tuple(tile for factory in event.factories for tile in factory)
+    bag, lid = apply_draw(state.bag, state.lid, Draw(drawn, event.refilled_after))
+    return replace(
+        state,
+        round=state.round + 1,
+        phase=Phase.OFFER,
+        turn=event.first_player,
+        start_seat=event.first_player,
+        marker_holder=None,
+        bag=bag,
+        lid=lid,
+        factories=tuple(count_of(factory, COLOURS) for factory in event.factories),
+        marker_in_centre=True,
+    )
+
+
+def _tiles_taken(state: State, event: TilesTaken) -> State:
+    colour, seat = event.colour, event.seat
+    if event.source == CENTRE:
+        factories = state.factories
+        centre = _with(state.centre, colour, 0)
+    else:
+        factories = _replaced(state.factories, event.source, NO_TILES)
+        centre = add_counts(state.centre, event.to_centre)
+    board = state.boards[seat]
+    lines = board.lines
+    if event.placed:
+        line = PatternLine(colour, lines[event.line].count + event.placed)
+        lines = _replaced(lines, event.line, line)
+    board = replace(
+        board,
+        lines=lines,
+        floor=board.floor + (colour,) * event.floored,
+        marker=board.marker or event.marker,
+    )
+    table_empty = not any(centre) and not any(map(any, factories))
+    return replace(
+        state,
+        phase=Phase.TILING if table_empty else Phase.OFFER,
+        turn=0 if table_empty else (seat + 1) % state.players,
+        marker_holder=seat if event.marker else state.marker_holder,
+        lid=_with(state.lid, colour, state.lid[colour] + event.lidded),
+        factories=factories,
+        centre=centre,
+        marker_in_centre=state.marker_in_centre and not event.marker,
+        boards=_replaced(state.boards, seat, board),
+    )
+
+
+def _wall_tiled(state: State, event: WallTiled) -> State:
+    board = state.boards[event.seat]
+    board = replace(
+        board,
+        score=board.score + event.points,
+        lines=_replaced(board.lines, event.row, EMPTY_LINE),
+        wall=place_on_wall(board.wall, event.row, event.column, event.colour),
+    )
+    lid = _with(state.lid, event.colour, state.lid[event.colour] + event.to_lid)
+    return replace(state, lid=lid, boards=_replaced(state.boards, event.seat, board))
+
+
+def _line_dropped(state: State, event: LineDropped) -> State:
+    board = state.boards[event.seat]
+    board = replace(
+        board,
+        lines=_replaced(board.lines, event.row, EMPTY_LINE),
+        floor=board.floor + (event.colour,) * event.floored,
+    )
+    lid = _with(state.lid, event.colour, state.lid[event.colour] + event.lidded)
+    return replace(state, lid=lid, boards=_replaced(state.boards, event.seat, board))
+
+
+def _floor_line_cleared(state: State, event: FloorLineCleared) -> State:
+    board = state.boards[event.seat]
+    board = replace(board, score=board.score + event.points, floor=(), marker=False)
+    following = event.seat + 1
+    return replace(
+        state,
+        phase=Phase.TILING if following < state.players else Phase.REFILL,
+        turn=following % state.players,
+        lid=add_counts(state.lid, count_of(event.tiles, COLOURS)),
+        boards=_replaced(state.boards, event.seat, board),
+    )
+
+
+def _game_ended(state: State, event: GameEnded) -> State:
+    boards = tuple(
+        replace(board, score=board.score + bonus.points)
+        for board, bonus in zip(state.boards, event.bonuses, strict=True)
+    )
+    return replace(state, phase=Phase.OVER, boards=boards)
+
+
+# --- decide ---------------------------------------------------------------------------------
+
+
+def decide(state: State, command: Command, rng: random.Random) -> list[Event]:
+    """The events a command causes, followed by every automatic event (wall tiling, floor
+    penalties, the next round's refill or the end of the game) up to the next choice.
+    Raises ``IllegalMove`` with the reason when the rules forbid the command."""
+    match command:
+        case TakeTiles():
+            event: Event = _take_tiles(state, command)
+        case PlaceOnWall():
+            event = _place_on_wall(state, command)
+        case _:
+            raise IllegalMove(f"{command!r} is not an Azul command")
+    events = [event]
+    state = evolve(state, event)
+    while (automatic := _automatic_event(state, rng)) is not None:
+        events.append(automatic)
+        state = evolve(state, automatic)
+    return events
+
+
+def _take_tiles(state: State, command: TakeTiles) -> TilesTaken:
+    """Phase A: all tiles of one colour from one factory display (the rest to the centre)
+    or from the centre (the first to do so this round also takes the first player marker
+    onto their floor line), placed right to left on one pattern line; what does not fit
+    goes to the floor line, and what the floor line cannot hold into the box lid."""
+    if state.phase is not Phase.OFFER:
+        raise IllegalMove(_not_now(state, "take tiles"))
+    source, colour, line = command.source, command.colour, command.line
+    if source != CENTRE and not 0 <= source < len(state.factories):
+        raise IllegalMove(
+            f"there is no factory display {source + 1}: a {state.players}-player game has "
+            f"{len(state.factories)}"
+        )
+    if colour not in range(COLOURS):
+        raise IllegalMove(f"there is no tile colour {colour!r}")
+    offer = state.centre if source == CENTRE else state.factories[source]
+    count = offer[colour]
+    if not count:
+        raise IllegalMove(f"{_source_name(source)} holds no {Colour(colour).name.lower()} tiles")
+    board = state.boards[state.turn]
+    if line != FLOOR:
+        _check_pattern_line(board, line, colour)
+    placed = min(count, line + 1 - board.lines[line].count) if line != FLOOR else 0
+    marker = source == CENTRE and state.marker_in_centre
+    free = max(0, FLOOR_SPACES - len(board.floor) - board.marker - marker)
+    floored = min(count - placed, free)
+    to_centre = NO_TILES if source == CENTRE else _with(offer, colour, 0)
+    return TilesTaken(
+        seat=state.turn,
+        source=source,
+        colour=Colour(colour),
+        count=count,
+        line=line,
+        placed=placed,
+        floored=floored,
+        lidded=count - placed - floored,
+        to_centre=to_centre,
+        marker=marker,
+    )
+
+
+def _check_pattern_line(board: PlayerBoard, line: int, colour: int) -> None:
+    """Phase A: a pattern line holds one colour, not a colour already in its wall row,
+    and takes no tiles once complete."""
+    if line not in range(PATTERN_LINES):
+        raise IllegalMove(f"there is no pattern line {line + 1}: lines are 1 to {PATTERN_LINES}")
+    held = board.lines[line]
+    name = Colour(colour).name.lower()
+    if held.count and held.colour != colour:
+        raise IllegalMove(
+            f"pattern line {line + 1} already holds {Colour(held.colour).name.lower()} tiles"
+        )
+    if held.count == line + 1:
+        raise IllegalMove(f"pattern line {line + 1} is already complete")
+    if wall_row_has(board.wall, line, colour):
+        raise IllegalMove(f"row {line + 1} of the wall already has a {name} tile")
+
+
+def _place_on_wall(state: State, command: PlaceOnWall) -> WallTiled:
+    """Grey wall: the tile may go to any empty space of its row, but no colour may appear
+    twice in a vertical column."""
+    if state.phase is not Phase.TILING:
+        raise IllegalMove(_not_now(state, "choose a wall column"))
+    board = state.boards[state.turn]
+    row = _complete_line(board)
+    assert row is not None, "decide stops in the tiling phase only for a choice"
+    colour = board.lines[row].colour
+    column = command.column
+    if column not in range(len(board.wall)):
+        raise IllegalMove(f"there is no wall column {column + 1}: columns are 1 to 5")
+    if column not in grey_wall_columns(board.wall, row, colour):
+        taken = board.wall[row][column] is not None
+        raise IllegalMove(
+            f"row {row + 1}, column {column + 1} of the wall already holds a tile"
+            if taken
+            else f"column {column + 1} of the wall already has a {Colour(colour).name.lower()} tile"
+        )
+    return _wall_tiling(state.turn, board, row, column)
+
+
+def _automatic_event(state: State, rng: random.Random) -> Event | None:
+    """The next event no player chooses, or ``None`` when a player must act."""
+    match state.phase:
+        case Phase.OFFER | Phase.OVER:
+            return None
+        case Phase.TILING:
+            return _next_tiling(state)
+        case Phase.REFILL:
+            return _next_round_or_end(state, rng)
+        case _:
+            assert_never(state.phase)
+
+
+def _next_tiling(state: State) -> Event | None:
+    """Phase B for the seat in turn: its topmost complete pattern line moves to the wall
+    (the player chooses the grey wall's column when there is a choice); then the floor
+    line is scored and cleared."""
+    seat = state.turn
+    board = state.boards[seat]
+    row = _complete_line(board)
+    if row is None:
+        occupied = min(FLOOR_SPACES, len(board.floor) + board.marker)
+        points = max(floor_penalty(occupied), -board.score)
+        return FloorLineCleared(seat, board.floor, board.marker, points)
+    colour = board.lines[row].colour
+    if state.wall_side != GREY:
+        return _wall_tiling(seat, board, row, coloured_wall_column(row, colour))
+    columns = grey_wall_columns(board.wall, row, colour)
+    if not columns:
+        return _line_dropped_to_floor(seat, board, row)
+    if len(columns) == 1:
+        return _wall_tiling(seat, board, row, columns[0])
+    return None
+
+
+def _wall_tiling(seat: int, board: PlayerBoard, row: int, column: int) -> WallTiled:
+    """Phase B: the rightmost tile scores at once; the rest of the line goes to the lid."""
+    colour = Colour(board.lines[row].colour)
+    points = score_wall_placement(board.wall, row, column)
+    return WallTiled(seat, row, column, colour, points, to_lid=row)
+
+
+def _line_dropped_to_floor(seat: int, board: PlayerBoard, row: int) -> LineDropped:
+    """Ruling (the rulebook is silent): a complete pattern line whose colour fits no empty
+    space of its grey wall row goes to the floor line, like tiles that cannot be placed;
+    what the floor line cannot hold goes into the box lid."""
+    free = max(0, FLOOR_SPACES - len(board.floor) - board.marker)
+    floored = min(row + 1, free)
+    colour = Colour(board.lines[row].colour)
+    return LineDropped(seat, row, colour, floored, lidded=row + 1 - floored)
+
+
+def _next_round_or_end(state: State, rng: random.Random) -> Event:
+    """Phase C, or the end of the game after the wall tiling in which someone completed a
+    horizontal row. The marker holder starts the next round; ``_refill`` rules on the
+    cases the rulebook leaves open."""
+    if not any(complete_rows(board.wall) for board in state.boards):
+        first = state.marker_holder if state.marker_holder is not None else state.start_seat
+        refilled = _refill(state, first, rng)
+        if refilled is not None:
+            return refilled
+    return GameEnded(tuple(_bonus(board) for board in state.boards))
+
+
+def _refill(state: State, first_player: int, rng: random.Random) -> FactoriesRefilled | None:
+    """Phase C: fill each factory display with 4 tiles from the bag, refilling the bag from
+    the box lid when it runs out; when both are empty the round starts with partly filled
+    displays.
+
+    Rulings (the rulebook is silent): if nobody took the first player marker (no tile ever
+    reached the centre), the start player of the round starts again; if bag and lid are
+    both empty so that no tile at all can be drawn, there is no round to play and the
+    game ends (``None``)."""
+    displays = len(state.factories)
+    draw = draw_tiles(state.bag, state.lid, displays * TILES_PER_FACTORY, rng)
+    if not draw.tiles:
+        return None
+    factories = tuple(
+        draw.tiles[display * TILES_PER_FACTORY : (display + 1) * TILES_PER_FACTORY]
+        for display in range(displays)
+    )
+    return FactoriesRefilled(first_player, factories, draw.refilled_after)
+
+
+def _bonus(board: PlayerBoard) -> Bonus:
+    """End of the game: +2 per complete row, +7 per complete column, +10 per complete colour."""
+    rows = complete_rows(board.wall)
+    columns = complete_columns(board.wall)
+    colours = complete_colours(board.wall)
+    points = rows * ROW_BONUS + columns * COLUMN_BONUS + colours * COLOUR_BONUS
+    return Bonus(rows, columns, colours, points)
+
+
+# --- questions about a state ----------------------------------------------------------------
+
+
+def legal_commands(state: State) -> list[Command]:
+    """Every command the player to move may give, each once: factory displays in order,
+    then the centre; colours in wall order; pattern lines top to bottom, then the floor."""
+    match state.phase:
+        case Phase.OFFER:
+            board = state.boards[state.turn]
+            return [
+                TakeTiles(source, Colour(colour), line)
+                for source, offer in _offers(state)
+                for colour in range(COLOURS)
+                if offer[colour]
+                for line in _lines_accepting(board, colour)
+            ]
+        case Phase.TILING:
+            board = state.boards[state.turn]
+            row = _complete_line(board)
+            assert row is not None, "decide stops in the tiling phase only for a choice"
+            columns = grey_wall_columns(board.wall, row, board.lines[row].colour)
+            return [PlaceOnWall(column) for column in columns]
+        case Phase.REFILL | Phase.OVER:
+            return []
+        case _:
+            assert_never(state.phase)
+
+
+def default_command(state: State) -> Command:
+    """The command that wastes least, for timeouts and bots. Taking tiles: fewest tiles
+    (and the first player marker) on the floor line or in the lid, then most tiles on the
+    pattern line, then the first factory display (the centre last), colour and line in
+    ``legal_commands`` order. Choosing a grey wall column: the most points, then the
+    leftmost column."""
+    commands = legal_commands(state)
+    if not commands:
+        raise IllegalMove(_not_now(state, "give a command"))
+    if state.phase is Phase.TILING:
+        board = state.boards[state.turn]
+        row = _complete_line(board)
+        return max(
+            commands,
+            key=lambda command: (
+                score_wall_placement(board.wall, row, command.column),
+                -command.column,
+            ),
+        )
+
+    def waste(command: TakeTiles) -> tuple[int, int]:
+        taken = _take_tiles(state, command)
+        return (taken.count - taken.placed + taken.marker, -taken.placed)
+
+    return min(commands, key=waste)
+
+
+def to_move(state: State) -> int | None:
+    """The seat that must act next (from 0), or ``None`` when nobody must."""
+    return state.turn if state.phase in (Phase.OFFER, Phase.TILING) else None
+
+
+def is_over(state: State) -> bool:
+    """The game ended after the wall tiling in which a horizontal row was completed."""
+    return state.phase is Phase.OVER
+
+
+def scores(state: State) -> tuple[int, ...]:
+    """Every seat's score on the score track."""
+    return tuple(board.score for board in state.boards)
+
+
+def outcome(state: State) -> Outcome:
+    """End of the game: most points wins; a tie goes to the tied player with more complete
+    horizontal rows; if still tied, the victory is shared."""
+    if not is_over(state):
+        raise ValueError("the game is not over")
+    keys = [(board.score, complete_rows(board.wall)) for board in state.boards]
+    return Outcome(scores(state), shared_winners(keys))
+
+
+def is_barrier(event: Event) -> bool:
+    """Filling the factory displays reveals tiles drawn at random: no undo crosses it."""
+    return isinstance(event, FactoriesRefilled)
+
+
+def encode(event: Event) -> dict:
+    """The event as a JSON-safe dict with ``type`` and ``version``."""
+    return CODEC.encode(event)
+
+
+def decode(data: dict) -> Event:
+    """The event from ``encode``'s dict, upcasting old versions."""
+    return CODEC.decode(data)
+
+
+def encode_command(command: Command) -> dict:
+    """The structured form of a command (the API's legal moves)."""
+    return CODEC.encode(command)
+
+
+def view(state: State) -> dict:
+    """Everything a player at the table sees, JSON-safe: the bag only as a count."""
+    return {
+        "players": state.players,
+        "wall_side": state.wall_side,
+        "round": state.round,
+        "phase": state.phase.value,
+        "to_move": to_move(state),
+        "start_seat": state.start_seat,
+        "bag": sum(state.bag),
+        "lid": list(state.lid),
+        "factories": [list(factory) for factory in state.factories],
+        "centre": list(state.centre),
+        "marker_in_centre": state.marker_in_centre,
+        "boards": [
+            {
+                "score": board.score,
+                "lines": [{"colour": line.colour, "count": line.count} for line in board.lines],
+                "wall": [list(row) for row in board.wall],
+                "floor": list(board.floor),
+                "marker": board.marker,
+            }
+            for board in state.boards
+        ],
+    }
+
+
+# --- small helpers --------------------------------------------------------------------------
+
+
+def _offers(state: State) -> list[tuple[int, Counts]]:
+    return [*enumerate(state.factories), (CENTRE, state.centre)]
+
+
+def _lines_accepting(board: PlayerBoard, colour: int) -> list[int]:
+    lines = [
+        line
+        for line, held in enumerate(board.lines)
+        if (held.count == 0 and not wall_row_has(board.wall, line, colour))
+        or (held.colour == colour and held.count < line + 1)
+    ]
+    return [*lines, FLOOR]
+
+
+def _complete_line(board: PlayerBoard) -> int | None:
+    for row, line in enumerate(board.lines):
+        if line.count == row + 1:
+            return row
+    return None
+
+
+def _source_name(source: int) -> str:
+    return "the centre" if source == CENTRE else f"factory display {source + 1}"
+
+
+def _not_now(state: State, action: str) -> str:
+    match state.phase:
+        case Phase.OVER:
+            return f"cannot {action}: the game is over"
+        case Phase.TILING:
+            return f"cannot {action}: seat {state.turn} must choose a grey wall column"
+        case Phase.OFFER:
+            return f"cannot {action} during the factory offer"
+        case Phase.REFILL:
+            return f"cannot {action} between rounds"
+        case _:
+            assert_never(state.phase)
+
+
+def _with(counts: Counts, colour: int, count: int) -> Counts:
+    return counts[:colour] + (count,) + counts[colour + 1 :]
+
+
+def _replaced(items: tuple, index: int, item: object) -> tuple:
+    return items[:index] + (item,) + items[index + 1 :]
