@@ -1,0 +1,98 @@
+"""Miyabi (HABA 2019), a pure decider: the contract of ``docs/engines.md``.
+
+Standard library only. Rules: the rules reference ``miyabi.md`` and the Spanish rulebook
+pages 4–5; notation: ``docs/notation/miyabi.md``; the values our sources do not give:
+``PROVISIONAL`` (``docs/miyabi-provisional.md``).
+"""
+
+from games.rules.common import IllegalMove, InvalidNotation, Outcome
+from games.rules.miyabi.data import PROVISIONAL, Provisional
+from games.rules.miyabi.engine import (
+    NAME,
+    OPTIONS,
+    ORIENTATIONS,
+    PLAYERS,
+    decide,
+    decode,
+    default_command,
+    encode,
+    encode_command,
+    evolve,
+    is_barrier,
+    is_over,
+    legal_commands,
+    outcome,
+    replay,
+    scores,
+    start,
+    to_move,
+    view,
+)
+from games.rules.miyabi.model import (
+    BonusTileTaken,
+    Command,
+    Event,
+    GameStarted,
+    Garden,
+    GardenObject,
+    MajoritiesScored,
+    Pass,
+    Passed,
+    PhaseBegan,
+    PhaseEnded,
+    PlacedTile,
+    PlaceTile,
+    Shape,
+    State,
+    Tile,
+    TilePlaced,
+)
+from games.rules.miyabi.notation import format, parse
+from games.rules.miyabi.text import render_text
+
+__all__ = [
+    "NAME",
+    "OPTIONS",
+    "ORIENTATIONS",
+    "PLAYERS",
+    "PROVISIONAL",
+    "BonusTileTaken",
+    "Command",
+    "Event",
+    "GameStarted",
+    "Garden",
+    "GardenObject",
+    "IllegalMove",
+    "InvalidNotation",
+    "MajoritiesScored",
+    "Outcome",
+    "Pass",
+    "Passed",
+    "PhaseBegan",
+    "PhaseEnded",
+    "PlaceTile",
+    "PlacedTile",
+    "Provisional",
+    "Shape",
+    "State",
+    "Tile",
+    "TilePlaced",
+    "decide",
+    "decode",
+    "default_command",
+    "encode",
+    "encode_command",
+    "evolve",
+    "format",
+    "is_barrier",
+    "is_over",
+    "legal_commands",
+    "outcome",
+    "parse",
+    "render_text",
+    "replay",
+    "scores",
+    "start",
+    "to_move",
+    "view",
+]

@@ -1,0 +1,611 @@
+"""The Miyabi decider: garden tile-laying by building phases (rulebook pp.4–5).
+
+``decide`` checks a command against the rules and returns the events it causes; ``evolve``
+folds one event into a new state and never draws. Every number our sources do not give is
+read from ``data.PROVISIONAL``.
+"""
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import assert_never
+
+from games.rules.common import (
+    Codec,
+    IllegalMove,
+    Outcome,
+    add_counts,
+    count_of,
+    draw_tiles,
+    remove_counts,
+    shared_winners,
+)
+from games.rules.miyabi.data import (
+    BONUS_LEVEL,
+    BONUS_POINTS,
+    INVENTORY,
+    KIND_INDEX,
+    KINDS,
+    MAJORITY_POINTS,
+    PHASE_MIX,
+    PHASES,
+    PROVISIONAL,
+    SHAPE_SQUARES,
+    SHAPES,
+)
+from games.rules.miyabi.model import (
+    EMPTY_GARDEN,
+    GRID,
+    BonusTileTaken,
+    Command,
+    Event,
+    GameStarted,
+    Garden,
+    GardenObject,
+    MajoritiesScored,
+    Pass,
+    Passed,
+    PhaseBegan,
+    PhaseEnded,
+    PlacedTile,
+    PlaceTile,
+    Shape,
+    State,
+    Tile,
+    TilePlaced,
+)
+
+NAME = "miyabi"
+PLAYERS = range(2, 5)
+OPTIONS: dict[str, tuple] = {}
+
+ORIENTATIONS = range(8)
+"""Ruling (the rulebook does not say whether tiles may be turned or flipped): every
+rotation and reflection is allowed. 0–3 turn a quarter clockwise each; 4–7 flip the tile
+left to right first."""
+
+FIRST_BONSAI = 0
+"""Ruling: "the youngest player receives the bonsai" (p.4) — the service seats players, so
+seat 0 stands for the youngest."""
+
+Square = tuple[int, int]
+
+
+# Geometry: where a tile's squares go.
+
+
+def _turned(square: Square, orientation: int) -> Square:
+    row, column = square
+    if orientation >= 4:
+        column = -column
+    for _ in range(orientation % 4):
+        row, column = column, -row
+    return row, column
+
+
+def _offsets(shape: Shape, orientation: int) -> tuple[Square, ...]:
+    """The tile's squares relative to its object square, after turning it."""
+    squares = SHAPE_SQUARES[shape]
+    anchor_row, anchor_column = squares[PROVISIONAL["object_square"].value[shape]]
+    return tuple(
+        sorted(
+            _turned((row - anchor_row, column - anchor_column), orientation)
+            for row, column in squares
+        )
+    )
+
+
+CANONICAL: dict[Shape, tuple[int, ...]] = {
+    shape: tuple(
+        min(o for o in ORIENTATIONS if _offsets(shape, o) == _offsets(shape, orientation))
+        for orientation in ORIENTATIONS
+    )
+    for shape in Shape
+}
+"""For each shape and orientation, the lowest orientation that lays the same squares with
+the object on the same square: each distinct placement has one name."""
+
+DISTINCT_ORIENTATIONS: dict[Shape, tuple[int, ...]] = {
+    shape: tuple(sorted(set(canonical))) for shape, canonical in CANONICAL.items()
+}
+
+
+def _footprint(shape: Shape, orientation: int, cell: int) -> tuple[int, ...] | None:
+    row, column = divmod(cell, GRID)
+    squares = [(row + dr, column + dc) for dr, dc in _offsets(shape, orientation)]
+    if all(0 <= r < GRID and 0 <= c < GRID for r, c in squares):
+        return tuple(r * GRID + c for r, c in squares)
+    return None
+
+
+FOOTPRINTS: dict[tuple[Shape, int], tuple[tuple[int, ...] | None, ...]] = {
+    (shape, orientation): tuple(_footprint(shape, orientation, cell) for cell in range(GRID * GRID))
+    for shape in Shape
+    for orientation in ORIENTATIONS
+}
+"""The squares (``row * 6 + column``) a tile covers with its object square on a cell, or
+``None`` where it would stick out of the grid."""
+
+
+def footprint(shape: Shape, orientation: int, row: int, column: int) -> tuple[int, ...] | None:
+    """The squares a tile covers, or ``None`` if it sticks out of the 6×6 grid (p.4:
+    "no podrán sobresalir")."""
+    return FOOTPRINTS[(shape, orientation)][row * GRID + column]
+
+
+# The placement rules.
+
+
+def placement_problem(garden: Garden, command: PlaceTile) -> str | None:
+    """Why the tile may not lie there, or ``None``. Rulebook p.4: objects in their own row,
+    in a column whose lantern space is empty, wholly inside the grid, and on top of other
+    tiles only overlapping them completely — all its squares on one level."""
+    tile, row, column, orientation = command.tile, command.row, command.column, command.orientation
+    if not (0 <= row < GRID and 0 <= column < GRID):
+        return f"there is no square at row {row + 1}, column {column + 1}"
+    if orientation not in ORIENTATIONS:
+        return f"orientation must be one of 0–7, not {orientation}"
+    canonical = CANONICAL[tile.shape][orientation]
+    if canonical != orientation:
+        return f"orientation {orientation} lays this tile as orientation {canonical} does"
+    if row != tile.object.row:
+        return (
+            f"{tile.object.name.lower()} objects belong in row {tile.object.row + 1}, "
+            f"not row {row + 1}"
+        )
+    if garden.lanterns[column]:
+        return f"column {column + 1} already has a lantern"
+    cells = footprint(tile.shape, orientation, row, column)
+    if cells is None:
+        return "the tile would stick out of the 6×6 grid"
+    levels = sorted({garden.heights[cell] for cell in cells})
+    if len(levels) > 1:
+        return (
+            "a tile must rest completely on squares of one level "
+            f"(below it: levels {', '.join(map(str, levels))})"
+        )
+    return None
+
+
+def placements(garden: Garden, display: tuple[Tile, ...]) -> Iterator[PlaceTile]:
+    """Every distinct legal placement of a displayed tile in this garden (the same rules
+    as ``placement_problem``, walked without building reasons)."""
+    heights = garden.heights
+    free = [column for column, lit in enumerate(garden.lanterns) if not lit]
+    for tile in sorted(set(display)):
+        row = tile.object.row
+        for column in free:
+            cell = row * GRID + column
+            for orientation in DISTINCT_ORIENTATIONS[tile.shape]:
+                cells = FOOTPRINTS[(tile.shape, orientation)][cell]
+                if cells is None:
+                    continue
+                level = heights[cells[0]]
+                if all(heights[other] == level for other in cells):
+                    yield PlaceTile(tile, row, column, orientation)
+
+
+def _level(garden: Garden, command: PlaceTile) -> int:
+    cells = footprint(command.tile.shape, command.orientation, command.row, command.column)
+    return garden.heights[cells[0]] + 1
+
+
+# Majorities at the end of the game.
+
+
+def _competition_rank(count: int, others: list[int]) -> int:
+    return 1 + sum(other > count for other in others)
+
+
+def _dense_rank(count: int, others: list[int]) -> int:
+    return 1 + len({other for other in others if other > count})
+
+
+RANKINGS: dict[str, Callable[[int, list[int]], int]] = {
+    "competition": _competition_rank,
+    "dense": _dense_rank,
+}
+
+
+def visible_objects(garden: Garden, garden_object: GardenObject) -> int:
+    """Objects showing in the object's row; those covered by a higher tile do not count."""
+    start = garden_object.row * GRID
+    return sum(garden.visible[start : start + GRID])
+
+
+def majority_points(counts: tuple[int, ...], garden_object: GardenObject) -> tuple[int, ...]:
+    """[public] The most visible objects in a row score the higher printed value, the second
+    most the lower; ties and the minimum count are provisional."""
+    rank_of = RANKINGS[PROVISIONAL["majority_ties"].value]
+    minimum = PROVISIONAL["majority_minimum"].value
+    eligible = [count for count in counts if count >= minimum]
+    values = MAJORITY_POINTS[garden_object]
+    points = []
+    for count in counts:
+        rank = rank_of(count, eligible) if count >= minimum else len(values) + 1
+        points.append(values[rank - 1] if rank <= len(values) else 0)
+    return tuple(points)
+
+
+def _majorities(state: State) -> MajoritiesScored:
+    counts = tuple(
+        tuple(visible_objects(garden, garden_object) for garden in state.gardens)
+        for garden_object in GardenObject
+    )
+    points = tuple(
+        majority_points(row_counts, garden_object)
+        for row_counts, garden_object in zip(counts, GardenObject, strict=True)
+    )
+    return MajoritiesScored(counts, points)
+
+
+# The decider.
+
+
+def _tile_counts(tiles: tuple[Tile, ...]) -> tuple[int, ...]:
+    return count_of(tuple(KIND_INDEX[tile] for tile in tiles), len(KINDS))
+
+
+def _lay_out(state: State, rng: random.Random) -> tuple[Tile, ...]:
+    """p.4: take the phase's number of tiles of each shape from the box and lay them face up
+    (6 × players in all); fewer if the box runs short of a shape."""
+    empty = (0,) * len(KINDS)
+    tiles: list[Tile] = []
+    for shape, wanted in zip(SHAPES, PHASE_MIX[state.players], strict=True):
+        of_shape = tuple(
+            count if kind.shape == shape else 0
+            for kind, count in zip(KINDS, state.box, strict=True)
+        )
+        tiles.extend(KINDS[kind] for kind in draw_tiles(of_shape, empty, wanted, rng).tiles)
+    return tuple(sorted(tiles))
+
+
+def start(players: int, options: dict, rng: random.Random) -> list[Event]:
+    """Set up: the bonsai to the youngest player and the first phase's tiles."""
+    if players not in PLAYERS:
+        raise IllegalMove(f"Miyabi is for 2 to 4 players, not {players}")
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise IllegalMove(f"Miyabi has no option {', '.join(unknown)}")
+    started = GameStarted(players, FIRST_BONSAI)
+    state = evolve(None, started)
+    return [started, PhaseBegan(1, FIRST_BONSAI, _lay_out(state, rng))]
+
+
+def _after(state: State, events: list[Event]) -> State:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def _phase_close(state: State, rng: random.Random) -> list[Event]:
+    """p.5: the phase ends when every player has filled all lantern spaces or passed;
+    unused tiles leave the game and the bonsai passes left to start the next phase. After
+    the last phase, the majorities are scored."""
+    if any(garden.active for garden in state.gardens):
+        return []
+    ended = PhaseEnded(state.phase, state.display)
+    state = evolve(state, ended)
+    if state.phase < PHASES[state.players]:
+        bonsai = (state.bonsai + 1) % state.players
+        return [ended, PhaseBegan(state.phase + 1, bonsai, _lay_out(state, rng))]
+    return [ended, _majorities(state)]
+
+
+def decide(state: State, command: Command, rng: random.Random) -> list[Event]:
+    """The events a command causes, or ``IllegalMove`` with the reason."""
+    if state.over:
+        raise IllegalMove("the game is over")
+    seat = state.turn
+    garden = state.gardens[seat]
+    match command:
+        case PlaceTile():
+            if command.tile not in state.display:
+                raise IllegalMove(f"there is no {_describe(command.tile)} in the centre")
+            problem = placement_problem(garden, command)
+            if problem:
+                raise IllegalMove(problem)
+            events = _placed(state, seat, command)
+        case Pass():
+            forced = next(placements(garden, state.display), None) is None
+            events = [Passed(seat, forced)]
+        case _:
+            raise IllegalMove(f"not a Miyabi command: {command!r}")
+    return events + _phase_close(_after(state, events), rng)
+
+
+def _placed(state: State, seat: int, command: PlaceTile) -> list[Event]:
+    """p.4: place the tile, put the lantern on its column and score objects × level; the
+    first to place an object on level 5 takes that object's bonus tile."""
+    tile = command.tile
+    level = _level(state.gardens[seat], command)
+    events: list[Event] = [
+        TilePlaced(
+            seat,
+            tile,
+            command.row,
+            command.column,
+            command.orientation,
+            level,
+            tile.count * level,
+        )
+    ]
+    if level == BONUS_LEVEL and state.bonus_takers[tile.object] is None:
+        events.append(BonusTileTaken(seat, tile.object, BONUS_POINTS[tile.object]))
+    return events
+
+
+def _next_active(gardens: tuple[Garden, ...], seat: int) -> int:
+    """p.4: play passes to the left, skipping players out of the phase."""
+    players = len(gardens)
+    for step in range(1, players + 1):
+        candidate = (seat + step) % players
+        if gardens[candidate].active:
+            return candidate
+    return seat
+
+
+def _with_garden(state: State, seat: int, garden: Garden) -> tuple[Garden, ...]:
+    return state.gardens[:seat] + (garden,) + state.gardens[seat + 1 :]
+
+
+def _add_points(points: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
+    return points[:seat] + (points[seat] + amount,) + points[seat + 1 :]
+
+
+def _garden_placed(garden: Garden, event: TilePlaced) -> Garden:
+    cells = footprint(event.tile.shape, event.orientation, event.row, event.column)
+    object_cell = event.row * GRID + event.column
+    heights = list(garden.heights)
+    visible = list(garden.visible)
+    for cell in cells:
+        heights[cell] += 1
+        visible[cell] = event.tile.count if cell == object_cell else 0
+    lanterns = list(garden.lanterns)
+    lanterns[event.column] = True
+    placed = PlacedTile(event.tile, event.row, event.column, event.orientation, event.level)
+    return replace(
+        garden,
+        heights=tuple(heights),
+        visible=tuple(visible),
+        lanterns=tuple(lanterns),
+        tiles=garden.tiles + (placed,),
+    )
+
+
+def _without(display: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
+    index = display.index(tile)
+    return display[:index] + display[index + 1 :]
+
+
+def evolve(state: State | None, event: Event) -> State:
+    """The state after one event; ``evolve(None, GameStarted(...))`` begins a game."""
+    if state is None and not isinstance(event, GameStarted):
+        raise ValueError(f"a game begins with GameStarted, not {type(event).__name__}")
+    match event:
+        case GameStarted(players=players, bonsai=bonsai):
+            return State(
+                players=players,
+                phase=0,
+                bonsai=bonsai,
+                turn=bonsai,
+                box=INVENTORY,
+                display=(),
+                removed=(0,) * len(KINDS),
+                gardens=(EMPTY_GARDEN,) * players,
+                points=(0,) * players,
+                bonus_takers=(None,) * len(GardenObject),
+                over=False,
+            )
+        case PhaseBegan(phase=phase, bonsai=bonsai, tiles=tiles):
+            return replace(
+                state,
+                phase=phase,
+                bonsai=bonsai,
+                turn=bonsai,
+                box=remove_counts(state.box, _tile_counts(tiles)),
+                display=tiles,
+            )
+        case TilePlaced(seat=seat):
+            gardens = _with_garden(state, seat, _garden_placed(state.gardens[seat], event))
+            return replace(
+                state,
+                display=_without(state.display, event.tile),
+                gardens=gardens,
+                points=_add_points(state.points, seat, event.points),
+                turn=_next_active(gardens, seat),
+            )
+        case BonusTileTaken(seat=seat, object=garden_object, points=points):
+            takers = list(state.bonus_takers)
+            takers[garden_object] = seat
+            return replace(
+                state,
+                bonus_takers=tuple(takers),
+                points=_add_points(state.points, seat, points),
+            )
+        case Passed(seat=seat):
+            gardens = _with_garden(state, seat, replace(state.gardens[seat], passed=True))
+            return replace(state, gardens=gardens, turn=_next_active(gardens, seat))
+        case PhaseEnded(removed=removed):
+            return replace(
+                state,
+                display=(),
+                removed=add_counts(state.removed, _tile_counts(removed)),
+                gardens=tuple(
+                    replace(garden, lanterns=EMPTY_GARDEN.lanterns, passed=False)
+                    for garden in state.gardens
+                ),
+            )
+        case MajoritiesScored(points=points):
+            totals = tuple(
+                total + sum(row[seat] for row in points) for seat, total in enumerate(state.points)
+            )
+            return replace(state, points=totals, over=True)
+        case _:
+            assert_never(event)
+
+
+def replay(events) -> State:
+    """The fold of all events; never draws."""
+    state = None
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("no events to replay")
+    return state
+
+
+def legal_commands(state: State) -> list[Command]:
+    """Every legal command of the player to move, each once: the distinct placements, then
+    Pass ([public] passing is allowed by choice as well as when nothing fits)."""
+    if state.over or not state.gardens[state.turn].active:
+        return []
+    return [*placements(state.gardens[state.turn], state.display), Pass()]
+
+
+def to_move(state: State) -> int | None:
+    """The seat that must act next, or ``None`` once the game is over."""
+    return None if state.over else state.turn
+
+
+def is_over(state: State) -> bool:
+    """After the last building phase and the majorities."""
+    return state.over
+
+
+def scores(state: State) -> tuple[int, ...]:
+    """Every seat's points so far (the scoreboard; no wrap at 50 in our count)."""
+    return state.points
+
+
+TIE_BREAKS: dict[str, Callable[[State, int], int]] = {
+    "bonus_tiles": lambda state, seat: sum(taker == seat for taker in state.bonus_takers),
+    "visible_objects": lambda state, seat: sum(state.gardens[seat].visible),
+}
+"""The final tie-breaks that ``PROVISIONAL["final_tie_breaks"]`` may name."""
+
+
+def outcome(state: State) -> Outcome:
+    """Most points wins; the provisional tie-breaks decide ties, otherwise they share."""
+    if not state.over:
+        raise ValueError("the game is not over")
+    names = PROVISIONAL["final_tie_breaks"].value
+    keys = [
+        (points, *(TIE_BREAKS[name](state, seat) for name in names))
+        for seat, points in enumerate(state.points)
+    ]
+    return Outcome(state.points, shared_winners(keys))
+
+
+def _covered_objects(garden: Garden, command: PlaceTile) -> int:
+    cells = footprint(command.tile.shape, command.orientation, command.row, command.column)
+    return sum(garden.visible[cell] for cell in cells)
+
+
+def default_command(state: State) -> Command:
+    """Deterministic and wasting least (timeouts and bots): the placement scoring the most
+    points now (a level-5 bonus included); among equals, the one covering the fewest
+    visible objects, then the lowest level, then the first in ``legal_commands`` order.
+    Pass only when nothing fits."""
+    garden = state.gardens[state.turn]
+
+    def merit(indexed: tuple[int, PlaceTile]) -> tuple[int, int, int, int]:
+        index, command = indexed
+        level = _level(garden, command)
+        bonus = (
+            BONUS_POINTS[command.tile.object]
+            if level == BONUS_LEVEL and state.bonus_takers[command.tile.object] is None
+            else 0
+        )
+        gained = command.tile.count * level + bonus
+        return gained, -_covered_objects(garden, command), -level, -index
+
+    candidates = list(enumerate(placements(garden, state.display)))
+    if not candidates:
+        return Pass()
+    return max(candidates, key=merit)[1]
+
+
+# Encoding.
+
+EVENTS = Codec(
+    GameStarted, PhaseBegan, TilePlaced, BonusTileTaken, Passed, PhaseEnded, MajoritiesScored
+)
+COMMANDS = Codec(PlaceTile, Pass)
+
+
+def encode(event: Event) -> dict:
+    """The JSON-safe form of an event, with type and version."""
+    return EVENTS.encode(event)
+
+
+def decode(data: dict) -> Event:
+    """The event back from ``encode``'s form (old versions upcast)."""
+    return EVENTS.decode(data)
+
+
+def encode_command(command: Command) -> dict:
+    """The structured form of a command (the API's legal moves)."""
+    return COMMANDS.encode(command)
+
+
+def is_barrier(event: Event) -> bool:
+    """A phase's layout reveals a draw from the box: no undo crosses it."""
+    return isinstance(event, PhaseBegan)
+
+
+def _describe(tile: Tile) -> str:
+    shape = {
+        Shape.SINGLE: "single",
+        Shape.STRAIGHT_2: "straight-2",
+        Shape.STRAIGHT_3: "straight-3",
+        Shape.ANGLE: "angled",
+    }[tile.shape]
+    return f"{shape} tile with {tile.count} {tile.object.name.lower()}"
+
+
+def view(state: State) -> dict:
+    """Everything a player at the table sees, JSON-safe; the box only as a count."""
+    return {
+        "game": NAME,
+        "players": state.players,
+        "phase": state.phase,
+        "phases": PHASES[state.players],
+        "bonsai": state.bonsai,
+        "to_move": to_move(state),
+        "box": sum(state.box),
+        "removed": sum(state.removed),
+        "display": [_tile_view(tile) for tile in state.display],
+        "bonus_tiles": [
+            {
+                "object": garden_object.name.lower(),
+                "points": BONUS_POINTS[garden_object],
+                "taken_by": state.bonus_takers[garden_object],
+            }
+            for garden_object in GardenObject
+        ],
+        "gardens": [
+            {
+                "heights": [list(garden.heights[r * GRID : (r + 1) * GRID]) for r in range(GRID)],
+                "objects": [list(garden.visible[r * GRID : (r + 1) * GRID]) for r in range(GRID)],
+                "lanterns": list(garden.lanterns),
+                "passed": garden.passed,
+                "tiles_placed": len(garden.tiles),
+            }
+            for garden in state.gardens
+        ],
+        "scores": list(state.points),
+        "over": state.over,
+        "winners": list(outcome(state).winners) if state.over else None,
+        "provisional": sorted(PROVISIONAL),
+    }
+
+
+def _tile_view(tile: Tile) -> dict:
+    return {
+        "shape": tile.shape.value,
+        "object": tile.object.name.lower(),
+        "count": tile.count,
+        "squares": [list(square) for square in _offsets(tile.shape, 0)],
+        "described": _describe(tile),
+    }
