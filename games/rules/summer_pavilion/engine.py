@@ -1,0 +1,766 @@
+"""The decider: ``start`` and ``decide`` turn commands into events (drawing tiles with the
+rng they are given), ``evolve`` folds events into the state and never draws."""
+
+import dataclasses
+import random
+from collections.abc import Iterable
+from typing import assert_never
+
+from games.rules.common import (
+    Codec,
+    Draw,
+    IllegalMove,
+    Outcome,
+    add_counts,
+    apply_draw,
+    count_of,
+    draw_tiles,
+    remove_counts,
+    shared_winners,
+    total,
+)
+from games.rules.summer_pavilion.board import (
+    BOARD_SPACES,
+    COLOUR_COUNT,
+    COLOURS,
+    CORNER_SPACES,
+    FACTORIES,
+    MULTICOLOUR_STAR_BONUS,
+    NUMBER_BONUS,
+    NUMBER_SETS,
+    ROUNDS,
+    SPACES_PER_STAR,
+    STAR_BONUS,
+    STARS,
+    START_SCORE,
+    SUPPLY_SPACES,
+    TILES_PER_COLOUR,
+    TILES_PER_FACTORY,
+    Side,
+    index,
+)
+from games.rules.summer_pavilion.model import (
+    BonusTilesTaken,
+    ChooseBonusTiles,
+    Command,
+    Counts,
+    Event,
+    GameEnded,
+    GameStarted,
+    NextRoundPrepared,
+    Pass,
+    Passed,
+    Phase,
+    PlaceTile,
+    Player,
+    State,
+    SupplyRefilled,
+    TakeTiles,
+    TilePlaced,
+    TilesTaken,
+)
+from games.rules.summer_pavilion.rules import (
+    ALL_COLOURS,
+    NO_TILES,
+    affordable_wilds,
+    cost_of,
+    one_of,
+    only_wild,
+    payment,
+    payment_error,
+    points_lost,
+    run_length,
+    star_accepts,
+    star_tiles,
+    sub_multisets,
+    surrounded,
+    tiles_taken,
+)
+
+NAME = "summer-pavilion"
+PLAYERS = range(2, 5)
+OPTIONS = {"board": tuple(side.value for side in Side)}
+FULL_BAG: Counts = (TILES_PER_COLOUR,) * COLOUR_COUNT
+
+CODEC = Codec(
+    GameStarted,
+    TilesTaken,
+    TilePlaced,
+    BonusTilesTaken,
+    SupplyRefilled,
+    Passed,
+    NextRoundPrepared,
+    GameEnded,
+    TakeTiles,
+    PlaceTile,
+    ChooseBonusTiles,
+    Pass,
+)
+BARRIERS = (GameStarted, SupplyRefilled, NextRoundPrepared)
+
+
+# Starting -----------------------------------------------------------------------------------
+
+
+def start(players: int, options: dict, rng: random.Random) -> list[Event]:
+    """Rulebook "Game setup": 10 tiles drawn onto the supply, then 4 onto every factory
+    display (5, 7 or 9 of them)."""
+    if players not in PLAYERS:
+        raise IllegalMove(f"Summer Pavilion is played by 2 to 4 players, not {players}")
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise IllegalMove(f"unknown option(s) {sorted(unknown)}: expected {sorted(OPTIONS)}")
+    board = options.get("board", OPTIONS["board"][0])
+    if board not in OPTIONS["board"]:
+        raise IllegalMove(f"board must be one of {OPTIONS['board']}, not {board!r}")
+    supply = draw_tiles(FULL_BAG, NO_TILES, SUPPLY_SPACES, rng)
+    bag, _ = apply_draw(FULL_BAG, NO_TILES, supply)
+    displays = draw_tiles(bag, NO_TILES, FACTORIES[players] * TILES_PER_FACTORY, rng)
+    return [
+        GameStarted(
+            players=players,
+            side=Side(board),
+            supply=supply.tiles,
+            displays=_deal(displays.tiles, FACTORIES[players]),
+        )
+    ]
+
+
+def _deal(tiles: tuple[int, ...], factories: int) -> tuple[tuple[int, ...], ...]:
+    """Drawn tiles onto the displays in order, 4 each; the last ones stay short or empty."""
+    return tuple(
+        tiles[i * TILES_PER_FACTORY : (i + 1) * TILES_PER_FACTORY] for i in range(factories)
+    )
+
+
+# Folding events -------------------------------------------------------------------------------
+
+
+def replay(events: Iterable[Event]) -> State:
+    """The state after all ``events``; never draws."""
+    state = None
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("a game needs at least its GameStarted event")
+    return state
+
+
+def evolve(state: State | None, event: Event) -> State:
+    """The state after one event; ``evolve(None, GameStarted)`` sets up the table."""
+    if state is None:
+        if not isinstance(event, GameStarted):
+            raise ValueError(f"a game starts with GameStarted, not {type(event).__name__}")
+        return _set_up(event)
+    match event:
+        case GameStarted():
+            raise ValueError("the game has already started")
+        case TilesTaken():
+            return _after_take(state, event)
+        case TilePlaced():
+            return _after_placement(state, event)
+        case BonusTilesTaken():
+            return _after_bonus(state, event)
+        case SupplyRefilled():
+            return _after_refill(state, event)
+        case Passed():
+            return _after_pass(state, event)
+        case NextRoundPrepared():
+            return _after_round_prepared(state, event)
+        case GameEnded():
+            return _after_game_end(state, event)
+        case _:
+            assert_never(event)
+
+
+def _set_up(event: GameStarted) -> State:
+    factories = tuple(count_of(display, COLOUR_COUNT) for display in event.displays)
+    drawn = count_of(event.supply + sum(event.displays, ()), COLOUR_COUNT)
+    player = Player(
+        score=START_SCORE, board=(None,) * BOARD_SPACES, beside=NO_TILES, corners=NO_TILES
+    )
+    state = State(
+        side=event.side,
+        round=1,
+        phase=Phase.ACQUIRE,
+        players=(player,) * event.players,
+        bag=remove_counts(FULL_BAG, drawn),
+        tower=NO_TILES,
+        factories=factories,
+        centre=NO_TILES,
+        supply=event.supply,
+        start_player=0,
+        token_taker=None,
+        current=0,
+    )
+    return _play_if_nothing_to_take(state)
+
+
+def _with_player(state: State, seat: int, **changes) -> tuple[Player, ...]:
+    players = state.players
+    return players[:seat] + (dataclasses.replace(players[seat], **changes),) + players[seat + 1 :]
+
+
+def _after_take(state: State, event: TilesTaken) -> State:
+    player = state.players[event.seat]
+    removed = add_counts(event.taken, event.to_centre)
+    factories, centre = state.factories, add_counts(state.centre, event.to_centre)
+    if event.source is None:
+        centre = remove_counts(centre, removed)
+    else:
+        emptied = remove_counts(factories[event.source], removed)
+        factories = factories[: event.source] + (emptied,) + factories[event.source + 1 :]
+    state = dataclasses.replace(
+        state,
+        players=_with_player(
+            state,
+            event.seat,
+            beside=add_counts(player.beside, event.taken),
+            score=player.score - event.points_lost,
+        ),
+        factories=factories,
+        centre=centre,
+        token_taker=event.seat if event.start_token else state.token_taker,
+        current=(event.seat + 1) % len(state.players),
+    )
+    return _play_if_nothing_to_take(state)
+
+
+def _play_if_nothing_to_take(state: State) -> State:
+    """Rulebook: phase 1 ends when every factory and the centre are empty; the start player
+    token's holder places first (``UNCLAIMED_TOKEN_STARTER`` if nobody took it)."""
+    if state.phase is not Phase.ACQUIRE or total(state.centre) or any(map(total, state.factories)):
+        return state
+    return dataclasses.replace(state, phase=Phase.PLAY, current=_first_to_play(state))
+
+
+UNCLAIMED_TOKEN_STARTER = 0
+"""Ruling (rules reference; the rulebook is silent): if nobody took from the centre in phase
+1, the start player token stays unclaimed and the seat this many places clockwise of the
+previous start player starts phase 2 and the next round: 0, the previous start player keeps
+the role."""
+
+
+def _first_to_play(state: State) -> int:
+    if state.token_taker is not None:
+        return state.token_taker
+    return (state.start_player + UNCLAIMED_TOKEN_STARTER) % len(state.players)
+
+
+def _after_placement(state: State, event: TilePlaced) -> State:
+    player = state.players[event.seat]
+    position = index(event.star, event.space)
+    board = player.board[:position] + (event.colour,) + player.board[position + 1 :]
+    state = dataclasses.replace(
+        state,
+        players=_with_player(
+            state,
+            event.seat,
+            board=board,
+            beside=remove_counts(player.beside, event.spent),
+            score=player.score + event.points,
+        ),
+        tower=add_counts(state.tower, remove_counts(event.spent, one_of(event.colour))),
+        bonus_due=event.bonus_tiles,
+    )
+    return state if event.bonus_tiles else _next_to_play(state, event.seat)
+
+
+def _next_to_play(state: State, seat: int) -> State:
+    """Phase 2 goes clockwise, skipping players who passed; when all passed, phase 3."""
+    count = len(state.players)
+    for step in range(1, count + 1):
+        candidate = (seat + step) % count
+        if not state.players[candidate].passed:
+            return dataclasses.replace(state, current=candidate)
+    return dataclasses.replace(state, phase=Phase.ROUND_OVER)
+
+
+def _after_bonus(state: State, event: BonusTilesTaken) -> State:
+    supply = list(state.supply)
+    for space in event.spaces:
+        supply[space] = None
+    player = state.players[event.seat]
+    state = dataclasses.replace(
+        state,
+        players=_with_player(
+            state, event.seat, beside=add_counts(player.beside, count_of(event.tiles, COLOUR_COUNT))
+        ),
+        supply=tuple(supply),
+        bonus_due=0,
+    )
+    return _next_to_play(state, event.seat)
+
+
+def _after_refill(state: State, event: SupplyRefilled) -> State:
+    bag, tower = apply_draw(state.bag, state.tower, Draw(event.tiles, event.bag_refilled_after))
+    supply = list(state.supply)
+    for space, tile in zip(event.spaces, event.tiles, strict=True):
+        supply[space] = tile
+    return dataclasses.replace(state, bag=bag, tower=tower, supply=tuple(supply))
+
+
+def _after_pass(state: State, event: Passed) -> State:
+    player = state.players[event.seat]
+    state = dataclasses.replace(
+        state,
+        players=_with_player(
+            state,
+            event.seat,
+            beside=remove_counts(player.beside, add_counts(event.kept, event.discarded)),
+            corners=event.kept,
+            score=player.score - event.points_lost,
+            passed=True,
+        ),
+        tower=add_counts(state.tower, event.discarded),
+    )
+    return _next_to_play(state, event.seat)
+
+
+def _after_round_prepared(state: State, event: NextRoundPrepared) -> State:
+    drawn = sum(event.displays, ())
+    bag, tower = apply_draw(state.bag, state.tower, Draw(drawn, event.bag_refilled_after))
+    players = tuple(
+        dataclasses.replace(
+            player, beside=add_counts(player.beside, player.corners), corners=NO_TILES, passed=False
+        )
+        for player in state.players
+    )
+    state = dataclasses.replace(
+        state,
+        round=event.round,
+        phase=Phase.ACQUIRE,
+        players=players,
+        bag=bag,
+        tower=tower,
+        factories=tuple(count_of(display, COLOUR_COUNT) for display in event.displays),
+        start_player=event.start_player,
+        token_taker=None,
+        current=event.start_player,
+    )
+    return _play_if_nothing_to_take(state)
+
+
+def _after_game_end(state: State, event: GameEnded) -> State:
+    players = tuple(
+        dataclasses.replace(player, score=score, corners=NO_TILES)
+        for player, score in zip(state.players, event.scores, strict=True)
+    )
+    tower = state.tower
+    for player in state.players:
+        tower = add_counts(tower, player.corners)
+    return dataclasses.replace(state, players=players, tower=tower, phase=Phase.GAME_OVER)
+
+
+# Deciding -------------------------------------------------------------------------------------
+
+
+def decide(state: State, command: Command, rng: random.Random) -> list[Event]:
+    """The events a command causes, or ``IllegalMove`` saying why it is refused. After the
+    command: phase 3 or the end of the game when every player has passed, and the supply
+    refilled before the next player's turn."""
+    events = [_command_event(state, command)]
+    after = evolve(state, events[-1])
+    if after.phase is Phase.ROUND_OVER:
+        events.append(_end_of_round(after, rng))
+        after = evolve(after, events[-1])
+    refill = _supply_refill(after, rng)
+    if refill is not None:
+        events.append(refill)
+    return events
+
+
+def _command_event(state: State, command: Command) -> Event:
+    if state.phase is Phase.GAME_OVER:
+        raise IllegalMove("the game is over")
+    if state.phase is Phase.ROUND_OVER:
+        raise IllegalMove("the next round is being prepared")
+    match command:
+        case TakeTiles():
+            return _take(state, command)
+        case PlaceTile():
+            return _place(state, command)
+        case ChooseBonusTiles():
+            return _choose_bonus(state, command)
+        case Pass():
+            return _pass(state, command)
+        case _:
+            raise IllegalMove(f"{command!r} is not a Summer Pavilion command")
+
+
+def _refuse_unless_phase(state: State, phase: Phase, what: str) -> None:
+    if state.bonus_due:
+        raise IllegalMove(f"first choose {state.bonus_due} bonus tile(s) from the supply")
+    if state.phase is not phase:
+        raise IllegalMove(f"{what} only during phase '{phase.value}', not '{state.phase.value}'")
+
+
+def _valid_colour(colour: object) -> bool:
+    return type(colour) is int and 0 <= colour < COLOUR_COUNT
+
+
+def _source_name(source: int | None) -> str:
+    return "the centre" if source is None else f"factory {source + 1}"
+
+
+def _take(state: State, command: TakeTiles) -> TilesTaken:
+    """Rulebook phase 1: take from one factory display or the centre."""
+    _refuse_unless_phase(state, Phase.ACQUIRE, "tiles are taken")
+    source, colour, wild = command.source, command.colour, state.wild
+    if source is not None and not (type(source) is int and 0 <= source < len(state.factories)):
+        raise IllegalMove(f"there are factories 1 to {len(state.factories)} and the centre")
+    if not _valid_colour(colour):
+        raise IllegalMove(f"colours are 0 to {COLOUR_COUNT - 1}")
+    tiles = state.centre if source is None else state.factories[source]
+    name = _source_name(source)
+    if not tiles[colour]:
+        raise IllegalMove(f"{name} holds no {COLOURS[colour]} tiles")
+    if colour == wild and not only_wild(tiles, wild):
+        raise IllegalMove(
+            f"{COLOURS[wild]} is wild this round: take it with another colour, or alone "
+            "only from a source that holds nothing else"
+        )
+    taken = tiles_taken(tiles, colour, wild)
+    seat = state.current
+    first_from_centre = source is None and state.token_taker is None
+    return TilesTaken(
+        seat=seat,
+        source=source,
+        colour=colour,
+        taken=taken,
+        to_centre=NO_TILES if source is None else remove_counts(tiles, taken),
+        start_token=first_from_centre,
+        points_lost=points_lost(state.players[seat].score, total(taken))
+        if first_from_centre
+        else 0,
+    )
+
+
+def _place(state: State, command: PlaceTile) -> TilePlaced:
+    """Rulebook phase 2: place one tile on an empty space, paying its cost."""
+    _refuse_unless_phase(state, Phase.PLAY, "tiles are placed")
+    star, space, colour, wilds = command.star, command.space, command.colour, command.wilds
+    if not (type(star) is int and 0 <= star < STARS):
+        raise IllegalMove("stars are 0 (the centre) to 6")
+    if not (type(space) is int and 1 <= space <= SPACES_PER_STAR):
+        raise IllegalMove("spaces are 1 to 6")
+    if not _valid_colour(colour):
+        raise IllegalMove(f"colours are 0 to {COLOUR_COUNT - 1}")
+    if type(wilds) is not int:
+        raise IllegalMove("wilds is a number of tiles")
+    seat = state.current
+    player = state.players[seat]
+    position = index(star, space)
+    if player.board[position] is not None:
+        raise IllegalMove(f"star {star} space {space} is already covered")
+    accepted = star_accepts(state.side, player.board, star)
+    if colour not in accepted:
+        names = ", ".join(COLOURS[c] for c in accepted)
+        raise IllegalMove(f"star {star} accepts {names}, not {COLOURS[colour]}")
+    cost = cost_of(state.side, position)
+    problem = payment_error(player.beside, cost, colour, wilds, state.wild)
+    if problem:
+        raise IllegalMove(problem)
+    return _placement_event(state, seat, command, payment(cost, colour, wilds, state.wild))
+
+
+def _placement_event(state: State, seat: int, command: PlaceTile, spent: Counts) -> TilePlaced:
+    """Rulebook "Scoring": 1 point per tile of the connected run; surrounded structures
+    earn supply tiles (``SHORT_SUPPLY_GIVES_WHAT_IS_THERE``)."""
+    position = index(command.star, command.space)
+    old = state.players[seat].board
+    board = old[:position] + (command.colour,) + old[position + 1 :]
+    structures = surrounded(board, position)
+    earned = sum(structure.bonus for structure in structures)
+    return TilePlaced(
+        seat=seat,
+        star=command.star,
+        space=command.space,
+        colour=command.colour,
+        spent=spent,
+        points=run_length(board, position),
+        structures=tuple(structure.name for structure in structures),
+        bonus_tiles=_bonus_available(state, earned),
+    )
+
+
+SHORT_SUPPLY_GIVES_WHAT_IS_THERE = True
+"""Ruling (rules reference; the rulebook is silent): when the supply holds fewer tiles than
+the bonus earned, the player takes what is there (``False`` would give no bonus at all)."""
+
+
+def _bonus_available(state: State, earned: int) -> int:
+    on_supply = sum(tile is not None for tile in state.supply)
+    if earned <= on_supply:
+        return earned
+    return on_supply if SHORT_SUPPLY_GIVES_WHAT_IS_THERE else 0
+
+
+def _choose_bonus(state: State, command: ChooseBonusTiles) -> BonusTilesTaken:
+    """Rulebook "Scoring": take the bonus tiles of your choice from the supply, wild tiles
+    allowed."""
+    if not state.bonus_due:
+        raise IllegalMove("no bonus tiles are due")
+    colours = command.colours
+    if not (isinstance(colours, tuple) and all(_valid_colour(c) for c in colours)):
+        raise IllegalMove("bonus tiles are a tuple of colours")
+    if len(colours) != state.bonus_due:
+        raise IllegalMove(f"choose exactly {state.bonus_due} supply tile(s)")
+    if list(colours) != sorted(colours):
+        raise IllegalMove("list the chosen colours in ascending order")
+    spaces: list[int] = []
+    for colour in colours:
+        space = next(
+            (i for i, tile in enumerate(state.supply) if tile == colour and i not in spaces),
+            None,
+        )
+        if space is None:
+            raise IllegalMove(f"the supply holds too few {COLOURS[colour]} tiles")
+        spaces.append(space)
+    return BonusTilesTaken(seat=state.current, spaces=tuple(spaces), tiles=colours)
+
+
+def _pass(state: State, command: Pass) -> Passed:
+    """Rulebook "Passing": keep up to 4 tiles on the corners, discard the rest (−1 each)."""
+    _refuse_unless_phase(state, Phase.PLAY, "players pass")
+    keep = command.keep
+    if not (isinstance(keep, tuple) and all(_valid_colour(c) for c in keep)):
+        raise IllegalMove("kept tiles are a tuple of colours")
+    if len(keep) > CORNER_SPACES:
+        raise IllegalMove(f"keep at most {CORNER_SPACES} tiles on the corner spaces")
+    if list(keep) != sorted(keep):
+        raise IllegalMove("list the kept colours in ascending order")
+    player = state.players[state.current]
+    kept = count_of(keep, COLOUR_COUNT)
+    if any(k > b for k, b in zip(kept, player.beside, strict=True)):
+        raise IllegalMove("keep only tiles that lie beside your board")
+    discarded = remove_counts(player.beside, kept)
+    return Passed(
+        seat=state.current,
+        kept=kept,
+        discarded=discarded,
+        points_lost=points_lost(player.score, total(discarded)),
+    )
+
+
+def _end_of_round(state: State, rng: random.Random) -> NextRoundPrepared | GameEnded:
+    """Phase 3 after rounds 1-5 (new wild colour, factories refilled, the token holder
+    starts); the end of the game after round 6."""
+    if state.round == ROUNDS:
+        return _final_scoring(state)
+    factories = len(state.factories)
+    draw = draw_tiles(state.bag, state.tower, factories * TILES_PER_FACTORY, rng)
+    return NextRoundPrepared(
+        round=state.round + 1,
+        start_player=_first_to_play(state),
+        displays=_deal(draw.tiles, factories),
+        bag_refilled_after=draw.refilled_after,
+    )
+
+
+def _supply_refill(state: State, rng: random.Random) -> SupplyRefilled | None:
+    """Rulebook: before the next player's turn, empty supply spaces are filled from the bag
+    (refilled from the tower when empty)."""
+    if state.phase is Phase.GAME_OVER or state.bonus_due:
+        return None
+    empty = tuple(i for i, tile in enumerate(state.supply) if tile is None)
+    if not empty or not (total(state.bag) or total(state.tower)):
+        return None
+    draw = draw_tiles(state.bag, state.tower, len(empty), rng)
+    return SupplyRefilled(
+        spaces=empty[: len(draw.tiles)], tiles=draw.tiles, bag_refilled_after=draw.refilled_after
+    )
+
+
+def star_points(board: tuple[int | None, ...]) -> int:
+    """End of the game: completed stars (single-coloured by colour, multicolour 12)."""
+    points = 0
+    for star in range(STARS):
+        tiles = star_tiles(board, star)
+        if len(tiles) < SPACES_PER_STAR:
+            continue
+        if len(set(tiles)) == 1:
+            points += STAR_BONUS[tiles[0]]
+        else:
+            points += MULTICOLOUR_STAR_BONUS
+    return points
+
+
+def number_points(side: Side, board: tuple[int | None, ...]) -> int:
+    """End of the game: every space printed with 1 (2, 3, 4) covered: 4 (8, 12, 16)."""
+    return sum(
+        NUMBER_BONUS[number]
+        for number, spaces in NUMBER_SETS[side].items()
+        if all(board[i] is not None for i in spaces)
+    )
+
+
+def _final_scoring(state: State) -> GameEnded:
+    stars, numbers, lost, scores = [], [], [], []
+    for player in state.players:
+        stars.append(star_points(player.board))
+        numbers.append(number_points(state.side, player.board))
+        gained = player.score + stars[-1] + numbers[-1]
+        lost.append(points_lost(gained, total(player.corners)))
+        scores.append(gained - lost[-1])
+    return GameEnded(
+        star_points=tuple(stars),
+        number_points=tuple(numbers),
+        corner_points_lost=tuple(lost),
+        scores=tuple(scores),
+    )
+
+
+# Questions about a state -----------------------------------------------------------------------
+
+
+def to_move(state: State) -> int | None:
+    """The seat (from 0) that must act next; ``None`` when nobody can (game over)."""
+    if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        return None
+    return state.current
+
+
+def is_over(state: State) -> bool:
+    """Whether the final scoring after round 6 has happened."""
+    return state.phase is Phase.GAME_OVER
+
+
+def scores(state: State) -> tuple[int, ...]:
+    """Every seat's position on the scoring track."""
+    return tuple(player.score for player in state.players)
+
+
+def outcome(state: State) -> Outcome:
+    """Rulebook "End of the game": most points wins; ties share the victory."""
+    if not is_over(state):
+        raise ValueError("the game is not over")
+    final = scores(state)
+    return Outcome(scores=final, winners=shared_winners([(score,) for score in final]))
+
+
+def legal_commands(state: State) -> list[Command]:
+    """Every command ``decide`` accepts in this state, each once."""
+    if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        return []
+    if state.bonus_due:
+        counts = count_of(tuple(t for t in state.supply if t is not None), COLOUR_COUNT)
+        return [ChooseBonusTiles(choice) for choice in sub_multisets(counts, state.bonus_due)]
+    if state.phase is Phase.ACQUIRE:
+        return _legal_takes(state)
+    player = state.players[state.current]
+    passes = [
+        Pass(keep)
+        for size in range(min(CORNER_SPACES, total(player.beside)) + 1)
+        for keep in sub_multisets(player.beside, size)
+    ]
+    return _legal_placements(state, player) + passes
+
+
+def _legal_takes(state: State) -> list[Command]:
+    sources = tuple(enumerate(state.factories)) + ((None, state.centre),)
+    commands: list[Command] = []
+    for source, tiles in sources:
+        if only_wild(tiles, state.wild):
+            commands.append(TakeTiles(source, state.wild))
+        else:
+            commands.extend(
+                TakeTiles(source, c) for c in ALL_COLOURS if tiles[c] and c != state.wild
+            )
+    return commands
+
+
+def _legal_placements(state: State, player: Player) -> list[Command]:
+    beside, wild, side = player.beside, state.wild, state.side
+    commands: list[Command] = []
+    for star in range(STARS):
+        colours = [c for c in star_accepts(side, player.board, star) if beside[c]]
+        if not colours:
+            continue
+        for space in range(1, SPACES_PER_STAR + 1):
+            position = index(star, space)
+            if player.board[position] is not None:
+                continue
+            cost = cost_of(side, position)
+            commands.extend(
+                PlaceTile(star, space, colour, wilds)
+                for colour in colours
+                for wilds in affordable_wilds(beside, cost, colour, wild)
+            )
+    return commands
+
+
+# Default command (timeouts and bots) ------------------------------------------------------------
+
+
+def default_command(state: State) -> Command:
+    """Deterministic, wastes least:
+
+    - bonus tiles: wild tiles of the round first, then the colours the player holds most of
+      (ties by colour order);
+    - phase 1: the take that gains most tiles net of the start player penalty (ties: the
+      first in ``legal_commands`` order, factories before the centre);
+    - phase 2: the placement scoring most points plus bonus tiles, then the one discarding
+      fewest tiles, then the one spending most wild tiles (they lose their use at the end of
+      the round); with no placement, pass keeping up to 4 tiles: next round's wild colour
+      first, then the colours held most.
+    """
+    if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        raise IllegalMove("nobody is to move")
+    player = state.players[state.current]
+    if state.bonus_due:
+        available = [t for t in state.supply if t is not None]
+        ranked = sorted(available, key=lambda c: _usefulness(c, player.beside, state.wild))
+        return ChooseBonusTiles(tuple(sorted(ranked[: state.bonus_due])))
+    if state.phase is Phase.ACQUIRE:
+        return max(_legal_takes(state), key=lambda take: _net_gain(state, take))
+    placements = _legal_placements(state, player)
+    if placements:
+        return max(placements, key=lambda place: _placement_value(state, place))
+    next_wild = state.wild + 1 if state.round < ROUNDS else None
+    held = [c for c in ALL_COLOURS for _ in range(player.beside[c])]
+    held.sort(key=lambda c: _usefulness(c, player.beside, next_wild))
+    return Pass(tuple(sorted(held[:CORNER_SPACES])))
+
+
+def _usefulness(colour: int, beside: Counts, wild: int | None) -> tuple[int, int, int]:
+    """Sort key, most useful first."""
+    return (colour != wild, -beside[colour], colour)
+
+
+def _net_gain(state: State, take: TakeTiles) -> int:
+    event = _take(state, take)
+    return total(event.taken) - event.points_lost
+
+
+def _placement_value(state: State, place: PlaceTile) -> tuple[int, int, int]:
+    event = _place(state, place)
+    return (event.points + event.bonus_tiles, -total(event.spent), place.wilds)
+
+
+# Events as data -----------------------------------------------------------------------------------
+
+
+def encode(event: Event) -> dict:
+    """The JSON-safe form of an event, with its type and version."""
+    return CODEC.encode(event)
+
+
+def decode(data: dict) -> Event:
+    """The event ``encode`` wrote (old versions upcast)."""
+    return CODEC.decode(data)
+
+
+def encode_command(command: Command) -> dict:
+    """The structured form of a command (the API's legal moves)."""
+    return CODEC.encode(command)
+
+
+def decode_command(data: dict) -> Command:
+    """The command ``encode_command`` wrote."""
+    return CODEC.decode(data)
+
+
+def is_barrier(event: Event) -> bool:
+    """Events that reveal a draw from the bag: no undo crosses them."""
+    return isinstance(event, BARRIERS)
