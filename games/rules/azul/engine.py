@@ -533,7 +533,7 @@ def encode(event: Event) -> dict:
 
 
 def decode(data: dict) -> Event:
-    """The event from ``encode``'s dict, upcasting old versions."""
+    """The event from ``encode``'s dict (current versions; the event store upcasts old ones)."""
     return CODEC.decode(data)
 
 
