@@ -75,10 +75,8 @@ def test_andrea_has_exactly_three_choices_for_her_two_yellow_tiles():
         TakeTiles(0, Colour.YELLOW, 4),
         TakeTiles(0, Colour.YELLOW, FLOOR),
     ]
-    placed = {
-        format_: play(ANDREA_TABLE, format_)[0][0] for format_ in ("F1 y 1", "F1 y 5", "F1 y floor")
-    }
-    assert [(e.placed, e.floored) for e in placed.values()] == [(1, 1), (2, 0), (0, 2)]
+    taken = [play(ANDREA_TABLE, move)[0][0] for move in ("F1 y 1", "F1 y 5", "F1 y floor")]
+    assert [(event.placed, event.floored) for event in taken] == [(1, 1), (2, 0), (0, 2)]
 
 
 @pytest.mark.parametrize(
