@@ -29,8 +29,8 @@ def tiles(letters: str) -> tuple[int, ...]:
 
 
 def wall(*rows: str) -> Wall:
-    """A wall from five rows of letters, ``.`` for an empty space (missing rows empty)."""
-    rows = rows + (".....",) * (5 - len(rows))
+    """A wall from rows of letters, ``.`` for an empty space (missing spaces and rows empty)."""
+    rows = tuple(row.ljust(5, ".") for row in rows + ("",) * (5 - len(rows)))
     return tuple(tuple(None if c == "." else colour(c) for c in row) for row in rows)
 
 
