@@ -1,0 +1,147 @@
+"""Event store throughput on PostgreSQL: appends per second, one event per transaction.
+
+Scenarios, each run for ``--seconds`` (default 5):
+  raw INSERT      a single-row INSERT per transaction into a plain table (the baseline)
+  store distinct  ``events.store.append`` with each writer on its own stream
+  store one       every writer on the same stream (losers are told, reload and retry)
+with 1 and 16 concurrent writers, each a process of its own (as web and worker processes
+are). Target: 16 writers on distinct streams reach at least half of the raw baseline.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/azulsite_bench .venv/bin/python bench/store.py
+"""
+
+import argparse
+import multiprocessing
+import os
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/azulsite_bench")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azulsite.settings")
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as admin:
+        if not admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            admin.execute(f'CREATE DATABASE "{name}"')
+
+
+def run_writers(writers: int, seconds: float, scenario: str, run: str) -> tuple[int, int]:
+    """Run ``writers`` processes (as a deployment runs web and worker processes), each
+    connected before a common start and writing for ``seconds``; (appends, conflicts)."""
+    start_at = time.time() + 1.0 + writers * 0.1
+    jobs = [(scenario, run, index, start_at, start_at + seconds) for index in range(writers)]
+    with multiprocessing.get_context("fork").Pool(writers) as pool:
+        counts = pool.map(writer, jobs)
+    return sum(c[0] for c in counts), sum(c[1] for c in counts)
+
+
+def writer(job: tuple) -> tuple[int, int]:
+    from django.db import connection
+
+    scenario, run, index, start_at, stop_at = job
+    connection.ensure_connection()
+    time.sleep(max(0.0, start_at - time.time()))
+    try:
+        return SCENARIOS[scenario](run, index, stop_at)
+    finally:
+        connection.close()
+
+
+def raw_insert(run: str, index: int, stop_at: float) -> tuple[int, int]:
+    from django.db import connection
+
+    done = 0
+    with connection.cursor() as cursor:
+        while time.time() < stop_at:
+            cursor.execute(
+                "INSERT INTO bench_raw (stream, seq, data) VALUES (%s, %s, %s)",
+                [f"{run}-{index}", done + 1, '{"n": 1}'],
+            )
+            done += 1
+    return done, 0
+
+
+def store_distinct(run: str, index: int, stop_at: float) -> tuple[int, int]:
+    from events import store
+
+    seq = 0
+    while time.time() < stop_at:
+        # Outside atomic() an append is its own transaction, as the raw INSERT is.
+        store.append(f"{run}-{index}", seq, [store.NewEvent("Benched", {"n": seq})], actor="bench")
+        seq += 1
+    return seq, 0
+
+
+def store_one_stream(run: str, index: int, stop_at: float) -> tuple[int, int]:
+    from events import store
+
+    done = conflicts = 0
+    while time.time() < stop_at:
+        try:
+            seen = store.current_seq(run)
+            store.append(run, seen, [store.NewEvent("Benched", {"n": index})], actor="bench")
+            done += 1
+        except store.ConcurrencyConflict:
+            conflicts += 1
+    return done, conflicts
+
+
+SCENARIOS = {
+    "raw INSERT": raw_insert,
+    "store, distinct streams": store_distinct,
+    "store, one stream": store_one_stream,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    args = parser.parse_args()
+    ensure_database(os.environ["DATABASE_URL"])
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TABLE IF NOT EXISTS bench_raw (id bigserial PRIMARY KEY, stream text,"
+            " seq integer, data jsonb)"
+        )
+        # TRUNCATE is a table-level act of the owner; the append-only triggers guard rows.
+        cursor.execute("TRUNCATE bench_raw, events_event")
+    connection.close()
+
+    scenarios = [
+        ("raw INSERT", 1),
+        ("raw INSERT", 16),
+        ("store, distinct streams", 1),
+        ("store, distinct streams", 16),
+        ("store, one stream", 16),
+    ]
+    results = {}
+    print(f"PostgreSQL at {os.environ['DATABASE_URL']}, {args.seconds:g} s per scenario\n")
+    print(f"{'scenario':<26}{'writers':>8}{'appends/s':>12}{'conflicts/s':>13}")
+    for name, writers in scenarios:
+        appends, conflicts = run_writers(writers, args.seconds, name, uuid.uuid4().hex[:8])
+        rate = appends / args.seconds
+        results[(name, writers)] = rate
+        print(f"{name:<26}{writers:>8}{rate:>12.0f}{conflicts / args.seconds:>13.0f}")
+    ratio = results[("store, distinct streams", 16)] / results[("raw INSERT", 16)]
+    verdict = "meets" if ratio >= 0.5 else "MISSES"
+    print(f"\nstore (16 distinct) / raw (16) = {ratio:.2f}  ({verdict} the target of 0.50)")
+
+
+if __name__ == "__main__":
+    main()
