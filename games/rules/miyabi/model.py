@@ -183,7 +183,8 @@ class Passed:
 
 @dataclass(frozen=True)
 class PhaseEnded:
-    """Every player used all lanterns or passed; the ``removed`` tiles left the game."""
+    """Every player used all lanterns or passed: the ``removed`` tiles left the game and
+    the lanterns came off the boards (p.5)."""
 
     phase: int
     removed: tuple[Tile, ...]

@@ -53,7 +53,8 @@ def _garden_lines(state: State, seat: int, garden: Garden) -> list[str]:
     status = "passed" if garden.passed else f"lanterns {used} of {GRID} used"
     if not state.over and seat == state.turn:
         status += ", to move"
-    lines = [f"Player {seat + 1}: {state.points[seat]} points, {status}"]
+    points = state.points[seat]
+    lines = [f"Player {seat + 1}: {points} point{'' if points == 1 else 's'}, {status}"]
     lines.append(" " * LABEL + "".join(column.ljust(CELL) for column in COLUMNS).rstrip())
     lanterns = "".join(("L" if lit else ".").ljust(CELL) for lit in garden.lanterns)
     lines.append("lanterns".ljust(LABEL) + lanterns.rstrip())

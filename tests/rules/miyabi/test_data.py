@@ -1,5 +1,7 @@
 """The fixed data and the ONE table of provisional values (data.PROVISIONAL)."""
 
+from pathlib import Path
+
 from games.rules.miyabi import PROVISIONAL, GardenObject, Provisional, Shape
 from games.rules.miyabi.data import (
     BONUS_POINTS,
@@ -66,3 +68,10 @@ def test_every_object_has_a_higher_and_a_lower_majority_value():
 
 def test_the_shapes_are_straight_one_two_three_and_the_angle():
     assert [len(SHAPE_SQUARES[shape]) for shape in Shape] == [1, 2, 3, 3]
+
+
+def test_the_provisional_page_lists_every_provisional_value():
+    """The issue: docs say plainly which values are provisional."""
+    page = (Path(__file__).resolve().parents[3] / "docs" / "miyabi-provisional.md").read_text()
+    for key in PROVISIONAL:
+        assert f"`{key}`" in page
