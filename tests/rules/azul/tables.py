@@ -4,7 +4,7 @@ for an empty space), so each test shows the position the rulebook describes."""
 import random
 from dataclasses import replace
 
-from games.rules.azul import replay, start
+from games.rules.azul import decide, evolve, parse, replay, start
 from games.rules.azul.board import COLOUR_LETTERS, COLOURS, Wall
 from games.rules.azul.model import EMPTY_LINE, PatternLine, Phase, PlayerBoard, State
 
@@ -82,3 +82,14 @@ def table(
         bag=tiles(bag) if bag is not None else state.bag,
         lid=tiles(lid),
     )
+
+
+def play(state: State, *moves: str, seed: int = 0) -> tuple[list, State]:
+    """Decide and fold each move, written in the notation; every event and the state after."""
+    events = []
+    for move in moves:
+        decided = decide(state, parse(move), random.Random(seed))
+        for event in decided:
+            state = evolve(state, event)
+        events += decided
+    return events, state

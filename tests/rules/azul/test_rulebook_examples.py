@@ -12,23 +12,13 @@ from games.rules.azul import (
     TilesTaken,
     WallTiled,
     decide,
-    evolve,
     legal_commands,
     parse,
 )
 from games.rules.azul.board import Colour, score_wall_placement
-from tests.rules.azul.tables import board, opening, table, tiles, wall
+from tests.rules.azul.tables import board, opening, play, table, tiles, wall
 
 PETER, MARTIN, ANDREA = 0, 1, 2
-
-
-def play(state, *moves):
-    """Decide and fold each move in turn; the events of the last one and the state."""
-    for move in moves:
-        events = decide(state, parse(move), random.Random(0))
-        for event in events:
-            state = evolve(state, event)
-    return events, state
 
 
 def test_first_turn_example_peter_martin_and_andrea():

@@ -21,7 +21,6 @@ from games.rules.azul import (
     WallTiled,
     decide,
     default_command,
-    evolve,
     is_barrier,
     is_over,
     legal_commands,
@@ -35,18 +34,7 @@ from games.rules.azul import (
 )
 from games.rules.azul.board import START_SEAT, Colour, floor_penalty
 from games.rules.azul.model import Phase
-from tests.rules.azul.tables import board, opening, table, tiles
-
-
-def play(state, *moves, seed=0):
-    """Decide and fold each move in turn; all events and the state after."""
-    events = []
-    for move in moves:
-        decided = decide(state, parse(move), random.Random(seed))
-        for event in decided:
-            state = evolve(state, event)
-        events += decided
-    return events, state
+from tests.rules.azul.tables import board, opening, play, table, tiles
 
 
 def refused(state, move):
