@@ -565,7 +565,8 @@ def _describe(tile: Tile) -> str:
 
 
 def view(state: State) -> dict:
-    """Everything a player at the table sees, JSON-safe; the box only as a count."""
+    """Everything a player at the table sees, JSON-safe; the box only as a count.
+    ``provisional`` names the values of ``PROVISIONAL`` that pages must mark as such."""
     return {
         "game": NAME,
         "players": state.players,
@@ -594,6 +595,10 @@ def view(state: State) -> dict:
             }
             for garden in state.gardens
         ],
+        "majority_values": {
+            garden_object.name.lower(): list(MAJORITY_POINTS[garden_object])
+            for garden_object in GardenObject
+        },
         "scores": list(state.points),
         "over": state.over,
         "winners": list(outcome(state).winners) if state.over else None,
