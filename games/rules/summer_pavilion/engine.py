@@ -716,7 +716,7 @@ def default_command(state: State) -> Command:
         return max(_legal_takes(state), key=lambda take: _net_gain(state, take))
     placements = _legal_placements(state, player)
     if placements:
-        return max(placements, key=lambda place: _placement_value(state, place))
+        return max(placements, key=_placement_value(state, player))
     next_wild = state.wild + 1 if state.round < ROUNDS else None
     held = [c for c in ALL_COLOURS for _ in range(player.beside[c])]
     held.sort(key=lambda c: _usefulness(c, player.beside, next_wild))
@@ -733,9 +733,21 @@ def _net_gain(state: State, take: TakeTiles) -> int:
     return total(event.taken) - event.points_lost
 
 
-def _placement_value(state: State, place: PlaceTile) -> tuple[int, int, int]:
-    event = _place(state, place)
-    return (event.points + event.bonus_tiles, -total(event.spent), place.wilds)
+def _placement_value(state: State, player: Player):
+    """Sort key of a placement for ``default_command``: points plus bonus tiles (the same
+    for every colour on a space, so worked out once per space), fewest tiles spent, most
+    wild tiles spent."""
+    gains: dict[int, int] = {}
+
+    def value(place: PlaceTile) -> tuple[int, int, int]:
+        position = index(place.star, place.space)
+        if position not in gains:
+            board = player.board[:position] + (place.colour,) + player.board[position + 1 :]
+            earned = sum(structure.bonus for structure in surrounded(board, position))
+            gains[position] = run_length(board, position) + _bonus_available(state, earned)
+        return (gains[position], -cost_of(state.side, position), place.wilds)
+
+    return value
 
 
 # Events as data -----------------------------------------------------------------------------------
