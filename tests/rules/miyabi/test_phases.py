@@ -21,6 +21,7 @@ from games.rules.miyabi import (
     is_over,
     legal_commands,
     outcome,
+    replay,
     start,
     to_move,
 )
@@ -86,8 +87,10 @@ def test_passing_ends_your_phase_while_the_others_play_on():
 
 
 def test_a_player_with_every_lantern_placed_is_out_of_the_phase():
-    state = with_garden(table("1M1", "1M1", "1M1", "1M1"), 0, garden(*["000000"] * 6))
-    state = with_garden(state, 1, garden(*["000000"] * 6, lanterns="LLLLL."))
+    """p.5: a player's phase is over once all six lantern spaces are occupied."""
+    state = with_garden(
+        table("1M1", "1M1", "1M1", "1M1"), 1, garden(*["000000"] * 6, lanterns="LLLLL.")
+    )
     state, _ = play(state, "1M1 a1", "1M1 f1")
     assert state.gardens[1].lanterns == (True,) * 6
     assert to_move(state) == 0
@@ -116,17 +119,16 @@ def test_the_phase_ends_when_everyone_has_passed_or_used_all_lanterns():
 def test_the_bonsai_passes_left_each_phase():
     """p.5: "El bonsái pasa a la persona de la izquierda y esta comienza la siguiente fase"."""
     rng = random.Random(5)
-    state = None
-    bonsais = []
-    for event in start(3, {}, rng):
-        state = evolve(state, event)
+    state = replay(start(3, {}, rng))
+    starters = [(state.phase, to_move(state))]
     while not is_over(state):
-        for event in decide(state, Pass(), rng):
-            if isinstance(event, PhaseBegan):
-                bonsais.append((event.phase, event.bonsai, to_move(state)))
+        events = decide(state, Pass(), rng)
+        for event in events:
             state = evolve(state, event)
-    assert [(phase, bonsai) for phase, bonsai, _ in bonsais] == [(2, 1), (3, 2), (4, 0), (5, 1)]
-    assert len(bonsais) + 1 == PHASES[3]
+        if isinstance(events[-1], PhaseBegan):
+            starters.append((state.phase, to_move(state)))
+    assert starters == [(1, 0), (2, 1), (3, 2), (4, 0), (5, 1)]
+    assert len(starters) == PHASES[3]
 
 
 def test_the_first_object_on_level_five_takes_its_bonus_tile():

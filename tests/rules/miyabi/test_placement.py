@@ -70,9 +70,11 @@ def test_objects_need_a_column_whose_lantern_space_is_empty():
 def test_green_squares_may_lie_in_a_column_with_a_lantern():
     """p.4: "Las casillas verdes vacías … podrán encontrarse en cualquier fila o columna,
     independientemente de si la casilla de farol … se encuentra ocupada o vacía"."""
-    state, _ = play(table("1S1", "3S3", "1M1", "1M1"), "1S1 a6", "1M1 a1")
-    _, events = play(state, "3S3 d6 r180")
-    assert placed(events).column == 3
+    state, _ = play(table("3S3", "1M1", "1M1"), "1M1 a1", "1M1 a1")
+    assert state.gardens[0].lanterns[0]
+    state, events = play(state, "3S3 c6 r180")
+    assert placed(events).column == 2
+    assert state.gardens[0].heights[5 * 6 : 5 * 6 + 3] == (1, 1, 1)
 
 
 def test_a_tile_must_lie_wholly_inside_the_grid():
