@@ -12,7 +12,12 @@ import urllib.request
 HOST, PORT = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
 
 
+def stop(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
+    signal.signal(signal.SIGTERM, stop)
     python = sys.executable
     processes = [
         subprocess.Popen([python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"]),
