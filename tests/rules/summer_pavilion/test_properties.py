@@ -37,7 +37,7 @@ from games.rules.summer_pavilion import (
 )
 from games.rules.summer_pavilion.board import ROUNDS, TILE_TOTAL
 
-GAMES = settings(max_examples=25, deadline=None)
+GAMES = settings(max_examples=40, deadline=None)
 games = st.tuples(
     st.integers(2, 4), st.sampled_from(list(Side)), st.integers(0, 2**32), st.floats(0, 1)
 )
