@@ -1,0 +1,75 @@
+"""Game setup, the options, and what the table shows: the view and the text picture."""
+
+import json
+import random
+
+import pytest
+
+from games.rules.common import IllegalMove
+from games.rules.summer_pavilion import (
+    NAME,
+    OPTIONS,
+    PLAYERS,
+    GameStarted,
+    Phase,
+    Side,
+    render_text,
+    start,
+    to_move,
+    view,
+)
+
+from .tables import phase_two, started, tiles
+
+
+@pytest.mark.parametrize(("players", "factories"), [(2, 5), (3, 7), (4, 9)])
+def test_setup_draws_ten_supply_tiles_and_four_on_each_factory(players, factories):
+    """Rulebook setup 2, 6, 7: 5/7/9 factory displays; 10 supply tiles; 4 tiles each."""
+    (event,) = start(players, {}, random.Random(players))
+    assert isinstance(event, GameStarted) and event.side is Side.COLOURED
+    assert len(event.supply) == 10
+    assert [len(display) for display in event.displays] == [4] * factories
+    state = started(players)
+    assert state.round == 1 and state.wild == 0 and state.phase is Phase.ACQUIRE
+    assert sum(state.bag) == 132 - 10 - 4 * factories
+    assert [p.score for p in state.players] == [5] * players
+    assert to_move(state) == 0 and state.token_taker is None
+
+
+def test_the_contract_names_the_game_its_players_and_options():
+    assert NAME == "summer-pavilion"
+    assert list(PLAYERS) == [2, 3, 4]
+    assert OPTIONS == {"board": ("colored", "grey")}
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "reason"),
+    [
+        (1, {}, "2 to 4 players"),
+        (5, {}, "2 to 4 players"),
+        (2, {"board": "gold"}, "board must be one of"),
+        (2, {"variant": 1}, "unknown option"),
+    ],
+)
+def test_bad_player_counts_and_options_are_refused(players, options, reason):
+    with pytest.raises(IllegalMove, match=reason):
+        start(players, options, random.Random(0))
+
+
+def test_the_view_shows_the_table_and_the_bag_only_as_a_count():
+    state = phase_two(beside=tiles(blue=2), placed={(4, 6): 4}, side=Side.GREY)
+    shown = view(state)
+    json.dumps(shown)
+    assert shown["bag"] == sum(state.bag) and shown["side"] == "grey"
+    assert shown["wild"] == "purple" and shown["to_move"] == 0
+    assert shown["players"][0]["beside"] == {"blue": 2}
+    assert shown["players"][0]["board"][4][5] == "blue"
+
+
+def test_the_text_picture_names_round_wild_colour_factories_and_boards():
+    text = render_text(started(2))
+    assert "round 1 of 6, wild colour purple" in text
+    assert "Factories: 1: " in text and "| 5: " in text
+    assert "start player token" in text
+    assert "Seat 1: 5 points" in text
+    assert "  b blue" in text
