@@ -171,6 +171,10 @@ for _name in ("EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER"):
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "azulsite <games@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+# --- Games ------------------------------------------------------------------------------
+# "Your turn" waits this long, so that a move taken back at once sends nothing.
+YOUR_TURN_GRACE_SECONDS = int(os.environ.get("YOUR_TURN_GRACE_SECONDS", "120"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

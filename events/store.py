@@ -85,7 +85,7 @@ def append(
     if not events:
         raise ValueError("nothing to append")
     if idempotency_key is not None:
-        earlier = _appended_with(stream, idempotency_key)
+        earlier = appended_with(stream, idempotency_key)
         if earlier:
             return earlier
     now = timezone.now()
@@ -108,7 +108,7 @@ def append(
     if written == len(stored):
         return stored
     if idempotency_key is not None:
-        earlier = _appended_with(stream, idempotency_key)
+        earlier = appended_with(stream, idempotency_key)
         if earlier:
             return earlier
     raise ConcurrencyConflict(stream, expected_seq, current_seq(stream))
@@ -165,7 +165,8 @@ def load(stream: str, after: int = 0, upto: int | None = None) -> list[StoredEve
     return [_stored(row) for row in rows.order_by("seq")]
 
 
-def _appended_with(stream: str, idempotency_key: str) -> list[StoredEvent]:
+def appended_with(stream: str, idempotency_key: str) -> list[StoredEvent]:
+    """What the append that used ``idempotency_key`` on ``stream`` wrote (or nothing)."""
     first = Event.objects.filter(stream=stream, idempotency_key=idempotency_key).first()
     if first is None:
         return []

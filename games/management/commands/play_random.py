@@ -1,0 +1,67 @@
+"""Plays a whole game between generated users through the services (demos and load)."""
+
+import random
+import time
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from games import selectors, services
+from games.errors import ServiceError
+from games.registry import GAME_TYPES
+
+
+class Command(BaseCommand):
+    help = "Play a full game of random legal moves between generated users, via the services."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--game", choices=sorted(GAME_TYPES), default="summer-pavilion")
+        parser.add_argument("--players", type=int, default=2)
+        parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a game option, e.g. --option board=grey",
+        )
+        parser.add_argument("--seed", type=int, default=None, help="seed for the move choice")
+
+    def handle(self, *args, game: str, players: int, option: list[str], seed, **kwargs) -> None:
+        try:
+            options = dict(item.split("=", 1) for item in option)
+        except ValueError:
+            raise CommandError("--option takes NAME=VALUE, e.g. --option board=grey") from None
+        User = get_user_model()
+        users = []
+        for index in range(players):
+            email = f"player{index + 1}@random.example"
+            user, created = User.objects.get_or_create(
+                username=email, defaults={"email": email, "first_name": f"Player {index + 1}"}
+            )
+            users.append(user)
+        chooser = random.Random(seed)
+        started = time.perf_counter()
+        try:
+            table = services.game_create(
+                creator=users[0], game=game, players=players, options=options
+            )
+            for user in users[1:]:
+                services.game_join(game=table, user=user)
+        except ServiceError as error:
+            raise CommandError(error.message) from None
+        table.refresh_from_db()
+        by_seat = {seat.position: seat.user for seat in table.seats.all()}
+        moves = 0
+        while table.status == table.Status.ACTIVE:
+            legal = selectors.legal_moves_of(selectors.game_table(table))
+            move = chooser.choice(legal)["move"]
+            services.move_submit(game=table, user=by_seat[table.to_move], move=move)
+            table.refresh_from_db()
+            moves += 1
+        elapsed = time.perf_counter() - started
+        scores = ", ".join(f"{by_seat[s].first_name} {p}" for s, p in enumerate(table.scores))
+        winners = " and ".join(by_seat[s].first_name for s in table.winners)
+        self.stdout.write(
+            f"Game {table.pk} ({game}, {players} players): {moves} moves in {elapsed:.1f} s; "
+            f"{scores}; won by {winners}."
+        )

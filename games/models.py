@@ -1,0 +1,157 @@
+"""The read model of games (rebuilt from the event store by ``rebuild_projections``), the
+seats and the email outbox. The event stream of a game is the truth; these rows are
+projections kept in the same transaction as every append."""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+def new_rng_secret() -> str:
+    return secrets.token_hex(32)
+
+
+class Game(models.Model):
+    """A table: its game, options, seats, and where the game stands."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "waiting for players"
+        ACTIVE = "active", "in play"
+        FINISHED = "finished", "finished"
+        CANCELLED = "cancelled", "cancelled"
+        ABORTED = "aborted", "aborted"
+
+    class TimeoutPolicy(models.TextChoices):
+        DEFAULT_MOVE = "default_move", "the seat plays its default move"
+        FORFEIT = "forfeit", "the seat forfeits the game"
+
+    game_type = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    players = models.PositiveSmallIntegerField()
+    time_control = models.JSONField(default=dict, blank=True)
+    timeout_policy = models.CharField(
+        max_length=16, choices=TimeoutPolicy.choices, default=TimeoutPolicy.DEFAULT_MOVE
+    )
+    self_undo = models.BooleanField(default=True)
+    private = models.BooleanField(
+        default=False, help_text="Keep state, events and replay private even once finished."
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    last_seq = models.PositiveIntegerField(default=0)
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
+    scores = models.JSONField(default=list, blank=True)
+    winners = models.JSONField(default=list, blank=True)
+    # Seeds every draw of this game; it never leaves the server.
+    rng_secret = models.CharField(max_length=64, default=new_rng_secret, editable=False)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "last_move_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.game_type} #{self.pk}"
+
+    @property
+    def stream(self) -> str:
+        """The event stream holding this game's history."""
+        return f"game-{self.pk}"
+
+
+class Seat(models.Model):
+    """A place at a table: a player who joined, an invitation, or an open seat. ``position``
+    is the seat number in play (from 0), drawn when the game starts."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        INVITED = "invited", "invited"
+        JOINED = "joined", "joined"
+        RESIGNED = "resigned", "resigned"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    invited_email = models.EmailField(blank=True, default="")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=models.Q(user__isnull=False),
+                name="seat_one_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "position"],
+                condition=models.Q(position__isnull=False),
+                name="seat_position_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = self.user.email if self.user else (self.invited_email or "open")
+        return f"{self.game} seat {self.position}: {who}"
+
+
+class Outbox(models.Model):
+    """An email to send, written in the transaction of what caused it. The key
+    (game, seq, recipient, kind) makes it impossible to queue the same email twice."""
+
+    class Kind(models.TextChoices):
+        INVITATION = "invitation"
+        GAME_STARTED = "game_started"
+        YOUR_TURN = "your_turn"
+        REMINDER = "reminder"
+        DEADLINE_WARNING = "deadline_warning"
+        TIMEOUT = "timeout"
+        GAME_OVER = "game_over"
+        TAKEBACK_REQUEST = "takeback_request"
+        MOVE_CONFIRMED = "move_confirmed"
+        REPLY_REFUSED = "reply_refused"
+        DIGEST = "digest"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, related_name="outbox")
+    seq = models.PositiveIntegerField(default=0)
+    recipient = models.EmailField()
+    kind = models.CharField(max_length=24, choices=Kind.choices)
+    payload = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    due_at = models.DateTimeField(default=timezone.now, db_index=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seq", "recipient", "kind"], name="outbox_once_per_key"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["due_at"],
+                condition=models.Q(sent_at__isnull=True, cancelled_at__isnull=True),
+                name="outbox_pending",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.recipient} (game {self.game_id}, seq {self.seq})"

@@ -1,0 +1,138 @@
+"""Reads: a game's table at any point, lists of games, what a seat or a visitor may see.
+Nothing here writes."""
+
+from django.db.models import F, Q, QuerySet
+
+from events import store
+from events.store import StoredEvent
+from games import table as tbl
+from games.errors import Forbidden, NotFound
+from games.models import Game, Seat
+from games.registry import game_type
+
+
+def game_get(game_id) -> Game:
+    """The game with that id; ``NotFound`` otherwise."""
+    try:
+        return Game.objects.get(pk=int(game_id))
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise NotFound(f"no game {game_id}") from None
+
+
+def records(game: Game, upto: int | None = None) -> list[tbl.Record]:
+    return [as_record(event) for event in store.load(game.stream, upto=upto)]
+
+
+def as_record(event: StoredEvent) -> tbl.Record:
+    return tbl.Record(event.seq, event.type, event.version, event.data, event.actor)
+
+
+def game_table(game: Game, upto: int | None = None) -> tbl.Table:
+    """The table after event ``upto`` (default: the latest), folded from the stream."""
+    return tbl.fold(game_type(game.game_type).engine, records(game, upto))
+
+
+def seat_of(game: Game, user) -> Seat | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return game.seats.filter(user=user).first()
+
+
+def can_view(game: Game, user) -> bool:
+    """Players see their games; anyone sees a finished game unless it is private; staff
+    see everything."""
+    if getattr(user, "is_staff", False) or seat_of(game, user) is not None:
+        return True
+    return game.status in (Game.Status.FINISHED, Game.Status.ABORTED) and not game.private
+
+
+def game_for_viewer(game_id, user) -> Game:
+    """The game if ``user`` may see it: ``NotFound`` or ``Forbidden`` otherwise."""
+    game = game_get(game_id)
+    if not can_view(game, user):
+        if game.status == Game.Status.OPEN:
+            return game
+        raise Forbidden(
+            "this game is visible to its players only while it is in play", code="not_visible"
+        )
+    return game
+
+
+def _waiting(user) -> Q:
+    return Q(
+        status=Game.Status.ACTIVE,
+        seats__user=user,
+        seats__status=Seat.Status.JOINED,
+        seats__position=F("to_move"),
+    )
+
+
+def games_for_user(user, which: str | None = None) -> QuerySet[Game]:
+    """The user's games: ``waiting`` (their turn), ``active``, ``finished`` or all."""
+    games = Game.objects.filter(seats__user=user)
+    match which:
+        case "waiting":
+            games = Game.objects.filter(_waiting(user))
+        case "active":
+            games = games.filter(status__in=[Game.Status.ACTIVE, Game.Status.OPEN])
+        case "finished":
+            games = games.filter(
+                status__in=[Game.Status.FINISHED, Game.Status.ABORTED, Game.Status.CANCELLED]
+            )
+    return games.distinct().order_by("-last_move_at", "-created_at")
+
+
+def waiting_for(user) -> QuerySet[Game]:
+    """Active games whose seat to move is the user's, longest waiting first."""
+    return Game.objects.filter(_waiting(user)).distinct().order_by("last_move_at")
+
+
+def open_games(user=None) -> QuerySet[Game]:
+    """Games waiting for players with a seat open to anyone."""
+    games = Game.objects.filter(status=Game.Status.OPEN, seats__status=Seat.Status.OPEN)
+    if user is not None and user.is_authenticated:
+        games = games.exclude(seats__user=user)
+    return games.distinct().order_by("-created_at")
+
+
+def legal_moves_of(table: tbl.Table) -> list[dict]:
+    """Every legal move for the seat to move: its notation and structured form."""
+    if table.to_move() is None:
+        return []
+    engine = table.engine
+    return [
+        {"move": engine.format(command), "command": engine.encode_command(command)}
+        for command in engine.legal_commands(table.state)
+    ]
+
+
+def public_event(event: StoredEvent) -> dict:
+    """An event as anyone allowed to see the game may read it. Events hold facts already
+    visible at the table (tiles drawn onto factories are seen by all); the RNG secret lives
+    only on the game row and never appears here."""
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "version": event.version,
+        "data": event.data,
+        "actor": event.actor,
+        "reason": event.reason,
+        "recorded_at": event.recorded_at.isoformat(),
+    }
+
+
+def players_of(game: Game) -> list[dict]:
+    """Seats in play order with who sits there (names, never email addresses)."""
+    seats = game.seats.select_related("user").order_by("position", "pk")
+    return [
+        {
+            "seat": seat.position,
+            "player": display_name(seat.user) if seat.user else None,
+            "status": seat.status,
+        }
+        for seat in seats
+    ]
+
+
+def display_name(user) -> str:
+    return user.first_name or user.email.split("@")[0]
