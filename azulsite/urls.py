@@ -1,12 +1,14 @@
-"""URL routes: the admin, the site pages and the API."""
+"""URL routes: each door keeps its own routes module."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from games import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("healthz", views.health, name="health"),
     path("admin/", admin.site.urls),
+    path("api/", include("games.api_urls")),
+    path("mail/", include("games.mail.urls")),
+    path("", include("games.urls")),
 ]

@@ -53,6 +53,9 @@ class Game(models.Model):
     winners = models.JSONField(default=list, blank=True)
     # Seeds every draw of this game; it never leaves the server.
     rng_secret = models.CharField(max_length=64, default=new_rng_secret, editable=False)
+    paused_at = models.DateTimeField(
+        null=True, blank=True, help_text="Clocks stopped by a moderator since this time."
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "last_move_at"])]
@@ -155,3 +158,102 @@ class Outbox(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.recipient} (game {self.game_id}, seq {self.seq})"
+
+
+class ChatMessage(models.Model):
+    """A message in a game's chat. Moderators hide, never delete (the hiding is logged as
+    an event of the game)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    text = models.TextField(max_length=2000)
+    created_at = models.DateTimeField(default=timezone.now)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.author} in {self.game}: {self.text[:40]}"
+
+
+class PlayerSettings(models.Model):
+    """A player's preferences and standing: emails wanted, digest, vacation, suspension."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_settings"
+    )
+    # Email kinds (Outbox.Kind values) the player does not want; empty: everything.
+    muted_kinds = models.JSONField(default=list, blank=True)
+    unsubscribed_at = models.DateTimeField(null=True, blank=True)
+    daily_digest = models.BooleanField(default=False)
+    last_digest_at = models.DateTimeField(null=True, blank=True)
+    vacation_days_per_year = models.PositiveSmallIntegerField(default=14)
+    vacation_started_at = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+    vacation_seconds_used = models.PositiveIntegerField(default=0)
+    suspended_at = models.DateTimeField(null=True, blank=True)
+    suspended_reason = models.TextField(blank=True, default="")
+
+    def __str__(self) -> str:
+        return f"settings of {self.user}"
+
+
+class SeatClock(models.Model):
+    """Time bookkeeping of a seat: its bank (bank time control), when it was last seen on
+    the game's page, and reminder times. Swept by the periodic jobs."""
+
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="clock")
+    bank_seconds = models.PositiveIntegerField(default=0)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+    next_reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    warning_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"clock of {self.seat}"
+
+
+class InboundMessage(models.Model):
+    """An email reply already handled, by its Message-ID: a repeat is ignored."""
+
+    message_id = models.CharField(max_length=255, unique=True)
+    sender = models.EmailField()
+    received_at = models.DateTimeField(default=timezone.now)
+    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
+    outcome = models.CharField(max_length=255, blank=True, default="")
+
+    def __str__(self) -> str:
+        return f"{self.message_id} from {self.sender}"
+
+
+class Report(models.Model):
+    """A player's report of a game or a chat message, for the moderators."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        HANDLED = "handled", "handled"
+        DISMISSED = "dismissed", "dismissed"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reports")
+    message = models.ForeignKey(
+        ChatMessage, on_delete=models.CASCADE, null=True, blank=True, related_name="reports"
+    )
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    reason = models.TextField(max_length=2000)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(default=timezone.now)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reports_handled",
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["status", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"report on {self.game} by {self.reporter}: {self.status}"

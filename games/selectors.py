@@ -136,3 +136,24 @@ def players_of(game: Game) -> list[dict]:
 
 def display_name(user) -> str:
     return user.first_name or user.email.split("@")[0]
+
+
+EXPORT_FORMAT = "azulsite-game-record"
+
+
+def export_record(game: Game) -> list[dict]:
+    """The game record: a header (game, options, seats, status, result) and every event's
+    public form, in order. ``manage.py verify_game`` replays it through the rules."""
+    header = {
+        "format": EXPORT_FORMAT,
+        "format_version": 1,
+        "id": game.pk,
+        "game": game.game_type,
+        "options": game.options,
+        "players": game.players,
+        "seats": players_of(game),
+        "status": game.status,
+        "scores": game.scores,
+        "winners": game.winners,
+    }
+    return [header, *(public_event(event) for event in store.load(game.stream))]

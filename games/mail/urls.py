@@ -1,0 +1,3 @@
+"""Routes of the email doors (``/mail/``): preferences, unsubscribe, inbound webhook."""
+
+urlpatterns: list = []
