@@ -22,7 +22,7 @@ from events import store
 from events.store import ConcurrencyConflict, NewEvent, StoredEvent
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
-from games.models import Game, Outbox, Seat
+from games.models import Game, Outbox, Seat, SeatClock
 from games.registry import GAME_TYPES, game_type
 from games.rules.common import IllegalMove, InvalidNotation
 from games.selectors import game_table, legal_moves_of, seat_of
@@ -652,3 +652,11 @@ def _outbox(game: Game, seq: int, recipient: str, kind: str, *, due_at=None, **p
         kind=kind,
         defaults={"payload": payload, "due_at": due_at or timezone.now()},
     )
+
+
+def seat_seen(*, game: Game, user) -> None:
+    """Note that the player has the game's page open now: a "your turn" email is not sent
+    to someone who was just looking (issue 7)."""
+    seat = seat_of(game, user)
+    if seat is not None:
+        SeatClock.objects.update_or_create(seat=seat, defaults={"last_seen_at": timezone.now()})
