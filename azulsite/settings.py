@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served locally, no CDN
     "events",
     "games",
 ]
@@ -190,6 +191,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Correspondence games of Azul: Summer Pavilion, Azul and Miyabi.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # API docs page: its scripts come from drf_spectacular_sidecar, not a CDN (self-hosters
+    # behind a firewall have no internet).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 LOGIN_URL = "/signin/"
 LOGIN_REDIRECT_URL = "/"
