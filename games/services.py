@@ -611,9 +611,9 @@ def _after_move(game: Game, table: tbl.Table, before: int | None) -> None:
             )
 
 
-def _project(game: Game, table: tbl.Table) -> None:
+def _project(game: Game, table: tbl.Table, *, now=None) -> None:
     """The read model from the table, in the transaction of the append."""
-    now = timezone.now()
+    now = now or timezone.now()
     previous = game.to_move
     game.to_move = table.to_move()
     game.scores = list(table.scores())
@@ -660,3 +660,16 @@ def seat_seen(*, game: Game, user) -> None:
     seat = seat_of(game, user)
     if seat is not None:
         SeatClock.objects.update_or_create(seat=seat, defaults={"last_seen_at": timezone.now()})
+
+
+@transaction.atomic
+def game_reproject(*, game: Game) -> bool:
+    """Rebuild the game's read model from its events; whether it had drifted."""
+    game = _locked(game)
+    table = game_table(game)
+    before = (game.status, game.last_seq, game.to_move, game.scores, game.winners)
+    game.last_seq = table.last_seq
+    if table.started and game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+        game.status = Game.Status.ACTIVE
+    _project(game, table, now=game.last_move_at)
+    return before != (game.status, game.last_seq, game.to_move, game.scores, game.winners)

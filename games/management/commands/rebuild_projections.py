@@ -1,0 +1,17 @@
+"""Rebuilds every game's read model from its events (the events are the truth)."""
+
+from django.core.management.base import BaseCommand
+
+from games.models import Game
+from games.services import game_reproject
+
+
+class Command(BaseCommand):
+    help = "Rebuild the read model (status, seat to move, scores, winners) of every game."
+
+    def handle(self, *args, **options) -> None:
+        changed = 0
+        games = Game.objects.exclude(status__in=[Game.Status.OPEN, Game.Status.CANCELLED])
+        for game in games.iterator():
+            changed += game_reproject(game=game)
+        self.stdout.write(f"Rebuilt {games.count()} games; {changed} read models had drifted.")

@@ -1,0 +1,83 @@
+"""Replays an exported game record through the rules: OK with the final scores, or the
+first event that does not follow the rules (and a non-zero exit)."""
+
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games import table as tbl
+from games.registry import GAME_TYPES
+from games.selectors import EXPORT_FORMAT
+
+
+class Command(BaseCommand):
+    help = "Verify an exported game record (JSON lines from /api/games/{id}/export/)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("file", help="the record, or - for standard input")
+
+    def handle(self, *args, file: str, **options) -> None:
+        lines = _read(file)
+        header, records = _parse(lines)
+        engine = GAME_TYPES[header["game"]].engine
+        try:
+            table = tbl.verify(engine, records)
+        except tbl.VerificationError as error:
+            raise CommandError(f"NOT OK: {error}") from None
+        scores = list(table.scores())
+        claimed = header.get("scores")
+        if claimed and claimed != scores:
+            raise CommandError(
+                f"NOT OK: the header claims scores {claimed}, the rules give {scores}"
+            )
+        if header.get("winners") and header["winners"] != list(table.winners()):
+            raise CommandError(
+                f"NOT OK: the header claims winners {header['winners']}, "
+                f"the rules give {list(table.winners())}"
+            )
+        state = "finished" if table.over else "in play"
+        self.stdout.write(
+            f"OK: {header['game']} game {header.get('id', '?')}, {len(records)} events, {state}; "
+            f"scores {scores}" + (f"; winners {list(table.winners())}" if table.over else "")
+        )
+
+
+def _read(file: str) -> list[str]:
+    try:
+        if file == "-":
+            return sys.stdin.read().splitlines()
+        with open(file, encoding="utf-8") as handle:
+            return handle.read().splitlines()
+    except OSError as error:
+        raise CommandError(f"cannot read {file}: {error.strerror}") from None
+
+
+def _parse(lines: list[str]) -> tuple[dict, list[tbl.Record]]:
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            raise CommandError(f"NOT OK: line {number} is not JSON ({error.msg})") from None
+    if not rows or rows[0].get("format") != EXPORT_FORMAT:
+        raise CommandError(f"NOT OK: the first line must be a header with format {EXPORT_FORMAT!r}")
+    header = rows[0]
+    if header.get("game") not in GAME_TYPES:
+        raise CommandError(f"NOT OK: unknown game {header.get('game')!r}")
+    try:
+        records = [
+            tbl.Record(
+                row["seq"],
+                row["type"],
+                row.get("version", 1),
+                row["data"],
+                row.get("actor", "system"),
+            )
+            for row in rows[1:]
+        ]
+    except (KeyError, TypeError) as error:
+        raise CommandError(f"NOT OK: an event lacks {error}") from None
+    return header, records

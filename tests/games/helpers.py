@@ -1,0 +1,51 @@
+"""Setting up tables for service tests: who sits where after the shuffle, and playing on."""
+
+import random
+
+from games import selectors, services
+from games.models import Game
+
+
+def started(game: str, *users, **options) -> Game:
+    """A game of ``game`` between ``users`` (the first creates it), started."""
+    table = services.game_create(creator=users[0], game=game, players=len(users), **options)
+    for user in users[1:]:
+        services.game_join(game=table, user=user)
+    table.refresh_from_db()
+    assert table.status == Game.Status.ACTIVE
+    return table
+
+
+def seated(game: Game) -> dict:
+    """Seat number -> user."""
+    return {seat.position: seat.user for seat in game.seats.select_related("user")}
+
+
+def to_move(game: Game):
+    game.refresh_from_db()
+    return seated(game)[game.to_move]
+
+
+def legal(game: Game) -> list[str]:
+    return [move["move"] for move in selectors.legal_moves_of(selectors.game_table(game))]
+
+
+def play(game: Game, move: str | None = None, chooser: random.Random | None = None):
+    """The seat to move plays ``move`` (default: a legal one); returns the result."""
+    user = to_move(game)
+    if move is None:
+        moves = legal(game)
+        move = chooser.choice(moves) if chooser else moves[0]
+    return services.move_submit(game=game, user=user, move=move)
+
+
+def play_to_end(game: Game, seed: int = 0) -> None:
+    chooser = random.Random(seed)
+    game.refresh_from_db()
+    while game.status == Game.Status.ACTIVE:
+        play(game, chooser=chooser)
+        game.refresh_from_db()
+
+
+def last_step_is_barrier(game: Game) -> bool:
+    return selectors.game_table(game).steps[-1].barrier

@@ -1,0 +1,137 @@
+"""Moving: who may move, bad input, stale writers, idempotent retries, 50 racing players."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from events import store
+from games import selectors, services
+from games.errors import BadRequest, Conflict, Forbidden
+from games.models import Game
+from tests.games.helpers import legal, play_to_end, seated, started, to_move
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_move_appends_who_moved_then_the_rules_events(alice, bob):
+    game = started("azul", alice, bob)
+    before = game.last_seq
+    move = legal(game)[0]
+    mover = to_move(game)
+    result = services.move_submit(game=game, user=mover, move=move.upper())
+    moved, *rules = result.events
+    assert moved.type == "table.Moved" and moved.seq == before + 1
+    assert moved.data["move"] == move and moved.actor == f"user:{mover.pk}"
+    assert rules and all(not e.type.startswith("table.") for e in rules)
+    game.refresh_from_db()
+    assert game.last_seq == result.events[-1].seq
+    assert to_move(game) != mover
+
+
+def test_only_the_seat_to_move_may_move(alice, bob, carol):
+    game = started("azul", alice, bob)
+    waiting = next(u for u in (alice, bob) if u != to_move(game))
+    with pytest.raises(Forbidden) as refused:
+        services.move_submit(game=game, user=waiting, move=legal(game)[0])
+    assert refused.value.code == "not_your_turn"
+    with pytest.raises(Forbidden) as refused:
+        services.move_submit(game=game, user=carol, move=legal(game)[0])
+    assert refused.value.code == "not_a_player"
+
+
+def test_unreadable_notation_says_what_was_expected_and_lists_the_legal_moves(alice, bob):
+    game = started("summer-pavilion", alice, bob)
+    with pytest.raises(BadRequest) as refused:
+        services.move_submit(game=game, user=to_move(game), move="take everything")
+    assert refused.value.code == "invalid_notation"
+    assert refused.value.details["expected"]
+    assert {m["move"] for m in refused.value.details["legal_moves"]} == set(legal(game))
+
+
+def test_an_illegal_but_readable_move_gives_its_reason_and_records_nothing(alice, bob):
+    game = started("summer-pavilion", alice, bob)
+    seq = game.last_seq
+    with pytest.raises(BadRequest) as refused:
+        services.move_submit(game=game, user=to_move(game), move="pass")
+    assert refused.value.code == "illegal_move"
+    assert refused.value.details["reason"]
+    game.refresh_from_db()
+    assert game.last_seq == seq == store.current_seq(game.stream)
+
+
+def test_a_stale_expected_seq_is_a_conflict_with_the_current_seq(alice, bob):
+    game = started("azul", alice, bob)
+    with pytest.raises(Conflict) as refused:
+        services.move_submit(
+            game=game, user=to_move(game), move=legal(game)[0], expected_seq=game.last_seq - 1
+        )
+    assert refused.value.code == "stale"
+    assert refused.value.details["current_seq"] == game.last_seq
+
+
+def test_a_retry_with_the_same_idempotency_key_changes_nothing(alice, bob):
+    game = started("azul", alice, bob)
+    mover, move = to_move(game), legal(game)[0]
+    first = services.move_submit(game=game, user=mover, move=move, idempotency_key="abc")
+    seq = store.current_seq(game.stream)
+    retry = services.move_submit(game=game, user=mover, move=move, idempotency_key="abc")
+    assert retry.replayed and retry.events == first.events
+    assert store.current_seq(game.stream) == seq
+
+
+def test_a_finished_game_takes_no_more_moves(alice, bob):
+    game = started("miyabi", alice, bob)
+    play_to_end(game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winners
+    with pytest.raises(Conflict):
+        services.move_submit(game=game, user=alice, move="pass")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fifty_identical_moves_at_once_only_one_is_accepted(alice, bob):
+    game = started("summer-pavilion", alice, bob)
+    mover, move, seq = to_move(game), legal(game)[0], game.last_seq
+    outcomes: list = [None] * 50
+    gate = threading.Barrier(50)
+
+    def submit(index: int) -> None:
+        try:
+            gate.wait()
+            services.move_submit(game=Game(pk=game.pk), user=mover, move=move, expected_seq=seq)
+            outcomes[index] = "accepted"
+        except (Conflict, Forbidden, BadRequest) as refused:
+            outcomes[index] = refused.code
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit, args=(i,)) for i in range(50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes.count("accepted") == 1
+    assert set(outcomes) - {"accepted"} <= {"stale", "not_your_turn"}
+    moves = [e for e in store.load(game.stream, after=seq) if e.type == "table.Moved"]
+    assert len(moves) >= 1 and moves[0].data["move"] == move
+    assert sum(1 for e in moves if e.actor == f"user:{mover.pk}") == 1
+
+
+def test_a_seat_with_a_single_legal_move_plays_it_without_being_asked(alice, bob):
+    game = started("summer-pavilion", alice, bob)
+    play_to_end(game, seed=3)
+    forced = [s for s in selectors.game_table(game).steps if s.auto == "forced"]
+    assert forced, "someone ran out of tiles and passed automatically"
+    for step in forced:
+        before = selectors.game_table(game, upto=step.seq - 1)
+        assert legal_moves_of_table(before) == [step.move]
+
+
+def legal_moves_of_table(table) -> list[str]:
+    return [move["move"] for move in selectors.legal_moves_of(table)]
+
+
+def test_seats_are_all_people_at_the_table(alice, bob):
+    game = started("azul", alice, bob)
+    assert set(seated(game).values()) == {alice, bob}

@@ -1,0 +1,124 @@
+"""Opening a table: invitations, joining, leaving, cancelling, and the start."""
+
+import pytest
+
+from events import store
+from games import services
+from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.models import Game, Outbox, Seat
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_creating_a_game_seats_the_creator_invites_by_email_and_leaves_seats_open(alice):
+    game = services.game_create(
+        creator=alice, game="azul", players=3, invite=["Bob@Example.com"], options={"wall": "grey"}
+    )
+    seats = list(game.seats.order_by("pk"))
+    assert [(s.status, s.user, s.invited_email) for s in seats] == [
+        ("joined", alice, ""),
+        ("invited", None, "bob@example.com"),
+        ("open", None, ""),
+    ]
+    assert game.options == {"wall": "grey"} and game.status == Game.Status.OPEN
+    invitation = Outbox.objects.get(kind=Outbox.Kind.INVITATION)
+    assert invitation.recipient == "bob@example.com"
+    assert services.invitation_seat(invitation.payload["token"]) == seats[1]
+
+
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        ({"game": "chess"}, "invalid_game"),
+        ({"players": 5}, "invalid_players"),
+        ({"players": "2"}, "invalid_players"),
+        ({"options": {"wall": "purple"}}, "invalid_options"),
+        ({"options": {"board": "grey"}}, "invalid_options"),
+        ({"time_control": {"kind": "per_move", "days": 4}}, "invalid_time_control"),
+        (
+            {
+                "time_control": {
+                    "kind": "bank",
+                    "bank_hours": 200,
+                    "increment_hours": 1,
+                    "cap_hours": 100,
+                }
+            },
+            "invalid_time_control",
+        ),
+        ({"time_control": {"kind": "blitz"}}, "invalid_time_control"),
+        ({"invite": ["not an address"]}, "invalid_invitation"),
+        ({"invite": ["alice@example.com"]}, "invalid_invitation"),
+        ({"invite": ["b@example.com", "c@example.com"]}, "too_many_invitations"),
+    ],
+)
+def test_bad_game_settings_are_refused_with_what_is_accepted(alice, changes, code):
+    settings = {"game": "azul", "players": 2, **changes}
+    with pytest.raises(BadRequest) as refused:
+        services.game_create(creator=alice, **settings)
+    assert refused.value.code == code and refused.value.message
+    assert not Game.objects.exists()
+
+
+def test_the_game_starts_when_the_last_seat_is_taken_with_a_shuffled_order(alice, bob, carol):
+    game = services.game_create(
+        creator=alice, game="summer-pavilion", players=3, invite=["carol@example.com"]
+    )
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN and not store.load(game.stream)
+    token = Outbox.objects.get(kind="invitation").payload["token"]
+    services.game_join(game=game, user=carol, token=token)
+    game.refresh_from_db()
+    first, *rules = store.load(game.stream)
+    assert first.type == "table.Started"
+    seats = {s.position: f"user:{s.user_id}" for s in game.seats.all()}
+    assert first.data["players"] == [seats[0], seats[1], seats[2]]
+    assert rules[0].type == "GameStarted"
+    assert game.status == Game.Status.ACTIVE and game.to_move is not None
+    assert game.last_seq == len(rules) + 1
+    kinds = sorted(Outbox.objects.exclude(kind="invitation").values_list("kind", flat=True))
+    assert kinds == ["game_started"] * 3 + ["your_turn"]
+
+
+def test_an_invited_seat_is_kept_for_its_address_and_open_seats_for_anyone(alice, bob, carol):
+    game = services.game_create(creator=alice, game="azul", players=2, invite=["bob@example.com"])
+    with pytest.raises(Conflict) as refused:
+        services.game_join(game=game, user=carol)
+    assert refused.value.code == "no_seat"
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_a_forged_invitation_token_is_refused(alice, bob):
+    game = services.game_create(creator=alice, game="azul", players=2, invite=["x@example.com"])
+    with pytest.raises(NotFound):
+        services.game_join(game=game, user=bob, token="forged:token")
+
+
+def test_joining_twice_or_a_started_game_is_refused(alice, bob, carol):
+    game = services.game_create(creator=alice, game="azul", players=3)
+    services.game_join(game=game, user=bob)
+    with pytest.raises(Conflict, match="already have a seat"):
+        services.game_join(game=game, user=bob)
+    services.game_join(game=game, user=carol)
+    with pytest.raises(Conflict, match="no longer waiting"):
+        services.game_join(game=game, user=make_user("dave"))
+
+
+def test_players_may_leave_before_the_start_and_the_creator_may_cancel(alice, bob, carol):
+    game = services.game_create(creator=alice, game="azul", players=3)
+    services.game_join(game=game, user=bob)
+    services.game_leave(game=game, user=bob)
+    assert game.seats.filter(status=Seat.Status.OPEN).count() == 2
+    with pytest.raises(Conflict):
+        services.game_leave(game=game, user=alice)
+    with pytest.raises(Forbidden):
+        services.game_cancel(game=game, user=carol)
+    services.game_cancel(game=game, user=alice)
+    game.refresh_from_db()
+    assert game.status == Game.Status.CANCELLED
+    with pytest.raises(Conflict):
+        services.game_join(game=game, user=carol)
