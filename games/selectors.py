@@ -157,3 +157,25 @@ def export_record(game: Game) -> list[dict]:
         "winners": game.winners,
     }
     return [header, *(public_event(event) for event in store.load(game.stream))]
+
+
+def events_after(game: Game, after: int = 0) -> list[dict]:
+    """The public form of the game's events after seq ``after``, in order."""
+    return [public_event(event) for event in store.load(game.stream, after=after)]
+
+
+def move_events(game: Game, batch: list[StoredEvent]) -> list[StoredEvent]:
+    """Everything one move appended: its own ``batch`` and the moves nobody chose that the
+    service played right after it (forced moves, a resigned seat's turns). An idempotent
+    retry is answered with these, exactly as the first request was."""
+    written = list(batch)
+    for event in store.load(game.stream, after=batch[-1].seq):
+        unchosen = (
+            event.type == tbl.TABLE_PREFIX + tbl.Moved.__name__
+            and event.actor == "system"
+            and event.data.get("auto") in tbl.UNCHOSEN
+        )
+        if event.type.startswith(tbl.TABLE_PREFIX) and not unchosen:
+            break
+        written.append(event)
+    return written
