@@ -430,7 +430,8 @@ def takeback_request(*, game: Game, user, to_seq: int) -> int:
     seat = _playing_seat(game, user)
     table = game_table(game)
     boundaries = table.boundaries()
-    if to_seq not in boundaries:
+    valid = isinstance(to_seq, int) and 0 < to_seq < game.last_seq
+    if not valid or not tbl.is_takeback_point(table, game_table(game, upto=to_seq)):
         raise BadRequest(
             f"event {to_seq} is not the end of a move; a takeback can return to one of "
             f"{boundaries[-10:]}",

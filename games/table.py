@@ -132,6 +132,7 @@ class Step:
     auto: str
     events: list = field(default_factory=list)
     barrier: bool = False
+    last: int = 0
 
 
 @dataclass
@@ -210,9 +211,8 @@ class Table:
         return None
 
     def boundaries(self) -> list[int]:
-        """The seqs a takeback may return to: the end of the start and of each step
-        (the seq just before the next step begins, or the last seq)."""
-        return [step.seq - 1 for step in self.steps[1:]]
+        """The ends of the start and of each move but the last: where a takeback may go."""
+        return [step.last for step in self.steps[:-1]]
 
 
 def fold(engine: ModuleType, records: Iterable[Record]) -> Table:
@@ -230,6 +230,7 @@ def apply(table: Table, record: Record) -> None:
         event = table.engine.decode({"type": record.type, "version": record.version, **record.data})
         step = table.steps[-1]
         step.events.append(event)
+        step.last = record.seq
         step.barrier = step.barrier or table.engine.is_barrier(event)
         if table._state is not None:
             table._state = table.engine.evolve(table._state, event)
@@ -240,10 +241,10 @@ def apply(table: Table, record: Record) -> None:
     match event:
         case Started(players=players):
             table.players = players
-            table.steps.append(Step(record.seq, None, "start", ""))
+            table.steps.append(Step(record.seq, None, "start", "", last=record.seq))
         case Moved(seat=seat, move=move, auto=auto):
             table.state  # noqa: B018 - materialise before the step's events fold in
-            table.steps.append(Step(record.seq, seat, move, auto))
+            table.steps.append(Step(record.seq, seat, move, auto, last=record.seq))
             table.takeback = None
         case MovesVoided(back_to=back_to):
             table.steps = [step for step in table.steps if step.seq <= back_to]
@@ -282,6 +283,18 @@ def undoable_step(table: Table, seat: int) -> Step | None:
             continue
         return step if step.seat == seat and not step.auto else None
     return None
+
+
+def is_takeback_point(table: Table, seen: Table) -> bool:
+    """Whether going back to ``seen`` (the table as it was after some event N) lands on the
+    very position ``seen`` shows: N ends a move that still counts, and voiding every move
+    after N leaves exactly the moves that ``seen`` had."""
+    kept = [(step.seq, step.last) for step in table.steps if step.seq <= seen.last_seq]
+    return (
+        bool(kept)
+        and kept == [(step.seq, step.last) for step in seen.steps]
+        and (len(kept) < len(table.steps))
+    )
 
 
 def crosses_barrier(table: Table, to_seq: int) -> bool:

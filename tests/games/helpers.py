@@ -48,4 +48,6 @@ def play_to_end(game: Game, seed: int = 0) -> None:
 
 
 def last_step_is_barrier(game: Game) -> bool:
-    return selectors.game_table(game).steps[-1].barrier
+    """Whether the last move drew new tiles (the opening draw does not count)."""
+    step = selectors.game_table(game).steps[-1]
+    return step.seat is not None and step.barrier
