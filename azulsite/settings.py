@@ -204,6 +204,26 @@ LOGIN_REDIRECT_URL = "/"
 # "Your turn" waits this long, so that a move taken back at once sends nothing.
 YOUR_TURN_GRACE_SECONDS = int(os.environ.get("YOUR_TURN_GRACE_SECONDS", "120"))
 
+# --- Play by email (issue 7: games/mail) ------------------------------------------------
+# "Your turn" and reminders are not sent to a player seen on the game's page this recently.
+MAIL_ACTIVE_WINDOW_SECONDS = int(os.environ.get("MAIL_ACTIVE_WINDOW_SECONDS", "300"))
+# Reminder policy: the first reminder this long into a turn, then again every so often, and
+# a warning this long before the deadline.
+MAIL_REMINDER_FIRST_HOURS = int(os.environ.get("MAIL_REMINDER_FIRST_HOURS", "24"))
+MAIL_REMINDER_EVERY_HOURS = int(os.environ.get("MAIL_REMINDER_EVERY_HOURS", "24"))
+MAIL_DEADLINE_WARNING_HOURS = int(os.environ.get("MAIL_DEADLINE_WARNING_HOURS", "12"))
+# Replies to turn emails come back to play+TOKEN@MAIL_REPLY_DOMAIN.
+MAIL_REPLY_DOMAIN = os.environ.get("MAIL_REPLY_DOMAIN", urlsplit(SITE_URL).hostname or "localhost")
+# A claimed email not marked sent after this long is "in doubt" (see games/mail/services.py).
+MAIL_CLAIM_STALE_SECONDS = int(os.environ.get("MAIL_CLAIM_STALE_SECONDS", "600"))
+# Rows each periodic job handles per pass (the next pass, a minute later, takes the rest).
+MAIL_SWEEP_BATCH = int(os.environ.get("MAIL_SWEEP_BATCH", "500"))
+# An SMTP server that stops answering must not hold a worker for ever.
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "60"))
+# Inbound mail from hosted providers: /mail/anymail/<provider>/inbound/ (basic auth secret).
+INSTALLED_APPS += ["anymail"]
+ANYMAIL = {"WEBHOOK_SECRET": os.environ.get("ANYMAIL_WEBHOOK_SECRET", "")}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
