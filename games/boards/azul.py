@@ -1,0 +1,234 @@
+"""Azul drawn from ``view(state)``: the factory displays, the centre, and each player's
+board — the pattern lines, the 5×5 wall (coloured or grey side) and the floor line with
+the points each of its spaces loses (rulebook, "The player board")."""
+
+from games.boards.svg import (
+    Palette,
+    centre,
+    document,
+    element,
+    factories,
+    factories_height,
+    group,
+    start_token,
+    text,
+)
+from games.rules.azul.board import (
+    FLOOR_PENALTIES,
+    GREY,
+    PATTERN_LINES,
+    WALL_SIZE,
+    Colour,
+    wall_colour,
+)
+from games.rules.azul.model import CENTRE, FLOOR
+
+NAMES = tuple(colour.name.lower() for colour in Colour)
+PALETTE = Palette(
+    {
+        "blue": ("#1f5fae", "B", "#fff"),
+        "yellow": ("#f0c419", "Y", "#3b3000"),
+        "red": ("#c62f2f", "R", "#fff"),
+        "black": ("#24242a", "K", "#fff"),
+        "white": ("#dcebf5", "W", "#1f5fae"),
+    }
+)
+FADED = {
+    "blue": "#c4d6ee",
+    "yellow": "#f8ebb9",
+    "red": "#efc3c3",
+    "black": "#c6c6ca",
+    "white": "#eef5fa",
+}
+CELL = 40.0
+LINES_RIGHT = 236.0
+WALL_LEFT = 256.0
+WIDTH = WALL_LEFT + CELL * WALL_SIZE + 14
+FLOOR_TOP = 20 + CELL * PATTERN_LINES + 26
+
+
+def _tiles(counts: list[int]) -> list[str]:
+    return [NAMES[colour] for colour, count in enumerate(counts) for _ in range(count)]
+
+
+def table_svg(view: dict, *, picks: bool) -> str:
+    """The factory displays and the centre of the table."""
+    width = 600.0
+    displays = [_tiles(counts) for counts in view["factories"]]
+    top = factories_height(len(displays))
+    counts = dict(zip(NAMES, view["centre"], strict=True))
+    parts = [
+        factories(0, width, displays, PALETTE, picks=picks),
+        centre(top, width, counts, PALETTE, token=view["marker_in_centre"], picks=picks),
+    ]
+    label = f"Factory displays and centre, round {view['round']}"
+    return document(width, top + 104, *parts, label=label, class_="board table-board")
+
+
+def player_svg(view: dict, seat: int, *, picks: bool) -> str:
+    """One board: pattern lines on the left, the wall on the right, the floor line below."""
+    board = view["boards"][seat]
+    grey = view["wall_side"] == GREY
+    parts = [
+        element(
+            "rect",
+            x=3,
+            y=3,
+            width=WIDTH - 6,
+            height=FLOOR_TOP + 78,
+            rx=18,
+            fill="#2f4f7a",
+            stroke="#1b2f4b",
+            stroke_width=3,
+        )
+    ]
+    for line, held in enumerate(board["lines"]):
+        parts.append(_pattern_line(line, held, picks))
+    tiling = _tiling_row(board) if picks else None
+    for row in range(WALL_SIZE):
+        for column in range(WALL_SIZE):
+            placed = board["wall"][row][column]
+            pick = f"wall:{column}" if row == tiling else None
+            parts.append(_wall_space(row, column, placed, grey, pick))
+    parts.append(_floor(board, picks))
+    label = f"Board of seat {seat + 1}: {board['score']} points"
+    return document(WIDTH, FLOOR_TOP + 84, *parts, label=label, class_="board player-board")
+
+
+def _tiling_row(board: dict) -> int | None:
+    """Grey wall: the complete pattern line whose tile is placed next (top line first)."""
+    for line, held in enumerate(board["lines"]):
+        if held["colour"] is not None and held["count"] == line + 1:
+            return line
+    return None
+
+
+def _pattern_line(line: int, held: dict, picks: bool) -> str:
+    y = 20 + CELL * line + CELL / 2
+    parts = [text(14, y + 5, str(line + 1), font_size=14, fill="#cfe0f5", font_weight="700")]
+    for place in range(line + 1):
+        x = LINES_RIGHT - CELL * place - CELL / 2
+        parts.append(
+            element(
+                "rect",
+                x=x - 17,
+                y=y - 17,
+                width=34,
+                height=34,
+                rx=4,
+                fill="#e9e2d0",
+                stroke="#b9ac8c",
+            )
+        )
+        if held["colour"] is not None and place < held["count"]:
+            parts.append(PALETTE.tile(NAMES[held["colour"]], x, y, 32))
+    return group(
+        element("title", f"pattern line {line + 1}"),
+        *parts,
+        class_="pattern-line",
+        data_pick=f"line:{line}" if picks else None,
+    )
+
+
+def _wall_space(row, column, placed, grey, pick) -> str:
+    x = WALL_LEFT + CELL * column + CELL / 2
+    y = 20 + CELL * row + CELL / 2
+    if placed is not None:
+        return group(PALETTE.tile(NAMES[placed], x, y, 34), class_="wall-space", data_pick=pick)
+    if grey:
+        fill, mark = "#bdbdbd", ""
+    else:
+        name = NAMES[wall_colour(row, column)]
+        fill, mark = FADED[name], PALETTE.letter(name).lower()
+    return group(
+        element("rect", x=x - 17, y=y - 17, width=34, height=34, rx=4, fill=fill, stroke="#8d8d8d"),
+        text(x, y + 5, mark, font_size=14, text_anchor="middle", fill="#6d6d6d"),
+        class_="wall-space",
+        data_pick=pick,
+    )
+
+
+def _floor(board: dict, picks: bool) -> str:
+    top = FLOOR_TOP
+    parts = [text(14, top - 6, "Floor line", font_size=13, fill="#cfe0f5", font_weight="700")]
+    held = (["marker"] if board["marker"] else []) + [NAMES[c] for c in board["floor"]]
+    for place, penalty in enumerate(FLOOR_PENALTIES):
+        x = 14 + 22 + place * 46
+        parts.append(
+            text(x, top + 12, str(penalty), font_size=12, fill="#ffd1d1", text_anchor="middle")
+        )
+        parts.append(
+            element(
+                "rect",
+                x=x - 19,
+                y=top + 18,
+                width=38,
+                height=38,
+                rx=4,
+                fill="#e9e2d0",
+                stroke="#b9ac8c",
+            )
+        )
+        if place < len(held):
+            name = held[place]
+            if name == "marker":
+                parts.append(start_token(x, top + 37, 32))
+            else:
+                parts.append(PALETTE.tile(name, x, top + 37, 34))
+    extra = len(held) - len(FLOOR_PENALTIES)
+    if extra > 0:
+        parts.append(
+            text(
+                WIDTH - 20,
+                top + 42,
+                f"+{extra} to the lid",
+                font_size=12,
+                fill="#fff",
+                text_anchor="end",
+            )
+        )
+    return group(
+        element("title", "floor line"),
+        *parts,
+        class_="floor-line",
+        data_pick="line:floor" if picks else None,
+    )
+
+
+def facts(view: dict) -> list[tuple[str, str]]:
+    return [
+        ("Round", str(view["round"])),
+        (
+            "Phase",
+            {"offer": "factory offer", "tiling": "wall tiling"}.get(view["phase"], view["phase"]),
+        ),
+        ("Wall", "grey (free placement)" if view["wall_side"] == GREY else "coloured"),
+        ("Bag", f"{view['bag']} tiles"),
+        ("Box lid", f"{sum(view['lid'])} tiles"),
+    ]
+
+
+def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
+    """Factory offer: source, colour, then a pattern line or the floor line. Grey wall
+    tiling: the wall column."""
+    match command["type"]:
+        case "TakeTiles":
+            source, line = command["source"], command["line"]
+            name = NAMES[command["colour"]]
+            where = (
+                ("src:c", "the centre")
+                if source == CENTRE
+                else (f"src:f{source}", f"factory display {source + 1}")
+            )
+            target = "line:floor" if line == FLOOR else f"line:{line}"
+            to = "the floor line" if line == FLOOR else f"pattern line {line + 1}"
+            return [where, (f"col:{name}", f"take {name}"), (target, to)], [target]
+        case "PlaceOnWall":
+            column = command["column"]
+            return [(f"wall:{column}", f"wall column {column + 1}")], [f"wall:{column}"]
+    raise ValueError(f"not an Azul command: {command['type']}")
+
+
+def notes(view: dict) -> None:
+    """Nothing to add under the boards: every number of this game comes from its rulebook."""
+    return None

@@ -1,0 +1,303 @@
+"""Miyabi drawn from ``view(state)``: each player's 6×6 garden with the stacking level of
+every square (shading and a number), the objects showing on top, the lantern spaces above
+the columns; and the tiles displayed in the centre, the level-5 bonus tiles and the
+end-of-game majority values (rulebook pp.4-5). Values our sources do not give are marked
+as provisional (``games.rules.miyabi.PROVISIONAL``)."""
+
+from games.boards.svg import Palette, document, element, group, text
+from games.rules.miyabi import PROVISIONAL
+from games.rules.miyabi.engine import footprint
+from games.rules.miyabi.model import GRID, GardenObject, Shape
+
+OBJECTS = tuple(garden_object.name.lower() for garden_object in GardenObject)
+LETTERS = "MPFABS"
+"""The notation's object letters, in row order (F: the koi pond's fish)."""
+PALETTE = Palette(
+    {
+        "maple": ("#c8452c", "M", "#fff"),
+        "pagoda": ("#7a3b8f", "P", "#fff"),
+        "pond": ("#2b7bb9", "F", "#fff"),
+        "azalea": ("#d9609e", "A", "#fff"),
+        "boxwood": ("#3f7f30", "B", "#fff"),
+        "stone": ("#777777", "S", "#fff"),
+    }
+)
+LEVELS = ("#eadcc0", "#d4e6b5", "#b0d28c", "#89bb66", "#62a049", "#467f34", "#2f5f24")
+"""Square shading by stacking level: bare board, then greener for every tile on it."""
+ORIENTATION_NAMES = ("r0", "r90", "r180", "r270", "m0", "m90", "m180", "m270")
+COLUMNS = "abcdef"
+SQUARE = 52.0
+LEFT = 96.0
+TOP = 78.0
+GREEN = "#7fb069"
+
+
+def square_name(row: int, column: int) -> str:
+    return f"{COLUMNS[column]}{row + 1}"
+
+
+def tile_code(tile: dict) -> str:
+    """A displayed tile as the notation writes it: shape, object letter, count (``LP3``)."""
+    return f"{tile['shape']}{LETTERS[OBJECTS.index(tile['object'])]}{tile['count']}"
+
+
+def table_svg(view: dict, *, picks: bool) -> str:
+    """The displayed tiles, then the bonus tiles and the majority values."""
+    width = 600.0
+    cell = 34.0
+    parts = [text(20, 22, "Displayed tiles", font_size=14, font_weight="700", fill="#5a4526")]
+    x, y, row_height = 20.0, 44.0, 0.0
+    for tile in view["display"]:
+        columns = 1 + max(c for _, c in tile["squares"])
+        rows = 1 + max(r for r, _ in tile["squares"])
+        if x + columns * cell + 10 > width:
+            x, y, row_height = 20.0, y + row_height + 24, 0.0
+        parts.append(_display_tile(x, y, tile, cell, picks))
+        x += columns * cell + 18
+        row_height = max(row_height, rows * cell)
+    if not view["display"]:
+        parts.append(text(20, y + 18, "none left this phase", font_size=13, fill="#8a7a66"))
+        row_height = cell
+    y += row_height + 34
+    parts.append(
+        text(20, y, "Bonus tiles (level 5)", font_size=14, font_weight="700", fill="#5a4526")
+    )
+    parts.append(
+        text(330, y, "Majorities: most / second", font_size=14, font_weight="700", fill="#5a4526")
+    )
+    for number, bonus in enumerate(view["bonus_tiles"]):
+        row_y = y + 24 + number * 30
+        name = bonus["object"]
+        taken = bonus["taken_by"]
+        parts.append(PALETTE.tile(name, 34, row_y, 24))
+        detail = f"{name}: {bonus['points']} points*"
+        if taken is not None:
+            detail += f" (taken by player {taken + 1})"
+        parts.append(
+            text(
+                54,
+                row_y + 5,
+                detail,
+                font_size=13,
+                fill="#8a7a66" if taken is not None else "#2b2b2b",
+            )
+        )
+        most, second = view["majority_values"][name]
+        parts.append(PALETTE.tile(name, 344, row_y, 24))
+        parts.append(text(364, row_y + 5, f"{name}: {most} / {second}*", font_size=13))
+    bottom = y + 24 + len(view["bonus_tiles"]) * 30
+    parts.append(
+        text(
+            20,
+            bottom + 4,
+            "* provisional values: see the note below the gardens",
+            font_size=12,
+            fill="#8a4b2a",
+        )
+    )
+    return document(
+        width,
+        bottom + 16,
+        *parts,
+        label="Displayed tiles and bonus tiles",
+        class_="board table-board",
+    )
+
+
+def _display_tile(x, y, tile, cell, picks) -> str:
+    code = tile_code(tile)
+    parts = [element("title", f"{code}: {tile['described']}")]
+    for index, (row, column) in enumerate(tile["squares"]):
+        cx, cy = x + column * cell + cell / 2, y + row * cell + cell / 2
+        if index == 0:
+            parts.append(PALETTE.tile(tile["object"], cx, cy, cell, rx=3, count=tile["count"]))
+        else:
+            parts.append(
+                element(
+                    "rect",
+                    x=cx - cell / 2,
+                    y=cy - cell / 2,
+                    width=cell,
+                    height=cell,
+                    rx=3,
+                    fill=GREEN,
+                    stroke="#4d7a3a",
+                )
+            )
+    parts.append(text(x, y - 4, code, font_size=12, font_weight="700", fill="#5a4526"))
+    return group(*parts, class_="display-tile", data_pick=f"tile:{code}" if picks else None)
+
+
+def player_svg(view: dict, seat: int, *, picks: bool) -> str:
+    """One garden: lantern spaces on top, object rows labelled on the left, the level of
+    every square as shading and a number, the objects showing on top."""
+    garden = view["gardens"][seat]
+    width = LEFT + SQUARE * GRID + 12
+    height = TOP + SQUARE * GRID + 12
+    parts = [
+        element(
+            "rect",
+            x=2,
+            y=2,
+            width=width - 4,
+            height=height - 4,
+            rx=16,
+            fill="#f2e7d0",
+            stroke="#9c7a4b",
+            stroke_width=3,
+        ),
+        text(LEFT - 10, 30, "lanterns", font_size=11, text_anchor="end", fill="#5a4526"),
+    ]
+    for column in range(GRID):
+        x = LEFT + SQUARE * column + SQUARE / 2
+        parts.append(
+            text(x, TOP - 4, COLUMNS[column], font_size=12, text_anchor="middle", fill="#5a4526")
+        )
+        parts.append(_lantern(x, 28, garden["lanterns"][column]))
+    for row, name in enumerate(OBJECTS):
+        y = TOP + SQUARE * row + SQUARE / 2
+        parts.append(PALETTE.tile(name, 20, y, 22))
+        parts.append(text(36, y + 4, f"{row + 1} {name}", font_size=11, fill="#3a2d1a"))
+        for column in range(GRID):
+            parts.append(_square(row, column, garden, picks))
+    label = f"Garden of player {seat + 1}: {view['scores'][seat]} points"
+    return document(width, height, *parts, label=label, class_="board player-board garden")
+
+
+def _lantern(x, y, lit: bool) -> str:
+    if not lit:
+        return element(
+            "rect",
+            x=x - 11,
+            y=y - 15,
+            width=22,
+            height=30,
+            rx=5,
+            fill="none",
+            stroke="#b59d77",
+            stroke_dasharray="3 2",
+        )
+    return group(
+        element("title", "lantern (this column is closed for the phase)"),
+        element("rect", x=x - 9, y=y - 15, width=18, height=6, rx=2, fill="#3a2d1a"),
+        element(
+            "rect",
+            x=x - 11,
+            y=y - 9,
+            width=22,
+            height=18,
+            rx=6,
+            fill="#ffcf4a",
+            stroke="#a0520f",
+            stroke_width=2,
+        ),
+        element("rect", x=x - 7, y=y + 9, width=14, height=5, rx=2, fill="#3a2d1a"),
+        class_="lantern",
+    )
+
+
+def _square(row, column, garden, picks) -> str:
+    level = garden["heights"][row][column]
+    showing = garden["objects"][row][column]
+    x = LEFT + SQUARE * column
+    y = TOP + SQUARE * row
+    middle_x, middle_y = x + SQUARE / 2, y + SQUARE / 2
+    name = square_name(row, column)
+    parts = [
+        element(
+            "rect",
+            x=x + 1,
+            y=y + 1,
+            width=SQUARE - 2,
+            height=SQUARE - 2,
+            rx=4,
+            fill=LEVELS[min(level, len(LEVELS) - 1)],
+            stroke="#8c7a5c",
+        ),
+    ]
+    what = "bare board"
+    if showing:
+        what = f"{showing} {OBJECTS[row]}"
+        parts.append(PALETTE.tile(OBJECTS[row], middle_x, middle_y, 30, count=showing))
+    elif level:
+        what = "green"
+    if level:
+        parts.append(
+            group(
+                element(
+                    "rect", x=x + 3, y=y + SQUARE - 17, width=22, height=14, rx=3, fill="#3a2d1a"
+                ),
+                text(
+                    x + 14,
+                    y + SQUARE - 6,
+                    f"L{level}",
+                    font_size=10,
+                    fill="#fff",
+                    text_anchor="middle",
+                ),
+                class_="level",
+            )
+        )
+    parts.insert(0, element("title", f"{name}: level {level}, {what}"))
+    return group(*parts, class_="square", data_pick=f"sq:{name}" if picks else None)
+
+
+def facts(view: dict) -> list[tuple[str, str]]:
+    return [
+        ("Building phase", f"{view['phase']} of {view['phases']}"),
+        ("Bonsai", f"player {view['bonsai'] + 1}"),
+        ("Tiles in the box", str(view["box"])),
+        ("Tiles out of the game", str(view["removed"])),
+    ]
+
+
+def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
+    """A placement: the displayed tile, the square of its objects, then how it is turned
+    (labelled with the squares it covers). Passing is one click."""
+    match command["type"]:
+        case "Pass":
+            return [("pass", "pass (out of this building phase)")], []
+        case "PlaceTile":
+            tile = command["tile"]
+            code = f"{tile['shape']}{LETTERS[tile['object']]}{tile['count']}"
+            row, column, orientation = command["row"], command["column"], command["orientation"]
+            cells = footprint(Shape(tile["shape"]), orientation, row, column) or ()
+            covered = [f"sq:{square_name(*divmod(cell, GRID))}" for cell in cells]
+            names = ", ".join(pick[3:] for pick in covered)
+            return [
+                (f"tile:{code}", f"take {code}"),
+                (f"sq:{square_name(row, column)}", f"objects on {square_name(row, column)}"),
+                (
+                    f"or:{ORIENTATION_NAMES[orientation]}",
+                    f"{ORIENTATION_NAMES[orientation]}: covers {names}",
+                ),
+            ], covered
+    raise ValueError(f"not a Miyabi command: {command['type']}")
+
+
+def notes(view: dict) -> tuple[str, dict]:
+    """The provisional values, said plainly (``docs/miyabi-provisional.md``)."""
+    entries = [
+        {
+            "key": key,
+            "value": _plain(PROVISIONAL[key].value),
+            "why": PROVISIONAL[key].why,
+            "correct_at": PROVISIONAL[key].correct_at,
+        }
+        for key in view["provisional"]
+    ]
+    return "boards/miyabi_provisional.html", {"provisional": entries}
+
+
+def _plain(value) -> str:
+    """A provisional value in words: objects by name, tuples as a/b, tables as pairs."""
+    if hasattr(value, "items"):
+        nested = any(hasattr(item, "items") for item in value.values())
+        return ("; " if nested else ", ").join(
+            f"{_plain(key)}{': ' if nested else ' '}{_plain(item)}" for key, item in value.items()
+        )
+    if isinstance(value, tuple | list):
+        return "/".join(_plain(item) for item in value) if value else "none"
+    if isinstance(value, GardenObject):
+        return value.name.lower()
+    return str(value)

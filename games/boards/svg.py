@@ -1,0 +1,230 @@
+"""Small builders of SVG markup shared by the boards. Every text goes through ``escape``."""
+
+from html import escape
+
+
+def attrs(**values) -> str:
+    """``key="value"`` pairs; underscores become dashes, ``None`` values are left out."""
+    return "".join(
+        f' {key.rstrip("_").replace("_", "-")}="{escape(str(value))}"'
+        for key, value in values.items()
+        if value is not None
+    )
+
+
+def element(name: str, body: str = "", **values) -> str:
+    if body:
+        return f"<{name}{attrs(**values)}>{body}</{name}>"
+    return f"<{name}{attrs(**values)}/>"
+
+
+def text(x: float, y: float, content: str, **values) -> str:
+    return element("text", escape(content), x=_n(x), y=_n(y), **values)
+
+
+def group(*children: str, **values) -> str:
+    return element("g", "".join(children), **values)
+
+
+def document(width: float, height: float, *children: str, label: str, **values) -> str:
+    """A whole picture that scales to its container (phones included)."""
+    return element(
+        "svg",
+        element("title", escape(label)) + "".join(children),
+        xmlns="http://www.w3.org/2000/svg",
+        viewBox=f"0 0 {_n(width)} {_n(height)}",
+        role="img",
+        aria_label=label,
+        **values,
+    )
+
+
+def polygon(points, **values) -> str:
+    return element("polygon", points=" ".join(f"{_n(x)},{_n(y)}" for x, y in points), **values)
+
+
+def tile(x, y, size, fill, letter, *, ink="#fff", pick=None, title=None, count=None, rx=None):
+    """A square tile centred on (x, y): its colour, and its letter for colour-blind players;
+    ``count`` writes a small number for a stack."""
+    half = size / 2
+    parts = [
+        element(
+            "rect",
+            x=_n(x - half),
+            y=_n(y - half),
+            width=_n(size),
+            height=_n(size),
+            rx=_n(rx if rx is not None else size * 0.14),
+            fill=fill,
+            class_="tile-face",
+        ),
+        element(
+            "rect",
+            x=_n(x - half + size * 0.1),
+            y=_n(y - half + size * 0.1),
+            width=_n(size * 0.8),
+            height=_n(size * 0.8),
+            rx=_n(size * 0.1),
+            fill="none",
+            stroke="rgba(255,255,255,.45)",
+            stroke_width=_n(size * 0.04),
+        ),
+        text(
+            x,
+            y + size * 0.17,
+            letter,
+            fill=ink,
+            font_size=_n(size * 0.5),
+            font_weight="700",
+            text_anchor="middle",
+        ),
+    ]
+    if count and count > 1:
+        parts.append(badge(x + half * 0.85, y - half * 0.85, str(count), size * 0.26))
+    if title:
+        parts.insert(0, element("title", escape(title)))
+    return group(*parts, class_="tile", data_pick=pick)
+
+
+def badge(x, y, content: str, radius: float) -> str:
+    return group(
+        element("circle", cx=_n(x), cy=_n(y), r=_n(radius), fill="#1d1d1d", stroke="#fff"),
+        text(
+            x,
+            y + radius * 0.38,
+            content,
+            fill="#fff",
+            font_size=_n(radius * 1.1),
+            font_weight="700",
+            text_anchor="middle",
+        ),
+        class_="badge",
+    )
+
+
+def _n(value: float) -> str:
+    """Numbers with at most one decimal: small, stable markup."""
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+class Palette:
+    """A game's tile colours: fill, letter and ink of each colour name, in rulebook order."""
+
+    def __init__(self, colours: dict[str, tuple[str, str, str]]) -> None:
+        self.colours = colours
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.colours)
+
+    def tile(self, name: str, x, y, size, **values) -> str:
+        fill, letter, ink = self.colours[name]
+        return tile(x, y, size, fill, letter, ink=ink, **values)
+
+    def fill(self, name: str) -> str:
+        return self.colours[name][0]
+
+    def letter(self, name: str) -> str:
+        return self.colours[name][1]
+
+    def ink(self, name: str) -> str:
+        return self.colours[name][2]
+
+
+def factory(x, y, number: int, names: list[str], palette: Palette, *, picks: bool) -> str:
+    """A factory display: a round plate with up to four tiles, numbered from 1."""
+    source = f"src:f{number}"
+    parts = [
+        element("circle", cx=x, cy=y, r=46, fill="#f7ecd7", stroke="#b08a4f", stroke_width=3),
+        element("circle", cx=x, cy=y, r=38, fill="none", stroke="#d9c29a", stroke_dasharray="4 3"),
+        text(x, y + 64, str(number + 1), font_size=13, text_anchor="middle", fill="#5a4526"),
+    ]
+    for place, name in enumerate(names):
+        dx, dy = (-17 if place % 2 == 0 else 17), (-17 if place < 2 else 17)
+        parts.append(
+            palette.tile(
+                name,
+                x + dx,
+                y + dy,
+                30,
+                pick=f"{source} col:{name}" if picks else None,
+                title=f"{name} tile on factory display {number + 1}",
+            )
+        )
+    return group(*parts, class_="factory", data_pick=source if picks else None)
+
+
+def factories(top: float, width: float, displays: list[list[str]], palette, *, picks) -> str:
+    """Every factory display, five to a row; the picture's next free y is ``top`` plus
+    ``factories_height(len(displays))``."""
+    per_row = 5
+    parts = []
+    for number, names in enumerate(displays):
+        row, column = divmod(number, per_row)
+        in_row = min(per_row, len(displays) - row * per_row)
+        x = width / 2 + (column - (in_row - 1) / 2) * 112
+        parts.append(factory(x, top + 56 + row * 106, number, names, palette, picks=picks))
+    return group(*parts, class_="factories")
+
+
+def factories_height(count: int) -> float:
+    return -(-count // 5) * 106 + 30
+
+
+def centre(top, width, counts: dict[str, int], palette, *, token: bool, picks: bool) -> str:
+    """The centre of the table: tiles grouped by colour with their number, and the start
+    player token (first player marker) while it lies there."""
+    parts = [
+        element(
+            "rect",
+            x=20,
+            y=top,
+            width=width - 40,
+            height=96,
+            rx=48,
+            fill="#efe2c9",
+            stroke="#b08a4f",
+            stroke_width=2,
+        ),
+        text(44, top + 20, "Centre", font_size=13, fill="#5a4526", font_weight="700"),
+    ]
+    x = 80.0
+    for name in palette.names:
+        count = counts.get(name, 0)
+        if count:
+            parts.append(
+                palette.tile(
+                    name,
+                    x,
+                    top + 54,
+                    36,
+                    count=count,
+                    pick=f"src:c col:{name}" if picks else None,
+                    title=f"{count} {name} in the centre",
+                )
+            )
+            x += 56
+    if token:
+        parts.append(start_token(width - 80, top + 50, 40))
+    return group(*parts, class_="centre", data_pick="src:c" if picks else None)
+
+
+def start_token(x, y, size) -> str:
+    half = size / 2
+    return group(
+        element("title", "start player token"),
+        element(
+            "rect",
+            x=x - half,
+            y=y - half,
+            width=size,
+            height=size,
+            rx=6,
+            fill="#fff",
+            stroke="#333",
+        ),
+        text(
+            x, y + size * 0.18, "1", font_size=size * 0.55, font_weight="700", text_anchor="middle"
+        ),
+        class_="start-token",
+    )
