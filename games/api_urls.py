@@ -1,9 +1,33 @@
 """Routes of the REST API (``/api/``)."""
 
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from games import apis
+
+game = "games/<int:game_id>/"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("token/", apis.TokenApi.as_view(), name="api-token"),
+    path("games/", apis.GameListApi.as_view(), name="api-games"),
+    path(game, apis.GameDetailApi.as_view(), name="api-game"),
+    path(game + "state/", apis.GameStateApi.as_view(), name="api-game-state"),
+    path(game + "events/", apis.GameEventsApi.as_view(), name="api-game-events"),
+    path(game + "legal-moves/", apis.LegalMovesApi.as_view(), name="api-game-legal-moves"),
+    path(game + "export/", apis.ExportApi.as_view(), name="api-game-export"),
+    path(game + "join/", apis.JoinApi.as_view(), name="api-game-join"),
+    path(game + "leave/", apis.LeaveApi.as_view(), name="api-game-leave"),
+    path(game + "cancel/", apis.CancelApi.as_view(), name="api-game-cancel"),
+    path(game + "resign/", apis.ResignApi.as_view(), name="api-game-resign"),
+    path(game + "moves/", apis.MoveSubmitApi.as_view(), name="api-game-moves"),
+    path(game + "undo/", apis.MoveUndoApi.as_view(), name="api-game-undo"),
+    path(game + "takebacks/", apis.TakebackRequestApi.as_view(), name="api-game-takebacks"),
+    path(
+        game + "takebacks/<int:request_id>/answer/",
+        apis.TakebackAnswerApi.as_view(),
+        name="api-game-takeback-answer",
+    ),
+    re_path(r"", apis.UnknownApi.as_view(), name="api-unknown"),
 ]

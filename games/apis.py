@@ -1,0 +1,802 @@
+"""The REST API door (``/api/``): thin views that validate input, call one service or
+selector, and render. Every error is JSON ``{"code", "message", …details}``
+(``exception_handler``); the OpenAPI schema is at ``/api/schema/``, its docs at ``/api/docs/``.
+
+Who sees what (``selectors.can_view``): players see their games; finished and aborted games
+are public unless the game is private; staff see everything; a game waiting for players is
+visible to anyone signed in, so they can join it. Anonymous callers get 401 wherever signing
+in could help, 403 once signed in.
+"""
+
+import json
+import logging
+
+from django.contrib.auth import authenticate
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
+from rest_framework import exceptions, serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView, set_rollback
+
+from games import selectors, services
+from games import table as tbl
+from games.errors import BadRequest, Conflict, Forbidden, ServiceError
+from games.models import Game
+from games.registry import GAME_TYPES, game_type
+
+logger = logging.getLogger(__name__)
+
+# The largest seq a client may name: PostgreSQL's integer, so no lookup overflows.
+MAX_SEQ = 2**31 - 1
+IDEMPOTENCY_KEY_LENGTH = 128
+
+
+# --- errors -------------------------------------------------------------------------------
+
+
+def exception_handler(exc: Exception, context: dict) -> Response:
+    """Every error as JSON ``{"code", "message", …details}``: a service's refusal with its
+    status, bad input as 400 ``invalid_input`` naming the field, 401 with a
+    ``WWW-Authenticate`` header when signing in would help, and even an unexpected error
+    as JSON (logged) rather than an HTML page."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or "not found")
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    headers = {}
+    if isinstance(exc, ServiceError):
+        code, body = exc.status, {"code": exc.code, "message": exc.message, **exc.details}
+    elif isinstance(exc, exceptions.ValidationError):
+        code, body = status.HTTP_400_BAD_REQUEST, _invalid_input(exc.detail)
+    elif isinstance(exc, exceptions.ParseError):
+        code = status.HTTP_400_BAD_REQUEST
+        body = {"code": "invalid_body", "message": f"{exc.detail} (send a JSON object)"}
+    elif isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+        code, body = status.HTTP_401_UNAUTHORIZED, _body(exc)
+        body["message"] += " (send 'Authorization: Token <key>' from POST /api/token/)"
+        headers["WWW-Authenticate"] = 'Token realm="api"'
+    elif isinstance(exc, exceptions.APIException):
+        code, body = exc.status_code, _body(exc)
+        if getattr(exc, "wait", None):
+            headers["Retry-After"] = str(int(exc.wait))
+    else:
+        logger.exception("unexpected error in %s", context.get("view"), exc_info=exc)
+        code = status.HTTP_500_INTERNAL_SERVER_ERROR
+        body = {"code": "server_error", "message": "something went wrong on our side"}
+    set_rollback()
+    return Response(body, status=code, headers=headers)
+
+
+def _body(exc: exceptions.APIException) -> dict:
+    detail = exc.detail
+    return {"code": getattr(detail, "code", None) or exc.default_code, "message": str(detail)}
+
+
+def _invalid_input(detail) -> dict:
+    errors = _flatten(detail)
+    field, messages = next(iter(errors.items()), ("body", ["invalid input"]))
+    return {
+        "code": "invalid_input",
+        "message": f"{field}: {' '.join(messages)}",
+        "field": field,
+        "errors": errors,
+    }
+
+
+def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
+    """DRF's nested error detail as ``{"invite.1": ["Enter a valid email address."]}``;
+    errors about the body as a whole are filed under ``body``."""
+    if isinstance(detail, dict):
+        items = detail.items()
+    elif isinstance(detail, list) and any(isinstance(item, dict | list) for item in detail):
+        items = ((str(index), item) for index, item in enumerate(detail) if item)
+    else:
+        messages = detail if isinstance(detail, list) else [detail]
+        return {prefix or "body": [str(message) for message in messages]}
+    errors: dict[str, list[str]] = {}
+    for key, value in items:
+        name = "body" if key in ("non_field_errors", "detail") else str(key)
+        errors.update(_flatten(value, f"{prefix}.{name}" if prefix else name))
+    return errors
+
+
+def invalid_input(field: str, message: str, **details) -> BadRequest:
+    """A refusal of one input field, shaped like DRF's validation errors."""
+    return BadRequest(
+        f"{field}: {message}",
+        code="invalid_input",
+        field=field,
+        errors={field: [message]},
+        **details,
+    )
+
+
+def validated(serializer_class: type[serializers.Serializer], data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+@extend_schema_serializer(component_name="Error")
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="stable, machine-readable: stale, not_your_turn…")
+    message = serializers.CharField(help_text="for people: what was wrong, what is accepted")
+    field = serializers.CharField(required=False, help_text="the input refused (invalid_input)")
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="every refused input field and why (invalid_input)",
+    )
+    current_seq = serializers.IntegerField(required=False, help_text="409 stale: where it is")
+    legal_moves = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="400 illegal or unreadable move"
+    )
+
+
+ERROR_DESCRIPTIONS = {
+    400: "invalid input (names the field) or a move the rules refuse",
+    401: "not signed in: send a token (POST /api/token/) or a session",
+    403: "not your game, not your seat or not your turn",
+    404: "no such game (or request)",
+    409: "the game has moved on (stale expected_seq, with current_seq) or is not in that state",
+}
+
+
+def errors(*codes: int) -> dict:
+    return {
+        code: OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS[code])
+        for code in codes
+    }
+
+
+GAME_ID = OpenApiParameter("game_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+
+# --- shared pieces ------------------------------------------------------------------------
+
+
+def viewable_game(request, game_id) -> Game:
+    """The game if the caller may see it. Anonymous callers see public records only; for
+    anything else signing in may help, so they get 401 rather than 403."""
+    anonymous = not request.user.is_authenticated
+    try:
+        game = selectors.game_for_viewer(game_id, request.user)
+    except Forbidden:
+        if anonymous:
+            raise exceptions.NotAuthenticated("sign in to see this game") from None
+        raise
+    if anonymous and game.status == Game.Status.OPEN:
+        raise exceptions.NotAuthenticated("sign in to see and join games waiting for players")
+    return game
+
+
+@extend_schema_serializer(component_name="Seat")
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(allow_null=True, help_text="play order from 0, once started")
+    player = serializers.CharField(allow_null=True, help_text="display name; null while open")
+    status = serializers.CharField(help_text="open, invited, joined or resigned")
+
+
+@extend_schema_serializer(component_name="Event")
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField(help_text="a rules event, or table.* for the service's own")
+    version = serializers.IntegerField()
+    data = serializers.JSONField()
+    actor = serializers.CharField(help_text="user:<id>, system or moderator:<id>")
+    reason = serializers.CharField(allow_blank=True)
+    recorded_at = serializers.DateTimeField()
+
+
+@extend_schema_serializer(component_name="GameSummary")
+class GameSummarySerializer(serializers.Serializer):
+    """A game in a list: who plays, where it stands."""
+
+    id = serializers.IntegerField()
+    game = serializers.CharField(source="game_type", help_text="the game's slug")
+    title = serializers.SerializerMethodField()
+    players = serializers.IntegerField()
+    status = serializers.CharField(help_text="open, active, finished, cancelled or aborted")
+    private = serializers.BooleanField()
+    seats = serializers.SerializerMethodField()
+    to_move = serializers.IntegerField(allow_null=True, help_text="the seat to move")
+    deadline = serializers.DateTimeField(allow_null=True)
+    last_seq = serializers.IntegerField(help_text="the seq of the game's last event")
+    last_move_at = serializers.DateTimeField(allow_null=True)
+    scores = serializers.ListField(child=serializers.IntegerField())
+    winners = serializers.ListField(child=serializers.IntegerField())
+
+    def get_title(self, game: Game) -> str:
+        return game_type(game.game_type).title
+
+    @extend_schema_field(SeatSerializer(many=True))
+    def get_seats(self, game: Game) -> list[dict]:
+        return selectors.players_of(game)
+
+
+@extend_schema_serializer(component_name="Takeback")
+class TakebackSerializer(serializers.Serializer):
+    request = serializers.IntegerField(help_text="the request's id (its seq)")
+    seat = serializers.IntegerField(help_text="the seat asking")
+    to_seq = serializers.IntegerField(help_text="the game goes back to the state after this")
+    accepted = serializers.ListField(child=serializers.IntegerField(), help_text="seats agreed")
+
+
+@extend_schema_serializer(component_name="You")
+class YouSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(allow_null=True, help_text="null until the game starts")
+    your_turn = serializers.BooleanField()
+    can_undo = serializers.BooleanField(help_text="POST undo/ would take back your last move")
+    can_answer_takeback = serializers.BooleanField()
+
+
+@extend_schema_serializer(component_name="GameDetail")
+class GameDetailSerializer(GameSummarySerializer):
+    """A game with its settings, the open takeback and what the caller may do."""
+
+    options = serializers.JSONField()
+    time_control = serializers.JSONField()
+    timeout_policy = serializers.CharField()
+    self_undo = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    takeback = serializers.SerializerMethodField()
+    you = serializers.SerializerMethodField()
+
+    @extend_schema_field(TakebackSerializer(allow_null=True))
+    def get_takeback(self, game: Game) -> dict | None:
+        pending = self._table(game).takeback
+        if pending is None:
+            return None
+        return {
+            "request": pending.request,
+            "seat": pending.seat,
+            "to_seq": pending.to_seq,
+            "accepted": sorted(pending.accepted),
+        }
+
+    @extend_schema_field(YouSerializer(allow_null=True))
+    def get_you(self, game: Game) -> dict | None:
+        """The caller's seat and what it may do now; null for someone not at the table."""
+        seat = selectors.seat_of(game, self.context["user"])
+        if seat is None:
+            return None
+        table = self._table(game)
+        playing = game.status == Game.Status.ACTIVE and seat.status == seat.Status.JOINED
+        position = seat.position
+        pending = table.takeback
+        return {
+            "seat": position,
+            "your_turn": playing and table.to_move() == position,
+            "can_undo": playing
+            and game.self_undo
+            and tbl.undoable_step(table, position) is not None,
+            "can_answer_takeback": playing
+            and pending is not None
+            and position != pending.seat
+            and position not in pending.accepted,
+        }
+
+    def _table(self, game: Game) -> tbl.Table:
+        if "table" not in self.context:
+            self.context["table"] = selectors.game_table(game)
+        return self.context["table"]
+
+
+def game_detail(game: Game, user) -> dict:
+    return GameDetailSerializer(game, context={"user": user}).data
+
+
+@extend_schema_serializer(component_name="Move")
+class MoveSerializer(serializers.Serializer):
+    move = serializers.CharField(help_text="notation, as accepted by moves/")
+    command = serializers.JSONField(help_text="the same move, structured")
+
+
+def game_only(operation_id: str, summary: str, *, request=None, codes=(401, 403, 404, 409)):
+    """The schema of a POST on a game that answers with the game's detail."""
+    return extend_schema(
+        operation_id=operation_id,
+        summary=summary,
+        parameters=[GAME_ID],
+        request=request,
+        responses={200: GameDetailSerializer, **errors(*codes)},
+    )
+
+
+# --- games --------------------------------------------------------------------------------
+
+
+class GameListApi(APIView):
+    """Your games, and opening a new one."""
+
+    permission_classes = [IsAuthenticated]
+
+    class FilterSerializer(serializers.Serializer):
+        filter = serializers.ChoiceField(
+            choices=["waiting", "active", "finished", "open"],
+            required=False,
+            help_text="waiting: your turn; active: started or waiting for players; "
+            "finished: over or called off; open: other people's games you can join",
+        )
+        limit = serializers.IntegerField(min_value=1, max_value=200, default=50)
+        offset = serializers.IntegerField(min_value=0, max_value=MAX_SEQ, default=0)
+
+    @extend_schema_serializer(component_name="GameCreate")
+    class InputSerializer(serializers.Serializer):
+        game = serializers.ChoiceField(choices=list(GAME_TYPES))
+        players = serializers.IntegerField(min_value=2, max_value=4)
+        options = serializers.DictField(
+            required=False, help_text='the game\'s options, e.g. {"board": "grey"}'
+        )
+        time_control = serializers.DictField(
+            required=False,
+            help_text='{"kind": "none"}, {"kind": "per_move", "days": 3} or {"kind": "bank", '
+            '"bank_hours": 72, "increment_hours": 12, "cap_hours": 120}',
+        )
+        invite = serializers.ListField(
+            child=serializers.EmailField(), required=False, max_length=3, default=list
+        )
+        self_undo = serializers.BooleanField(default=True)
+        private = serializers.BooleanField(default=False)
+        timeout_policy = serializers.ChoiceField(
+            choices=Game.TimeoutPolicy.values, default=Game.TimeoutPolicy.DEFAULT_MOVE
+        )
+
+    @extend_schema_serializer(component_name="GamePage")
+    class OutputSerializer(serializers.Serializer):
+        count = serializers.IntegerField()
+        results = GameSummarySerializer(many=True)
+
+    @extend_schema(
+        summary="Your games",
+        operation_id="games_list",
+        parameters=[FilterSerializer],
+        responses={200: OutputSerializer, **errors(400, 401)},
+    )
+    def get(self, request):
+        query = validated(self.FilterSerializer, request.query_params)
+        which = query.get("filter")
+        if which == "open":
+            games = selectors.open_games(request.user)
+        else:
+            games = selectors.games_for_user(request.user, which)
+        page = games[query["offset"] : query["offset"] + query["limit"]]
+        return Response(self.OutputSerializer({"count": games.count(), "results": page}).data)
+
+    @extend_schema(
+        summary="Open a new game",
+        operation_id="games_create",
+        request=InputSerializer,
+        responses={201: GameDetailSerializer, **errors(400, 401)},
+    )
+    def post(self, request):
+        data = validated(self.InputSerializer, request.data)
+        game = services.game_create(creator=request.user, **data)
+        return Response(game_detail(game, request.user), status=status.HTTP_201_CREATED)
+
+
+class GameDetailApi(APIView):
+    """One game: seats, scores, the seat to move, the deadline and what you may do."""
+
+    @extend_schema(
+        summary="A game",
+        operation_id="game_get",
+        parameters=[GAME_ID],
+        responses={200: GameDetailSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request, game_id):
+        game = viewable_game(request, game_id)
+        return Response(game_detail(game, request.user))
+
+
+class GameStateApi(APIView):
+    """The table after event ``at`` (default: the latest), as every player sees it: the bag
+    only as a count."""
+
+    class QuerySerializer(serializers.Serializer):
+        at = serializers.IntegerField(
+            min_value=0, max_value=MAX_SEQ, required=False, help_text="a seq (default: latest)"
+        )
+
+    @extend_schema_serializer(component_name="GameState")
+    class OutputSerializer(serializers.Serializer):
+        at = serializers.IntegerField()
+        last_seq = serializers.IntegerField()
+        started = serializers.BooleanField()
+        state = serializers.JSONField(allow_null=True, help_text="the engine's public view")
+        to_move = serializers.IntegerField(allow_null=True)
+        scores = serializers.ListField(child=serializers.IntegerField())
+        over = serializers.BooleanField()
+
+    @extend_schema(
+        summary="The state after an event",
+        operation_id="game_state",
+        parameters=[GAME_ID, QuerySerializer],
+        responses={200: OutputSerializer, **errors(400, 401, 403, 404)},
+    )
+    def get(self, request, game_id):
+        game = viewable_game(request, game_id)
+        at = validated(self.QuerySerializer, request.query_params).get("at", game.last_seq)
+        if at > game.last_seq:
+            raise invalid_input(
+                "at",
+                f"must be between 0 and {game.last_seq} (the game's last event)",
+                accepted={"from": 0, "to": game.last_seq},
+            )
+        table = selectors.game_table(game, upto=at)
+        state = table.engine.view(table.state) if table.started else None
+        return Response(
+            self.OutputSerializer(
+                {
+                    "at": at,
+                    "last_seq": game.last_seq,
+                    "started": table.started,
+                    "state": state,
+                    "to_move": table.to_move(),
+                    "scores": list(table.scores()),
+                    "over": table.over,
+                }
+            ).data
+        )
+
+
+class GameEventsApi(APIView):
+    """The public form of each event after ``after``, in order."""
+
+    class QuerySerializer(serializers.Serializer):
+        after = serializers.IntegerField(min_value=0, max_value=MAX_SEQ, default=0)
+
+    @extend_schema(
+        summary="The game's events",
+        operation_id="game_events",
+        parameters=[GAME_ID, QuerySerializer],
+        responses={200: EventSerializer(many=True), **errors(400, 401, 403, 404)},
+    )
+    def get(self, request, game_id):
+        game = viewable_game(request, game_id)
+        after = validated(self.QuerySerializer, request.query_params)["after"]
+        return Response(selectors.events_after(game, after))
+
+
+class LegalMovesApi(APIView):
+    """Every legal move of the seat to move, in notation and structured. Only the player
+    to move gets the list: anyone else who may see the game gets an empty one (with
+    ``to_move``), so a client can poll the same URL whoever's turn it is."""
+
+    @extend_schema_serializer(component_name="LegalMoves")
+    class OutputSerializer(serializers.Serializer):
+        to_move = serializers.IntegerField(allow_null=True)
+        last_seq = serializers.IntegerField(help_text="send it back as expected_seq")
+        moves = MoveSerializer(many=True)
+
+    @extend_schema(
+        summary="Legal moves for the seat to move",
+        operation_id="game_legal_moves",
+        parameters=[GAME_ID],
+        responses={200: OutputSerializer, **errors(401, 403, 404)},
+    )
+    def get(self, request, game_id):
+        game = viewable_game(request, game_id)
+        table = selectors.game_table(game)
+        seat = selectors.seat_of(game, request.user)
+        mine = seat is not None and seat.status == seat.Status.JOINED
+        moves = selectors.legal_moves_of(table) if mine and table.to_move() == seat.position else []
+        return Response(
+            self.OutputSerializer(
+                {"to_move": table.to_move(), "last_seq": table.last_seq, "moves": moves}
+            ).data
+        )
+
+
+class NdjsonRenderer(BaseRenderer):
+    """JSON lines: one object per line (a list of objects, or a single one)."""
+
+    media_type = "application/x-ndjson"
+    format = "ndjson"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        rows = data if isinstance(data, list) else [data]
+        return "".join(json.dumps(row, separators=(",", ":")) + "\n" for row in rows).encode()
+
+
+class ExportApi(APIView):
+    """The game record as JSON lines: a header (game, options, seats, result), then every
+    event's public form. ``manage.py verify_game`` replays it through the rules."""
+
+    renderer_classes = [NdjsonRenderer, JSONRenderer]
+
+    @extend_schema(
+        summary="The game record (JSON lines)",
+        operation_id="game_export",
+        parameters=[GAME_ID],
+        responses={
+            (200, NdjsonRenderer.media_type): OpenApiResponse(
+                OpenApiTypes.STR, description="a header line, then one line per event"
+            ),
+            **errors(401, 403, 404),
+        },
+    )
+    def get(self, request, game_id):
+        game = viewable_game(request, game_id)
+        response = Response(selectors.export_record(game))
+        response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.jsonl"'
+        return response
+
+    def handle_exception(self, exc):
+        """Errors are JSON whatever the record's format."""
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer = JSONRenderer()
+        self.request.accepted_media_type = JSONRenderer.media_type
+        return response
+
+
+# --- seats ----------------------------------------------------------------------------------
+
+
+class JoinApi(APIView):
+    """Take a seat: the one an invitation names, one invited under your address, or an
+    open one. The game starts when the last seat is taken."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema_serializer(component_name="Join")
+    class InputSerializer(serializers.Serializer):
+        token = serializers.CharField(
+            required=False, max_length=1000, help_text="from the invitation link"
+        )
+
+    @game_only("game_join", "Join a game", request=InputSerializer, codes=(400, 401, 403, 404, 409))
+    def post(self, request, game_id):
+        game = viewable_game(request, game_id)
+        data = validated(self.InputSerializer, request.data)
+        game = services.game_join(game=game, user=request.user, token=data.get("token"))
+        return Response(game_detail(game, request.user))
+
+
+class LeaveApi(APIView):
+    """Give up your seat before the game starts."""
+
+    permission_classes = [IsAuthenticated]
+
+    @game_only("game_leave", "Leave a game before it starts")
+    def post(self, request, game_id):
+        game = services.game_leave(game=viewable_game(request, game_id), user=request.user)
+        return Response(game_detail(game, request.user))
+
+
+class CancelApi(APIView):
+    """Call off a game you created, before it starts."""
+
+    permission_classes = [IsAuthenticated]
+
+    @game_only("game_cancel", "Cancel a game you created")
+    def post(self, request, game_id):
+        game = services.game_cancel(game=viewable_game(request, game_id), user=request.user)
+        return Response(game_detail(game, request.user))
+
+
+class ResignApi(APIView):
+    """Leave a game in play: with two players the other wins; with more, your turns are
+    played for you and you cannot win."""
+
+    permission_classes = [IsAuthenticated]
+
+    @game_only("game_resign", "Resign")
+    def post(self, request, game_id):
+        game = services.game_resign(game=viewable_game(request, game_id), user=request.user)
+        return Response(game_detail(game, request.user))
+
+
+# --- moves ----------------------------------------------------------------------------------
+
+
+class MoveSubmitApi(APIView):
+    """Play a move for your seat. ``expected_seq`` (the ``last_seq`` you saw) makes a move
+    on a position that has changed fail with 409 instead of landing somewhere unintended;
+    an ``Idempotency-Key`` header makes a retry safe: it is answered 200 with the first
+    answer and appends nothing."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema_serializer(component_name="MoveSubmit")
+    class InputSerializer(serializers.Serializer):
+        move = serializers.CharField(max_length=200, help_text="notation, see legal-moves/")
+        expected_seq = serializers.IntegerField(
+            min_value=0, max_value=MAX_SEQ, required=False, help_text="the last_seq you saw"
+        )
+
+    @extend_schema_serializer(component_name="MoveResult")
+    class OutputSerializer(serializers.Serializer):
+        events = EventSerializer(many=True, help_text="what the move appended")
+        last_seq = serializers.IntegerField(help_text="the seq of the move's last event")
+
+    @extend_schema(
+        summary="Play a move",
+        operation_id="move_submit",
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description=f"up to {IDEMPOTENCY_KEY_LENGTH} characters, e.g. a UUID",
+            ),
+        ],
+        request=InputSerializer,
+        responses={
+            201: OutputSerializer,
+            200: OpenApiResponse(OutputSerializer, description="a retry, answered as before"),
+            **errors(400, 401, 403, 404, 409),
+        },
+    )
+    def post(self, request, game_id):
+        game = viewable_game(request, game_id)
+        data = validated(self.InputSerializer, request.data)
+        key = idempotency_key(request)
+        result = services.move_submit(
+            game=game,
+            user=request.user,
+            move=data["move"],
+            expected_seq=data.get("expected_seq"),
+            idempotency_key=key,
+        )
+        events, answer = result.events, status.HTTP_201_CREATED
+        if result.replayed:
+            if events[0].actor != services.actor_of(request.user):
+                raise Conflict(
+                    "this Idempotency-Key was used by another player's move: use a fresh one",
+                    code="idempotency_key_reused",
+                )
+            events, answer = selectors.move_events(game, events), status.HTTP_200_OK
+        body = {"events": [selectors.public_event(e) for e in events], "last_seq": events[-1].seq}
+        return Response(self.OutputSerializer(body).data, status=answer)
+
+
+def idempotency_key(request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not key or len(key) > IDEMPOTENCY_KEY_LENGTH or not key.isprintable():
+        raise invalid_input(
+            "Idempotency-Key",
+            f"must be 1 to {IDEMPOTENCY_KEY_LENGTH} printable characters, e.g. a UUID",
+        )
+    return key
+
+
+class MoveUndoApi(APIView):
+    """Take back your own last move, while nobody else has acted and no new tiles were
+    drawn since (beyond that, ask for a takeback)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @game_only("move_undo", "Undo your last move")
+    def post(self, request, game_id):
+        game = services.move_undo(game=viewable_game(request, game_id), user=request.user)
+        return Response(game_detail(game, request.user))
+
+
+class TakebackRequestApi(APIView):
+    """Ask every other player to take the game back to the state after event ``to_seq``
+    (the end of a move, with no draw of new tiles after it). A request lapses when anyone
+    moves."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema_serializer(component_name="TakebackRequest")
+    class InputSerializer(serializers.Serializer):
+        to_seq = serializers.IntegerField(min_value=0, max_value=MAX_SEQ)
+
+    @extend_schema_serializer(component_name="TakebackRequested")
+    class OutputSerializer(serializers.Serializer):
+        request = serializers.IntegerField(help_text="answer it at takebacks/{request}/answer/")
+        to_seq = serializers.IntegerField()
+
+    @extend_schema(
+        summary="Ask for a takeback",
+        operation_id="takeback_request",
+        parameters=[GAME_ID],
+        request=InputSerializer,
+        responses={201: OutputSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request, game_id):
+        game = viewable_game(request, game_id)
+        to_seq = validated(self.InputSerializer, request.data)["to_seq"]
+        number = services.takeback_request(game=game, user=request.user, to_seq=to_seq)
+        return Response(
+            self.OutputSerializer({"request": number, "to_seq": to_seq}).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class TakebackAnswerApi(APIView):
+    """Accept or decline the open takeback request; once every other player has accepted,
+    the moves after its point no longer count."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema_serializer(component_name="TakebackAnswer")
+    class InputSerializer(serializers.Serializer):
+        accept = serializers.BooleanField()
+
+    @extend_schema(
+        summary="Answer a takeback request",
+        operation_id="takeback_answer",
+        parameters=[
+            GAME_ID,
+            OpenApiParameter("request_id", OpenApiTypes.INT, OpenApiParameter.PATH),
+        ],
+        request=InputSerializer,
+        responses={200: GameDetailSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request, game_id, request_id):
+        game = viewable_game(request, game_id)
+        accept = validated(self.InputSerializer, request.data)["accept"]
+        game = services.takeback_answer(
+            game=game, user=request.user, request=request_id, accept=accept
+        )
+        return Response(game_detail(game, request.user))
+
+
+# --- accounts -------------------------------------------------------------------------------
+
+
+class TokenApi(APIView):
+    """Your API token, for ``Authorization: Token <key>`` (the same token every time)."""
+
+    permission_classes = [AllowAny]
+    authentication_classes = []
+
+    @extend_schema_serializer(component_name="TokenRequest")
+    class InputSerializer(serializers.Serializer):
+        email = serializers.EmailField()
+        password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+    @extend_schema_serializer(component_name="Token")
+    class OutputSerializer(serializers.Serializer):
+        token = serializers.CharField()
+
+    @extend_schema(
+        summary="Get your API token",
+        operation_id="token_get",
+        request=InputSerializer,
+        responses={200: OutputSerializer, **errors(400)},
+        auth=[],
+    )
+    def post(self, request):
+        data = validated(self.InputSerializer, request.data)
+        email = data["email"].lower()
+        user = authenticate(request._request, username=email, password=data["password"])
+        if user is None:
+            raise BadRequest("wrong email address or password", code="invalid_credentials")
+        # DRF's own token table, written as DRF's ObtainAuthToken writes it.
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response(self.OutputSerializer({"token": token.key}).data)
+
+
+class UnknownApi(APIView):
+    """Any other path under /api/: a JSON 404 rather than an HTML page."""
+
+    permission_classes = [AllowAny]
+    schema = None
+
+    def get(self, request, *args, **kwargs):
+        raise exceptions.NotFound(
+            f"no such endpoint: {request.path} (see /api/docs/; paths end with a slash)"
+        )
+
+    post = put = patch = delete = head = options = get
