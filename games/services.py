@@ -22,7 +22,7 @@ from events import store
 from events.store import ConcurrencyConflict, NewEvent, StoredEvent
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
-from games.models import Game, Outbox, Seat, SeatClock
+from games.models import ChatMessage, Game, Outbox, Seat, SeatClock
 from games.registry import GAME_TYPES, game_type
 from games.rules.common import IllegalMove, InvalidNotation
 from games.selectors import game_table, legal_moves_of, seat_of
@@ -674,3 +674,70 @@ def game_reproject(*, game: Game) -> bool:
         game.status = Game.Status.ACTIVE
     _project(game, table, now=game.last_move_at)
     return before != (game.status, game.last_seq, game.to_move, game.scores, game.winners)
+
+
+# --- the website: signing in by email, the game's chat -------------------------------------
+
+SIGN_IN_SALT = "azulsite.sign-in"
+SIGN_IN_MAX_AGE = timedelta(minutes=30)
+CHAT_MAX_LENGTH = 1000
+
+
+def sign_in_token(*, email: str) -> str:
+    """A signed, time-limited token for the sign-in link sent to ``email``. It names the
+    address and the account's last sign-in, so it stops working once used."""
+    email = email.strip().lower()
+    user = User.objects.filter(username=email).first()
+    return signing.dumps({"email": email, "last": _last_login(user)}, salt=SIGN_IN_SALT)
+
+
+def _last_login(user) -> str:
+    return user.last_login.isoformat() if user is not None and user.last_login else ""
+
+
+@transaction.atomic
+def account_sign_in(*, token: str):
+    """The account a sign-in link opens. Ruling (issue 6): an address with no account gets
+    one here, when its owner follows the link, since the link proves the address is theirs;
+    asking for a link creates nothing. Raises ``BadRequest`` for a forged, expired or used
+    link."""
+    try:
+        data = signing.loads(token, salt=SIGN_IN_SALT, max_age=SIGN_IN_MAX_AGE)
+        email, last = str(data["email"]), str(data["last"])
+    except signing.SignatureExpired:
+        raise BadRequest(
+            "this sign-in link has expired (links last 30 minutes): ask for a new one",
+            code="link_expired",
+        ) from None
+    except (signing.BadSignature, KeyError, TypeError):
+        raise BadRequest(
+            "this sign-in link is not valid: ask for a new one", code="link_invalid"
+        ) from None
+    user, _ = User.objects.select_for_update().get_or_create(
+        username=email, defaults={"email": email}
+    )
+    if _last_login(user) != last:
+        raise BadRequest(
+            "this sign-in link has already been used: ask for a new one", code="link_used"
+        )
+    if not user.is_active:
+        raise Forbidden("this account is disabled", code="account_disabled")
+    return user
+
+
+@transaction.atomic
+def chat_post(*, game: Game, user, text: str) -> ChatMessage:
+    """A player writes in the game's chat (players only; at most ``CHAT_MAX_LENGTH``
+    characters)."""
+    text = (text or "").strip()
+    seat = seat_of(game, user)
+    if seat is None or seat.status not in (Seat.Status.JOINED, Seat.Status.RESIGNED):
+        raise Forbidden("only the game's players write in its chat", code="not_a_player")
+    if not text:
+        raise BadRequest("the message is empty", code="empty_message")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise BadRequest(
+            f"a message holds at most {CHAT_MAX_LENGTH} characters, this one has {len(text)}",
+            code="message_too_long",
+        )
+    return ChatMessage.objects.create(game=game, author=user, text=text)
