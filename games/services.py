@@ -22,10 +22,11 @@ from events import store
 from events.store import ConcurrencyConflict, NewEvent, StoredEvent
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
-from games.models import ChatMessage, Game, Outbox, Seat, SeatClock
+from games.mail import clocks, outbox
+from games.models import ChatMessage, Game, Outbox, PlayerSettings, Report, Seat, SeatClock
 from games.registry import GAME_TYPES, game_type
 from games.rules.common import IllegalMove, InvalidNotation
-from games.selectors import game_table, legal_moves_of, seat_of
+from games.selectors import can_view, game_table, legal_moves_of, seat_of
 
 User = get_user_model()
 
@@ -503,13 +504,45 @@ def game_resign(*, game: Game, user) -> Game:
     seat's turns are played for it (``table.AUTO_FOR_RESIGNED``) and it cannot win."""
     game = _locked(game)
     seat = _playing_seat(game, user)
+    seat_resign(game, seat, actor=actor_of(user))
+    return game
+
+
+GRANTED_TIME = timedelta(days=1)
+
+
+@transaction.atomic
+def deadline_grant(*, game: Game, user) -> Game:
+    """An opponent gives the seat to move one more day (issue 7: "+1 day"). Recorded as a
+    table event of the game, like every change to a clock."""
+    game = _locked(game)
+    seat = _playing_seat(game, user)
+    if game.deadline is None and (game.time_control or {}).get("kind", "none") == "none":
+        raise Conflict("this game has no time control", code="no_deadline")
+    if seat.position == game.to_move:
+        raise Forbidden("only an opponent can give the player to move more time", code="own_turn")
+    table = game_table(game)
+    granted = tbl.Moderated(
+        "grant_time",
+        {"seat": game.to_move, "by": seat.position, "seconds": int(GRANTED_TIME.total_seconds())},
+    )
+    _append(game, [_table_event(granted)], actor=actor_of(user), table=table)
+    game.save(update_fields=["last_seq"])
+    clocks.extend(game, seconds=int(GRANTED_TIME.total_seconds()), now=timezone.now())
+    return game
+
+
+def seat_resign(game: Game, seat: Seat, *, actor: str, reason: str = "") -> None:
+    """The seat resigns (a player's choice, or a forfeit on timeout). For services only:
+    the caller holds the game's lock."""
     table = game_table(game)
     before = game.to_move
-    _append(game, [_table_event(tbl.Resigned(seat.position))], actor=actor_of(user), table=table)
+    _append(
+        game, [_table_event(tbl.Resigned(seat.position))], actor=actor, reason=reason, table=table
+    )
     Seat.objects.filter(pk=seat.pk).update(status=Seat.Status.RESIGNED)
     _play_unchosen(game, table)
     _after_move(game, table, before)
-    return game
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -521,6 +554,8 @@ def _playing_seat(game: Game, user) -> Seat:
     seat = seat_of(game, user)
     if seat is None or seat.status != Seat.Status.JOINED:
         raise Forbidden("you are not playing in this game", code="not_a_player")
+    if not user.is_active:
+        raise Forbidden("your account is suspended", code="suspended")
     return seat
 
 
@@ -592,7 +627,8 @@ def _void(
 def _after_move(game: Game, table: tbl.Table, before: int | None) -> None:
     """Update the read model and queue the emails a move causes."""
     was_active = game.status == Game.Status.ACTIVE
-    _project(game, table)
+    game.last_move_at = timezone.now()
+    _project(game, table, now=game.last_move_at)
     seats = _joined_seats(game)
     if was_active and game.status == Game.Status.FINISHED:
         for seat in seats:
@@ -619,23 +655,11 @@ def _project(game: Game, table: tbl.Table, *, now=None) -> None:
     game.to_move = table.to_move()
     game.scores = list(table.scores())
     game.winners = list(table.winners())
-    game.last_move_at = now
     if table.over and game.status == Game.Status.ACTIVE:
         game.status = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
         game.finished_at = now
-        game.deadline = None
-    elif game.to_move is not None and game.to_move != previous:
-        game.deadline = _deadline(game, now)
+    clocks.turn_changed(game, previous=previous, now=now)
     game.save()
-
-
-def _deadline(game: Game, now) -> Any:
-    control = game.time_control or {}
-    if control.get("kind") == "per_move":
-        return now + timedelta(days=control["days"])
-    if control.get("kind") == "bank":
-        return now + timedelta(hours=control["bank_hours"])
-    return None
 
 
 def _joined_seats(game: Game) -> list[Seat]:
@@ -645,14 +669,8 @@ def _joined_seats(game: Game) -> list[Seat]:
 
 
 def _outbox(game: Game, seq: int, recipient: str, kind: str, *, due_at=None, **payload) -> None:
-    """Queue an email once per (game, seq, recipient, kind)."""
-    Outbox.objects.get_or_create(
-        game=game,
-        seq=seq,
-        recipient=recipient,
-        kind=kind,
-        defaults={"payload": payload, "due_at": due_at or timezone.now()},
-    )
+    """Queue an email once per (game, seq, recipient, kind), sent after commit."""
+    outbox.queue(game, seq, recipient, kind, due_at=due_at, **payload)
 
 
 def seat_seen(*, game: Game, user) -> None:
@@ -674,6 +692,231 @@ def game_reproject(*, game: Game) -> bool:
         game.status = Game.Status.ACTIVE
     _project(game, table, now=game.last_move_at)
     return before != (game.status, game.last_seq, game.to_move, game.scores, game.winners)
+
+
+# --- moderation ---------------------------------------------------------------------------
+# Every act of a moderator is an event of the game, with the moderator as actor and the
+# reason given: nobody changes a game silently (issue 8).
+
+MODERATORS_GROUP = "moderators"
+
+
+def is_moderator(user) -> bool:
+    """Staff in the ``moderators`` group (being staff or superuser alone is not enough)."""
+    return bool(
+        getattr(user, "is_active", False)
+        and user.is_staff
+        and user.groups.filter(name=MODERATORS_GROUP).exists()
+    )
+
+
+def _moderating(game: Game, moderator, reason: str) -> tuple[Game, tbl.Table, str]:
+    if not is_moderator(moderator):
+        raise Forbidden("only moderators may do this", code="not_a_moderator")
+    if not (reason or "").strip():
+        raise BadRequest(
+            "say why: every moderation act is recorded with its reason", code="reason_required"
+        )
+    game = _locked(game)
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict(f"this game is {game.get_status_display()}", code="not_active")
+    return game, game_table(game), f"moderator:{moderator.pk}"
+
+
+def _record_moderation(game, table, actor, reason, action: str, **details) -> None:
+    _append(
+        game,
+        [_table_event(tbl.Moderated(action, details))],
+        actor=actor,
+        reason=reason.strip(),
+        table=table,
+    )
+
+
+@transaction.atomic
+def moderate_pause(*, game: Game, moderator, reason: str) -> Game:
+    """Stop the game's clocks (the deadline waits while paused)."""
+    game, table, actor = _moderating(game, moderator, reason)
+    if game.paused_at is not None:
+        raise Conflict("the clocks are already paused", code="already_paused")
+    _record_moderation(game, table, actor, reason, "pause")
+    game.paused_at = timezone.now()
+    _project(game, table)
+    return game
+
+
+@transaction.atomic
+def moderate_resume(*, game: Game, moderator, reason: str) -> Game:
+    """Restart the clocks; the deadline moves on by the time they were stopped."""
+    game, table, actor = _moderating(game, moderator, reason)
+    if game.paused_at is None:
+        raise Conflict("the clocks are not paused", code="not_paused")
+    now = timezone.now()
+    paused = now - game.paused_at
+    _record_moderation(
+        game, table, actor, reason, "resume", paused_seconds=int(paused.total_seconds())
+    )
+    if game.deadline is not None:
+        game.deadline += paused
+    game.paused_at = None
+    _project(game, table, now=now)
+    return game
+
+
+@transaction.atomic
+def moderate_extend_deadline(*, game: Game, moderator, reason: str, hours: int) -> Game:
+    """Give the seat to move more time."""
+    if not isinstance(hours, int) or not 1 <= hours <= 24 * 30:
+        raise BadRequest("extend by 1 to 720 hours", code="invalid_hours")
+    game, table, actor = _moderating(game, moderator, reason)
+    if game.deadline is None:
+        raise Conflict("this game has no deadline to extend", code="no_deadline")
+    _record_moderation(game, table, actor, reason, "extend_deadline", hours=hours)
+    game.deadline += timedelta(hours=hours)
+    _project(game, table)
+    return game
+
+
+@transaction.atomic
+def moderate_default_move(*, game: Game, moderator, reason: str) -> Game:
+    """The seat to move plays its default command (the engine's least wasteful move)."""
+    game, table, actor = _moderating(game, moderator, reason)
+    command = table.engine.default_command(table.state)
+    play(game, table, command, actor=actor, auto="moderator", reason=reason.strip())
+    return game
+
+
+@transaction.atomic
+def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user) -> Game:
+    """Someone else takes over a seat (e.g. for a player who vanished)."""
+    game, table, actor = _moderating(game, moderator, reason)
+    seats = {s.position: s for s in _joined_seats(game)}
+    if seat not in seats:
+        raise BadRequest(f"no seat {seat}; seats are {sorted(seats)}", code="invalid_seat")
+    if any(s.user_id == user.pk for s in seats.values()):
+        raise Conflict(f"{user.email} already has a seat in this game", code="already_seated")
+    replaced = seats[seat]
+    _record_moderation(
+        game,
+        table,
+        actor,
+        reason,
+        "replace_seat",
+        seat=seat,
+        to=actor_of(user),
+        **{"from": actor_of(replaced.user)},
+    )
+    replaced.user = user
+    replaced.save(update_fields=["user"])
+    _project(game, table)
+    return game
+
+
+@transaction.atomic
+def moderate_revert(*, game: Game, moderator, reason: str, to_seq: int) -> Game:
+    """Take the game back to the position after event ``to_seq``. Moderators may cross
+    draws; the next draw is then a fresh one."""
+    game, table, actor = _moderating(game, moderator, reason)
+    valid = isinstance(to_seq, int) and 0 < to_seq < game.last_seq
+    if not valid or not tbl.is_takeback_point(table, game_table(game, upto=to_seq)):
+        raise BadRequest(
+            f"event {to_seq} is not the end of a move that still counts; choose one of "
+            f"{table.boundaries()[-10:]}",
+            code="invalid_revert",
+            accepted=table.boundaries(),
+        )
+    before = game.to_move
+    _void(game, table, to_seq, cause="revert", actor=actor, reason=reason.strip())
+    _after_move(game, table, before)
+    return game
+
+
+@transaction.atomic
+def moderate_abort(*, game: Game, moderator, reason: str) -> Game:
+    """End the game with no result."""
+    game, table, actor = _moderating(game, moderator, reason)
+    _record_moderation(game, table, actor, reason, "abort")
+    _project(game, table)
+    return game
+
+
+@transaction.atomic
+def moderate_hide_message(*, message: ChatMessage, moderator, reason: str) -> ChatMessage:
+    """Hide a chat message from everyone; the hiding is an event of its game."""
+    if not is_moderator(moderator):
+        raise Forbidden("only moderators may do this", code="not_a_moderator")
+    if not (reason or "").strip():
+        raise BadRequest(
+            "say why: every moderation act is recorded with its reason", code="reason_required"
+        )
+    message = ChatMessage.objects.select_for_update().get(pk=message.pk)
+    if message.hidden_at is not None:
+        raise Conflict("this message is already hidden", code="already_hidden")
+    game = _locked(message.game)
+    table = game_table(game)
+    _record_moderation(
+        game, table, f"moderator:{moderator.pk}", reason, "hide_message", message=message.pk
+    )
+    message.hidden_at = timezone.now()
+    message.hidden_reason = reason.strip()
+    message.save(update_fields=["hidden_at", "hidden_reason"])
+    _project(game, table)
+    return message
+
+
+@transaction.atomic
+def user_suspend(*, user, moderator, reason: str) -> None:
+    """The user can no longer sign in or move; their clocks keep running."""
+    _moderate_user(user, moderator, reason, suspend=True)
+
+
+@transaction.atomic
+def user_reinstate(*, user, moderator, reason: str) -> None:
+    """Lift a suspension."""
+    _moderate_user(user, moderator, reason, suspend=False)
+
+
+def _moderate_user(user, moderator, reason: str, *, suspend: bool) -> None:
+    if not is_moderator(moderator):
+        raise Forbidden("only moderators may do this", code="not_a_moderator")
+    if not (reason or "").strip():
+        raise BadRequest(
+            "say why: every moderation act is recorded with its reason", code="reason_required"
+        )
+    if user.pk == moderator.pk:
+        raise BadRequest("you cannot suspend yourself", code="invalid_user")
+    player, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+    player.suspended_at = timezone.now() if suspend else None
+    player.suspended_reason = reason.strip() if suspend else ""
+    player.save(update_fields=["suspended_at", "suspended_reason"])
+    user.is_active = not suspend
+    user.save(update_fields=["is_active"])
+
+
+@transaction.atomic
+def report_create(*, game: Game, reporter, reason: str, message: ChatMessage | None = None):
+    """A player reports a game or one of its chat messages to the moderators."""
+    if not (reason or "").strip():
+        raise BadRequest("say what is wrong", code="reason_required")
+    if seat_of(game, reporter) is None and not can_view(game, reporter):
+        raise Forbidden("you can only report games you can see", code="not_visible")
+    if message is not None and message.game_id != game.pk:
+        raise BadRequest("that message is not in this game", code="invalid_message")
+    return Report.objects.create(
+        game=game, message=message, reporter=reporter, reason=reason.strip()[:2000]
+    )
+
+
+@transaction.atomic
+def report_close(*, report: Report, moderator, status: str) -> Report:
+    """Mark a report handled or dismissed."""
+    if not is_moderator(moderator):
+        raise Forbidden("only moderators may do this", code="not_a_moderator")
+    if status not in (Report.Status.HANDLED, Report.Status.DISMISSED):
+        raise BadRequest("a report is closed as handled or dismissed", code="invalid_status")
+    report.status, report.handled_by, report.handled_at = status, moderator, timezone.now()
+    report.save(update_fields=["status", "handled_by", "handled_at"])
+    return report
 
 
 # --- the website: signing in by email, the game's chat -------------------------------------

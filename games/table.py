@@ -261,9 +261,14 @@ def apply(table: Table, record: Record) -> None:
         case Resigned(seat=seat):
             table.resigned.add(seat)
             table.takeback = None
-        case Moderated(action=action):
-            if action == "abort":
-                table.aborted = True
+        case Moderated(action="abort"):
+            table.aborted = True
+        case Moderated(action="replace_seat", details=details):
+            players = list(table.players)
+            players[details["seat"]] = details["to"]
+            table.players = tuple(players)
+        case Moderated():
+            pass
         case _:
             raise ValueError(f"unknown table event {record.type}")
 

@@ -1,0 +1,361 @@
+"""The Django admin as the moderators' door (issue 8). Games are read-only here; every act
+goes through a service that appends an event with the moderator as actor and a reason.
+Only staff in the ``moderators`` group get in (``services.is_moderator``)."""
+
+import json
+from datetime import timedelta
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+
+from events import store
+from games import selectors, services
+from games.errors import ServiceError
+from games.models import ChatMessage, Game, Report, Seat
+
+User = get_user_model()
+
+
+class ModeratorsOnly:
+    """Admin pages for moderators; read-only: changes go through the moderation forms."""
+
+    def has_module_permission(self, request) -> bool:
+        return services.is_moderator(request.user)
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return services.is_moderator(request.user)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class StaleFilter(admin.SimpleListFilter):
+    title = "no move for"
+    parameter_name = "stale_days"
+
+    def lookups(self, request, model_admin):
+        return [(days, f"{days}+ days") for days in ("1", "3", "7", "14", "30")]
+
+    def queryset(self, request, queryset):
+        if self.value() in {"1", "3", "7", "14", "30"}:
+            since = timezone.now() - timedelta(days=int(self.value()))
+            return queryset.filter(status=Game.Status.ACTIVE, last_move_at__lt=since)
+        return queryset
+
+
+class SeatInline(ModeratorsOnly, admin.TabularInline):
+    model = Seat
+    fields = ("position", "user", "invited_email", "status", "joined_at")
+    readonly_fields = fields
+    extra = 0
+
+
+class ModerationForm(forms.Form):
+    ACTIONS = [
+        ("pause", "Pause the clocks"),
+        ("resume", "Resume the clocks"),
+        ("extend_deadline", "Extend the deadline (hours)"),
+        ("default_move", "Play the default move for the seat to move"),
+        ("replace_seat", "Replace a seat by another user (seat, email)"),
+        ("revert", "Revert the game to event N (voids the moves after it)"),
+        ("abort", "Abort the game"),
+    ]
+    action = forms.ChoiceField(choices=ACTIONS)
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=2000,
+        help_text="Recorded in the game's history for everyone to see.",
+    )
+    hours = forms.IntegerField(required=False, min_value=1, max_value=720)
+    seat = forms.IntegerField(required=False, min_value=0, max_value=3)
+    email = forms.EmailField(required=False, help_text="The user taking over the seat.")
+    to_seq = forms.IntegerField(required=False, min_value=1, label="Event N")
+
+    REQUIRED = {
+        "extend_deadline": ["hours"],
+        "replace_seat": ["seat", "email"],
+        "revert": ["to_seq"],
+    }
+
+    def clean(self):
+        data = super().clean()
+        for name in self.REQUIRED.get(data.get("action"), []):
+            if data.get(name) in (None, ""):
+                self.add_error(name, "This action needs it.")
+        if data.get("action") == "replace_seat" and data.get("email"):
+            data["user"] = User.objects.filter(email__iexact=data["email"]).first()
+            if data["user"] is None:
+                self.add_error("email", "No user has this address.")
+        return data
+
+
+def moderate(game: Game, moderator, data: dict) -> None:
+    """Call the one service the chosen action names."""
+    common = {"game": game, "moderator": moderator, "reason": data["reason"]}
+    match data["action"]:
+        case "pause":
+            services.moderate_pause(**common)
+        case "resume":
+            services.moderate_resume(**common)
+        case "extend_deadline":
+            services.moderate_extend_deadline(**common, hours=data["hours"])
+        case "default_move":
+            services.moderate_default_move(**common)
+        case "replace_seat":
+            services.moderate_replace_seat(**common, seat=data["seat"], user=data["user"])
+        case "revert":
+            services.moderate_revert(**common, to_seq=data["to_seq"])
+        case "abort":
+            services.moderate_abort(**common)
+
+
+@admin.register(Game)
+class GameAdmin(ModeratorsOnly, admin.ModelAdmin):
+    list_display = (
+        "id",
+        "game_type",
+        "status",
+        "players",
+        "to_move",
+        "last_move_at",
+        "paused_at",
+        "deadline",
+    )
+    list_filter = ("game_type", "status", StaleFilter)
+    search_fields = ("seats__user__email", "seats__invited_email")
+    inlines = [SeatInline]
+    readonly_fields = (
+        "game_type",
+        "options",
+        "players",
+        "status",
+        "time_control",
+        "timeout_policy",
+        "self_undo",
+        "private",
+        "created_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "last_seq",
+        "to_move",
+        "deadline",
+        "paused_at",
+        "last_move_at",
+        "scores",
+        "winners",
+        "moderation",
+        "event_log",
+    )
+    fields = readonly_fields
+    change_form_template = "admin/games/game/change_form.html"
+
+    def get_search_results(self, request, queryset, search_term):
+        results, _ = super().get_search_results(request, queryset, search_term)
+        return results.distinct(), False
+
+    @admin.display(description="Moderate")
+    def moderation(self, game: Game):
+        if game.status != Game.Status.ACTIVE:
+            return "Only a game in play can be moderated."
+        url = reverse("admin:games_game_moderate", args=[game.pk])
+        return format_html('<a class="button" href="{}">Moderate this game…</a>', url)
+
+    @admin.display(description="Event log")
+    def event_log(self, game: Game):
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td>"
+            "</tr>",
+            (
+                (
+                    e["seq"],
+                    e["type"],
+                    e["actor"],
+                    e["reason"],
+                    e["recorded_at"][:19],
+                    json.dumps(e["data"])[:300],
+                )
+                for e in map(selectors.public_event, store.load(game.stream))
+            ),
+        )
+        return format_html(
+            "<table><thead><tr><th>#</th><th>event</th><th>actor</th><th>reason</th>"
+            "<th>time</th><th>data</th></tr></thead><tbody>{}</tbody></table>",
+            rows,
+        )
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.moderate_view)
+        return [
+            path("<int:game_id>/moderate/", view, name="games_game_moderate"),
+            *super().get_urls(),
+        ]
+
+    def moderate_view(self, request, game_id: int):
+        if not services.is_moderator(request.user):
+            raise PermissionDenied
+        game = get_object_or_404(Game, pk=game_id)
+        form = ModerationForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                moderate(game, request.user, form.cleaned_data)
+            except ServiceError as refused:
+                form.add_error(None, refused.message)
+            else:
+                messages.success(request, f"Done: {form.cleaned_data['action']} recorded.")
+                return redirect("admin:games_game_change", game.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "game": game,
+            "form": form,
+            "title": f"Moderate {game}",
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/games/game/moderate.html", context)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ModeratorsOnly, admin.ModelAdmin):
+    list_display = ("id", "game", "author", "created_at", "hidden_at", "text")
+    list_filter = ("hidden_at",)
+    search_fields = ("text", "author__email")
+    readonly_fields = ("game", "author", "text", "created_at", "hidden_at", "hidden_reason", "hide")
+    fields = readonly_fields
+
+    @admin.display(description="Hide")
+    def hide(self, message: ChatMessage):
+        if message.hidden_at:
+            return "Hidden."
+        url = reverse("admin:games_chatmessage_hide", args=[message.pk])
+        return format_html('<a class="button" href="{}">Hide this message…</a>', url)
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.hide_view)
+        return [
+            path("<int:message_id>/hide/", view, name="games_chatmessage_hide"),
+            *super().get_urls(),
+        ]
+
+    def hide_view(self, request, message_id: int):
+        if not services.is_moderator(request.user):
+            raise PermissionDenied
+        message = get_object_or_404(ChatMessage, pk=message_id)
+        form = ReasonForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.moderate_hide_message(
+                    message=message, moderator=request.user, reason=form.cleaned_data["reason"]
+                )
+            except ServiceError as refused:
+                form.add_error(None, refused.message)
+            else:
+                messages.success(request, "The message is hidden.")
+                return redirect("admin:games_chatmessage_change", message.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "opts": self.model._meta,
+            "title": f"Hide a message in {message.game}",
+            "subject": message.text,
+        }
+        return TemplateResponse(request, "admin/games/reason.html", context)
+
+
+@admin.register(Report)
+class ReportAdmin(ModeratorsOnly, admin.ModelAdmin):
+    list_display = ("id", "status", "game_link", "message", "reporter", "reason", "created_at")
+    list_filter = ("status",)
+    readonly_fields = (
+        "game_link",
+        "message",
+        "reporter",
+        "reason",
+        "status",
+        "created_at",
+        "handled_by",
+        "handled_at",
+    )
+    fields = readonly_fields
+    actions = ["mark_handled", "mark_dismissed"]
+
+    def has_moderate_permission(self, request) -> bool:
+        return services.is_moderator(request.user)
+
+    @admin.display(description="game")
+    def game_link(self, report: Report):
+        url = reverse("admin:games_game_change", args=[report.game_id])
+        return format_html('<a href="{}">{}</a>', url, report.game)
+
+    def _close(self, request, queryset, status: str) -> None:
+        for report in queryset:
+            services.report_close(report=report, moderator=request.user, status=status)
+        self.message_user(request, f"{queryset.count()} report(s) marked {status}.")
+
+    @admin.action(description="Mark handled", permissions=["moderate"])
+    def mark_handled(self, request, queryset):
+        self._close(request, queryset, Report.Status.HANDLED)
+
+    @admin.action(description="Dismiss", permissions=["moderate"])
+    def mark_dismissed(self, request, queryset):
+        self._close(request, queryset, Report.Status.DISMISSED)
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    """Django's user admin, plus suspending and reinstating with a reason."""
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.suspension_view)
+        return [
+            path("<int:user_id>/suspension/", view, name="auth_user_suspension"),
+            *super().get_urls(),
+        ]
+
+    def suspension_view(self, request, user_id: int):
+        if not services.is_moderator(request.user):
+            raise PermissionDenied
+        player = get_object_or_404(User, pk=user_id)
+        form = ReasonForm(request.POST or None)
+        suspend = player.is_active
+        if request.method == "POST" and form.is_valid():
+            change = services.user_suspend if suspend else services.user_reinstate
+            try:
+                change(user=player, moderator=request.user, reason=form.cleaned_data["reason"])
+            except ServiceError as refused:
+                form.add_error(None, refused.message)
+            else:
+                messages.success(
+                    request, f"{player.email} is {'suspended' if suspend else 'reinstated'}."
+                )
+                return redirect("admin:auth_user_change", player.pk)
+        verb = "Suspend" if suspend else "Reinstate"
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "opts": self.model._meta,
+            "title": f"{verb} {player.email}",
+            "subject": verb,
+        }
+        return TemplateResponse(request, "admin/games/reason.html", context)
