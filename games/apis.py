@@ -561,7 +561,9 @@ class JoinApi(APIView):
 
     @game_only("game_join", "Join a game", request=InputSerializer, codes=(400, 401, 403, 404, 409))
     def post(self, request, game_id):
-        game = viewable_game(request, game_id)
+        # Not ``viewable_game``: someone following an invitation to a game that has just
+        # filled up should hear that it started without them, not that it is hidden.
+        game = selectors.game_get(game_id)
         data = validated(self.InputSerializer, request.data)
         game = services.game_join(game=game, user=request.user, token=data.get("token"))
         return Response(game_detail(game, request.user))
