@@ -1,6 +1,7 @@
 """Reads: a game's table at any point, lists of games, what a seat or a visitor may see.
 Nothing here writes."""
 
+from django.contrib.auth import get_user_model
 from django.db.models import F, Q, QuerySet
 
 from events import store
@@ -179,3 +180,70 @@ def move_events(game: Game, batch: list[StoredEvent]) -> list[StoredEvent]:
             break
         written.append(event)
     return written
+
+
+def move_history(game: Game) -> list[dict]:
+    """The game's history as the move list shows it: the start and every move (``end`` is
+    the seq after its last event, for ``game_table(upto=end)``), moves later voided marked
+    ``voided``, and notes for undos, takebacks, resignations and moderators' acts (who,
+    when, why: the event's actor and reason)."""
+    events = store.load(game.stream)
+    names = _actor_names({event.actor for event in events})
+    entries: list[dict] = []
+    current: dict | None = None
+    for event in events:
+        if not event.type.startswith(tbl.TABLE_PREFIX):
+            if current is not None:
+                current["end"] = event.seq
+            continue
+        kind = event.type[len(tbl.TABLE_PREFIX) :]
+        data = event.data
+        base = {
+            "seq": event.seq,
+            "end": event.seq,
+            "actor": names.get(event.actor, event.actor),
+            "reason": event.reason,
+            "at": event.recorded_at,
+        }
+        current = None
+        match kind:
+            case "Started":
+                current = {**base, "kind": "start", "text": "the game begins", "voided": False}
+                entries.append(current)
+            case "Moved":
+                current = {
+                    **base,
+                    "kind": "move",
+                    "seat": data["seat"],
+                    "text": data["move"],
+                    "auto": data.get("auto", ""),
+                    "voided": False,
+                }
+                entries.append(current)
+            case "MovesVoided":
+                for entry in entries:
+                    if entry["kind"] == "move" and entry["seq"] > data["back_to"]:
+                        entry["voided"] = True
+                text = f"{data['cause']}: the moves after event {data['back_to']} are taken back"
+                entries.append({**base, "kind": "note", "text": text})
+            case "TakebackRequested":
+                text = f"seat {data['seat'] + 1} asks to take back to event {data['to_seq']}"
+                entries.append({**base, "kind": "note", "text": text})
+            case "TakebackAnswered":
+                answer = "accepts" if data["accepted"] else "declines"
+                text = f"seat {data['seat'] + 1} {answer} the takeback"
+                entries.append({**base, "kind": "note", "text": text})
+            case "Resigned":
+                entries.append({**base, "kind": "note", "text": f"seat {data['seat'] + 1} resigns"})
+            case _:
+                details = ", ".join(f"{k}: {v}" for k, v in data.get("details", {}).items())
+                text = f"{data.get('action', kind)}" + (f" ({details})" if details else "")
+                entries.append({**base, "kind": "note", "text": text})
+    return entries
+
+
+def _actor_names(actors: set[str]) -> dict[str, str]:
+    """Display names of the users who acted (players and moderators)."""
+    ids = [int(actor[5:]) for actor in actors if actor.startswith("user:") and actor[5:].isdigit()]
+    users = get_user_model().objects.filter(pk__in=ids)
+    return {f"user:{user.pk}": display_name(user) for user in users} | {"system": "the site"}

@@ -1,9 +1,37 @@
 """Routes of the site's pages."""
 
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("signin/", views.sign_in, name="sign-in"),
+    path("signin/link/<str:token>/", views.sign_in_link, name="sign-in-link"),
+    path(
+        "signin/password/",
+        auth_views.LoginView.as_view(template_name="signin_password.html"),
+        name="sign-in-password",
+    ),
+    path("signout/", auth_views.LogoutView.as_view(next_page="/"), name="sign-out"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("games/new/", views.game_new, name="game-new"),
+    path("invite/<str:token>/", views.invitation, name="invitation"),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/seq", views.game_seq, name="game-seq"),
+    path("games/<int:game_id>/move/", views.move_post, name="game-move"),
+    path("games/<int:game_id>/undo/", views.undo_post, name="game-undo"),
+    path("games/<int:game_id>/takeback/", views.takeback_request_post, name="game-takeback"),
+    path(
+        "games/<int:game_id>/takeback/answer/",
+        views.takeback_answer_post,
+        name="game-takeback-answer",
+    ),
+    path("games/<int:game_id>/chat/", views.chat_post, name="game-chat"),
+    path("games/<int:game_id>/join/", views.join_post, name="game-join"),
+    path("games/<int:game_id>/leave/", views.leave_post, name="game-leave"),
+    path("games/<int:game_id>/cancel/", views.cancel_post, name="game-cancel"),
+    path("games/<int:game_id>/resign/", views.resign, name="game-resign"),
+    path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
 ]

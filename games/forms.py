@@ -1,0 +1,117 @@
+"""The website's forms: they read what people type; the services decide what is allowed."""
+
+import re
+
+from django import forms
+
+from games.registry import GAME_TYPES
+from games.services import TIME_CONTROL_DAYS
+
+TIME_CONTROLS = (
+    ("none", "no time limit"),
+    ("per_move", "days per move"),
+    ("bank", "a bank of hours, plus an increment per move, up to a cap"),
+)
+OPTION_LABELS = {"board": "Board side", "wall": "Wall side"}
+
+
+def option_field(slug: str, option: str) -> str:
+    """The form field of one engine option of one game (``opt_azul_wall``)."""
+    return f"opt_{slug.replace('-', '_')}_{option}"
+
+
+class EmailForm(forms.Form):
+    email = forms.EmailField(label="Your email address", max_length=254)
+
+
+class GameCreateForm(forms.Form):
+    """Every game's options are fields; only the chosen game's count."""
+
+    game = forms.ChoiceField(choices=[(slug, kind.title) for slug, kind in GAME_TYPES.items()])
+    players = forms.TypedChoiceField(
+        choices=[(n, f"{n} players") for n in (2, 3, 4)], coerce=int, initial=2
+    )
+    time_control = forms.ChoiceField(choices=TIME_CONTROLS, initial="none")
+    days = forms.TypedChoiceField(
+        choices=[(d, f"{d} day{'s' if d > 1 else ''}") for d in TIME_CONTROL_DAYS],
+        coerce=int,
+        initial=3,
+        required=False,
+        label="Days per move",
+    )
+    bank_hours = forms.IntegerField(min_value=1, initial=72, required=False)
+    increment_hours = forms.IntegerField(min_value=0, initial=12, required=False)
+    cap_hours = forms.IntegerField(min_value=1, initial=120, required=False)
+    self_undo = forms.BooleanField(
+        required=False, initial=True, label="Players may undo their own last move"
+    )
+    private = forms.BooleanField(
+        required=False, label="Private: only the players see it, even once finished"
+    )
+    invite = forms.CharField(
+        required=False,
+        widget=forms.Textarea(
+            attrs={"rows": 2, "placeholder": "bob@example.com, carol@example.com"}
+        ),
+        label="Invite by email (the other seats stay open to anyone)",
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for slug, kind in GAME_TYPES.items():
+            for option, allowed in kind.engine.OPTIONS.items():
+                self.fields[option_field(slug, option)] = forms.ChoiceField(
+                    choices=[(value, value) for value in allowed],
+                    required=False,
+                    label=f"{kind.title}: {OPTION_LABELS.get(option, option)}",
+                )
+
+    def game_options(self) -> dict:
+        slug = self.cleaned_data["game"]
+        return {
+            option: self.cleaned_data.get(option_field(slug, option)) or allowed[0]
+            for option, allowed in GAME_TYPES[slug].engine.OPTIONS.items()
+        }
+
+    def time_control_value(self) -> dict:
+        data = self.cleaned_data
+        match data["time_control"]:
+            case "per_move":
+                return {"kind": "per_move", "days": data.get("days") or 3}
+            case "bank":
+                return {
+                    "kind": "bank",
+                    "bank_hours": data.get("bank_hours"),
+                    "increment_hours": data.get("increment_hours"),
+                    "cap_hours": data.get("cap_hours"),
+                }
+        return {"kind": "none"}
+
+    def invited(self) -> list[str]:
+        return [email for email in re.split(r"[\s,;]+", self.cleaned_data["invite"]) if email]
+
+
+class MoveForm(forms.Form):
+    """A move in notation: picked from the list of legal moves, or typed."""
+
+    move = forms.CharField(required=False, max_length=200)
+    typed = forms.CharField(required=False, max_length=200, label="or type it")
+    expected_seq = forms.IntegerField(min_value=0)
+
+    def notation(self) -> str:
+        return (self.cleaned_data.get("typed") or self.cleaned_data.get("move") or "").strip()
+
+
+class ChatForm(forms.Form):
+    text = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class TakebackRequestForm(forms.Form):
+    to_seq = forms.IntegerField(min_value=0)
+
+
+class TakebackAnswerForm(forms.Form):
+    request = forms.IntegerField(min_value=1)
+    accept = forms.TypedChoiceField(
+        choices=[("yes", "accept"), ("no", "decline")], coerce=lambda v: v == "yes"
+    )

@@ -1,0 +1,25 @@
+"""Shared steps of the web tests: a started game between alice and bob."""
+
+from games import selectors, services
+
+
+def started_game(alice, bob, game: str = "summer-pavilion", **options):
+    """A two-player game, created by alice and joined by bob (so it has started)."""
+    created = services.game_create(creator=alice, game=game, players=2, **options)
+    services.game_join(game=created, user=bob)
+    created.refresh_from_db()
+    return created
+
+
+def player_to_move(game, *users):
+    """The user whose turn it is."""
+    game.refresh_from_db()
+    return next(user for user in users if selectors.seat_of(game, user).position == game.to_move)
+
+
+def play_moves(game, users, count: int) -> None:
+    """``count`` moves played through the service: each time the first legal move."""
+    for _ in range(count):
+        user = player_to_move(game, *users)
+        table = selectors.game_table(game)
+        services.move_submit(game=game, user=user, move=selectors.legal_moves_of(table)[0]["move"])
