@@ -51,6 +51,13 @@ START_SEAT = 0
 """Ruling: the rulebook lets "the player who most recently visited Portugal" start; the
 service seats the players, so seat 0 starts the first round."""
 
+LAST_ROUND = 20
+"""Ruling: the rulebook ends the game only after a round in which a horizontal row was
+completed, and is silent on games where that can no longer happen (every free tile of a
+needed colour locked on pattern lines that can never be completed, or grey-wall rows whose
+empty spaces no missing colour may fill). So that every game ends, the game also ends after
+round 20. Real games end after 5 to 8 rounds; even random play rarely needs 15."""
+
 EMPTY_WALL: Wall = tuple((None,) * WALL_SIZE for _ in range(WALL_SIZE))
 
 

@@ -3,7 +3,7 @@
 import json
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from games.rules.azul import (
@@ -33,6 +33,9 @@ players = st.integers(2, 4)
 walls = st.sampled_from(WALL_SIDES)
 seeds = st.integers(0, 2**32 - 1)
 
+LONGEST_GAME = 2000
+"""Far more commands than any game needs: random games take about 50 to 250."""
+
 EVERY_COMMAND = [
     TakeTiles(source, colour, line)
     for source in [CENTRE, *range(10)]
@@ -49,6 +52,7 @@ def random_game(players, wall, seed, choose=None):
     state = replay(events)
     states, commands = [], []
     while not is_over(state):
+        assert len(commands) < LONGEST_GAME, f"no end after {LONGEST_GAME} commands"
         command = choose(state) if choose else rng.choice(legal_commands(state))
         states.append(state)
         commands.append(command)
@@ -111,6 +115,7 @@ def test_every_legal_command_is_accepted_and_every_other_refused_with_a_reason(p
 
 @games
 @given(players, walls, seeds)
+@example(3, "grey", 28057348)  # random play that never completed a row: ends after round 20
 def test_every_game_ends_with_an_outcome(players, wall, seed):
     _, _, _, final = random_game(players, wall, seed)
     result = outcome(final)

@@ -32,7 +32,7 @@ from games.rules.azul import (
     to_move,
     view,
 )
-from games.rules.azul.board import START_SEAT, Colour, floor_penalty
+from games.rules.azul.board import LAST_ROUND, START_SEAT, Colour, floor_penalty
 from games.rules.azul.model import Phase
 from tests.rules.azul.tables import board, opening, play, table, tiles
 
@@ -231,6 +231,14 @@ def test_the_game_ends_after_the_round_in_which_a_horizontal_row_is_completed():
     assert is_over(state) and to_move(state) is None and legal_commands(state) == []
     assert outcome(state) == Outcome((20 + 10 + 95, 0), (0,))
     assert refused(state, "F1 red 1") == "cannot take tiles: the game is over"
+
+
+def test_the_game_ends_after_the_last_round_even_if_no_row_was_completed():
+    """Ruling: a game in which no row can be completed any more must still end."""
+    state = replace(table(opening(), factories=("K",)), round=LAST_ROUND)
+    events, state = play(state, "F1 black 1")
+    assert events[-1] == GameEnded((Bonus(0, 0, 0, 0), Bonus(0, 0, 0, 0)))
+    assert is_over(state) and outcome(state) == Outcome((1, 0), (0,))
 
 
 def test_the_game_goes_on_until_the_round_ends_even_after_a_row_is_complete():
