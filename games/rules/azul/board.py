@@ -3,6 +3,11 @@
 Names follow the rulebook: factory displays, the centre of the table, pattern lines, the
 wall, the floor line, the box lid, the first player marker. Rows, columns, pattern lines,
 factories and seats are numbered from 0 here; the notation shows them from 1.
+
+Rulings where the rulebook is silent: ``START_SEAT`` and ``LAST_ROUND`` below; in the
+engine, a grey-wall line without a legal space drops to the floor line
+(``_line_dropped_to_floor``), the marker taken onto a full floor line (``_take_tiles``),
+nobody taking the marker (``_next_start_player``) and no tile left to draw (``_refill``).
 """
 
 from enum import IntEnum

@@ -28,6 +28,7 @@ from games.rules.azul.board import (
     TILES_PER_COLOUR,
     TILES_PER_FACTORY,
     WALL_SIDES,
+    WALL_SIZE,
     Colour,
     coloured_wall_column,
     complete_colours,
@@ -288,7 +289,11 @@ def _take_tiles(state: State, command: TakeTiles) -> TilesTaken:
     """Phase A: all tiles of one colour from one factory display (the rest to the centre)
     or from the centre (the first to do so this round also takes the first player marker
     onto their floor line), placed right to left on one pattern line; what does not fit
-    goes to the floor line, and what the floor line cannot hold into the box lid."""
+    goes to the floor line, and what the floor line cannot hold into the box lid.
+
+    Ruling (the rulebook is silent): a player taking the marker onto a full floor line
+    still takes it (and starts the next round); it loses no points, as only the 7 spaces
+    do."""
     if state.phase is not Phase.OFFER:
         raise IllegalMove(_not_now(state, "take tiles"))
     source, colour, line = command.source, command.colour, command.line
@@ -352,8 +357,8 @@ def _place_on_wall(state: State, command: PlaceOnWall) -> WallTiled:
     assert row is not None, "decide stops in the tiling phase only for a choice"
     colour = board.lines[row].colour
     column = command.column
-    if column not in range(len(board.wall)):
-        raise IllegalMove(f"there is no wall column {column + 1}: columns are 1 to 5")
+    if column not in range(WALL_SIZE):
+        raise IllegalMove(f"there is no wall column {column + 1}: columns are 1 to {WALL_SIZE}")
     if column not in grey_wall_columns(board.wall, row, colour):
         taken = board.wall[row][column] is not None
         raise IllegalMove(
@@ -422,11 +427,18 @@ def _next_round_or_end(state: State, rng: random.Random) -> Event:
     next round; ``_refill`` rules on the cases the rulebook leaves open."""
     row_completed = any(complete_rows(board.wall) for board in state.boards)
     if not row_completed and state.round < LAST_ROUND:
-        first = state.marker_holder if state.marker_holder is not None else state.start_seat
-        refilled = _refill(state, first, rng)
+        refilled = _refill(state, _next_start_player(state), rng)
         if refilled is not None:
             return refilled
     return GameEnded(tuple(_bonus(board) for board in state.boards))
+
+
+def _next_start_player(state: State) -> int:
+    """Phase C: the holder of the first player marker starts the next round.
+
+    Ruling (the rulebook is silent): if nobody took the marker this round (no tile ever
+    reached the centre), the start player of this round starts the next one too."""
+    return state.marker_holder if state.marker_holder is not None else state.start_seat
 
 
 def _refill(state: State, first_player: int, rng: random.Random) -> FactoriesRefilled | None:
@@ -434,10 +446,8 @@ def _refill(state: State, first_player: int, rng: random.Random) -> FactoriesRef
     the box lid when it runs out; when both are empty the round starts with partly filled
     displays.
 
-    Rulings (the rulebook is silent): if nobody took the first player marker (no tile ever
-    reached the centre), the start player of the round starts again; if bag and lid are
-    both empty so that no tile at all can be drawn, there is no round to play and the
-    game ends (``None``)."""
+    Ruling (the rulebook is silent): if bag and lid are both empty so that no tile at all
+    can be drawn, there is no round to play and the game ends (``None``)."""
     displays = len(state.factories)
     draw = draw_tiles(state.bag, state.lid, displays * TILES_PER_FACTORY, rng)
     if not draw.tiles:
