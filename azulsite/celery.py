@@ -13,4 +13,7 @@ app.autodiscover_tasks()
 
 app.conf.beat_schedule = {
     "heartbeat": {"task": "games.tasks.heartbeat", "schedule": 60.0},
+    # Sends what is due (and what a lost broker dropped), applies deadlines, reminders,
+    # vacations and digests; expires before the next run so runs never pile up.
+    "sweep": {"task": "games.tasks.sweep", "schedule": 60.0, "options": {"expires": 55}},
 }

@@ -4,6 +4,8 @@ import logging
 
 from celery import shared_task
 
+from games.mail import services as mail
+
 log = logging.getLogger(__name__)
 
 
@@ -12,3 +14,15 @@ def heartbeat() -> str:
     """Beat's proof of life: a line in the worker's log every minute."""
     log.info("heartbeat: beat and worker are running")
     return "ok"
+
+
+@shared_task
+def send_outbox(outbox_id: int) -> str:
+    """Send one outbox row (queued when the transaction that wrote it committed)."""
+    return mail.outbox_send(outbox_id=outbox_id)
+
+
+@shared_task
+def sweep() -> dict:
+    """Every minute: timeouts, warnings, reminders, vacations, digests and due emails."""
+    return mail.sweep()

@@ -1,0 +1,272 @@
+"""The emails: plain text and HTML of every kind, readable in any mail client (the position
+as monospaced text, no script, no image), the numbered legal moves in notation, links that
+only open pages, and the headers (Reply-To for moving by reply, RFC 8058 unsubscribe)."""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+
+from games.mail import tokens
+from games.models import Game, Outbox
+from games.registry import game_type
+from games.selectors import display_name, game_table, players_of, waiting_for
+
+User = get_user_model()
+
+# The kinds about a turn to play: they carry the position, the moves and a reply address.
+TURN_KINDS = (Outbox.Kind.YOUR_TURN, Outbox.Kind.REMINDER, Outbox.Kind.DEADLINE_WARNING)
+
+
+def game_url(game: Game) -> str:
+    return f"{settings.SITE_URL}/games/{game.pk}/"
+
+
+def replay_url(game: Game) -> str:
+    return f"{settings.SITE_URL}/games/{game.pk}/replay/"
+
+
+def invitation_url(game: Game, token: str) -> str:
+    return f"{settings.SITE_URL}/games/{game.pk}/join/?token={token}"
+
+
+def preferences_url(email: str) -> str:
+    return f"{settings.SITE_URL}/mail/preferences/{tokens.address_token(email)}/"
+
+
+def unsubscribe_url(email: str) -> str:
+    return f"{settings.SITE_URL}/mail/unsubscribe/{tokens.address_token(email)}/"
+
+
+@dataclass
+class Section:
+    """One game in an email: where it stands and, on the reader's turn, how to move."""
+
+    title: str
+    url: str
+    players: list[str]
+    position: str
+    status: str = ""
+    moves: list[tuple[int, str]] = field(default_factory=list)
+    reply_address: str = ""
+
+
+@dataclass
+class Email:
+    """What the templates show; ``headers`` go on the message."""
+
+    subject: str
+    greeting: str
+    paragraphs: list[str]
+    sections: list[Section] = field(default_factory=list)
+    links: list[tuple[str, str]] = field(default_factory=list)
+    preferences_url: str = ""
+    headers: dict = field(default_factory=dict)
+
+
+def game_title(game: Game) -> str:
+    return f"{game_type(game.game_type).title} #{game.pk}"
+
+
+def seat_of_user(game: Game, user) -> int | None:
+    if user is None:
+        return None
+    seat = game.seats.filter(user=user, position__isnull=False).first()
+    return seat.position if seat else None
+
+
+def section(game: Game, user, now: datetime) -> Section:
+    """The game as ``user`` sees it: players and scores, the position as text, and when it
+    is their turn the numbered legal moves and the seat's signed reply address."""
+    table = game_table(game)
+    engine = table.engine
+    scores = list(game.scores or ())
+    players = []
+    for player in players_of(game):
+        if player["seat"] is None:
+            continue
+        mark = " (to move)" if player["seat"] == game.to_move else ""
+        score = f", {scores[player['seat']]} points" if player["seat"] < len(scores) else ""
+        players.append(f"{player['seat'] + 1}. {player['player']}{score}{mark}")
+    found = Section(
+        title=game_title(game),
+        url=game_url(game),
+        players=players,
+        position=engine.render_text(table.state) if table.started else "",
+    )
+    seat = seat_of_user(game, user)
+    if game.status == Game.Status.ACTIVE and seat is not None and seat == game.to_move:
+        found.moves = [
+            (number, engine.format(command))
+            for number, command in enumerate(engine.legal_commands(table.state), start=1)
+        ]
+        found.reply_address = tokens.reply_address(game.pk, seat, game.last_seq)
+        found.status = "It is your turn." + deadline_text(game, now)
+    elif game.status == Game.Status.ACTIVE and game.to_move is not None:
+        found.status = "Waiting for another player."
+    elif game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+        found.status = f"The game is {game.get_status_display()}."
+    return found
+
+
+def deadline_text(game: Game, now: datetime) -> str:
+    if game.deadline is None:
+        return ""
+    hours = max(0, int((game.deadline - now).total_seconds() // 3600))
+    return f" Deadline: {game.deadline:%Y-%m-%d %H:%M} UTC (in about {hours} hours)."
+
+
+def compose(row: Outbox, now: datetime) -> Email:
+    """The email of an outbox row, from the game as it stands now."""
+    user = User.objects.filter(email__iexact=row.recipient).first()
+    game = row.game
+    name = display_name(user) if user else ""
+    email = Email(
+        subject="",
+        greeting=f"Hello {name}," if name else "Hello,",
+        paragraphs=[],
+        preferences_url=preferences_url(row.recipient) if user else "",
+    )
+    payload = row.payload or {}
+    kind = row.kind
+    if kind == Outbox.Kind.DIGEST:
+        games = list(waiting_for(user)) if user else []
+        email.subject = f"{len(games)} game(s) waiting for your move"
+        email.paragraphs = [
+            "Your daily digest: every game waiting for your move. To move by email, write "
+            "the move or its number to the reply address given under each game."
+        ]
+        email.sections = [section(game, user, now) for game in games]
+        return _finish(email, row, user)
+    title = game_title(game)
+    email.links = [("Open the game", game_url(game))]
+    if kind == Outbox.Kind.INVITATION:
+        creator = display_name(game.created_by)
+        email.subject = f"{creator} invites you to play {game_type(game.game_type).title}"
+        email.paragraphs = [
+            f"{creator} invites you to a game of {game_type(game.game_type).title} for "
+            f"{game.players} players ({time_control_text(game)}).",
+            "Open the invitation to take your seat.",
+        ]
+        email.links = [("Open the invitation", invitation_url(game, payload.get("token", "")))]
+        return _finish(email, row, user)
+    email.sections = [section(game, user, now)]
+    match kind:
+        case Outbox.Kind.GAME_STARTED:
+            email.subject = f"{title} has started"
+            email.paragraphs = [f"Everyone has joined: {title} has started."]
+        case Outbox.Kind.YOUR_TURN:
+            email.subject = f"Your turn in {title}"
+            email.paragraphs = [f"It is your turn in {title}."]
+        case Outbox.Kind.REMINDER:
+            email.subject = f"Reminder: your turn in {title}"
+            email.paragraphs = [f"{title} is still waiting for your move."]
+        case Outbox.Kind.DEADLINE_WARNING:
+            email.subject = f"Your time is running out in {title}"
+            email.paragraphs = [
+                f"Your time in {title} is running out.{deadline_text(game, now)}",
+                timeout_text(game),
+            ]
+        case Outbox.Kind.TIMEOUT:
+            email.subject = f"Your time ran out in {title}"
+            if payload.get("policy") == Game.TimeoutPolicy.FORFEIT:
+                done = "you forfeited the game."
+            else:
+                done = f"the move {payload.get('move', '')} was played for you."
+            email.paragraphs = [f"Your time ran out in {title}: {done}"]
+        case Outbox.Kind.GAME_OVER:
+            email.subject = f"{title} is over"
+            email.paragraphs = [f"{title} is over. {result_text(game)}"]
+            email.links.append(("Replay the game", replay_url(game)))
+        case Outbox.Kind.TAKEBACK_REQUEST:
+            email.subject = f"Takeback request in {title}"
+            email.paragraphs = [
+                f"A player asks to take {title} back to the position after event "
+                f"{payload.get('to_seq')}. Accept or decline on the game's page."
+            ]
+        case Outbox.Kind.MOVE_CONFIRMED:
+            email.subject = f"Played: {payload.get('move', '')} in {title}"
+            email.paragraphs = [f"Your move {payload.get('move', '')} is played in {title}."]
+        case Outbox.Kind.REPLY_REFUSED:
+            email.subject = f"Your reply was not played in {title}"
+            email.paragraphs = [f"Your reply was not played: {payload.get('reason', '')}"]
+    return _finish(email, row, user)
+
+
+def refusal_without_game(row: Outbox) -> Email:
+    """The answer to a reply that names no game its sender may see."""
+    return Email(
+        subject="Your reply could not be read as a move",
+        greeting="Hello,",
+        paragraphs=[
+            f"Your email was not played: {(row.payload or {}).get('reason', '')}",
+            "To move by email, reply to the latest turn email of the game with the move or "
+            "its number.",
+        ],
+    )
+
+
+def time_control_text(game: Game) -> str:
+    control = game.time_control or {}
+    match control.get("kind"):
+        case "per_move":
+            return f"{control['days']} day(s) per move"
+        case "bank":
+            return (
+                f"a bank of {control['bank_hours']} hours, {control['increment_hours']} hours "
+                f"more per move, at most {control['cap_hours']} hours"
+            )
+    return "no time limit"
+
+
+def timeout_text(game: Game) -> str:
+    if game.timeout_policy == Game.TimeoutPolicy.FORFEIT:
+        return "If the deadline passes, you forfeit the game."
+    return "If the deadline passes, the least wasteful move is played for you."
+
+
+def result_text(game: Game) -> str:
+    names = {player["seat"]: player["player"] for player in players_of(game)}
+    winners = ", ".join(str(names.get(seat, seat)) for seat in game.winners or ())
+    return f"Winner: {winners}." if winners else ""
+
+
+def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
+    """The message to send for ``row``."""
+    email = compose(row, now) if row.game_id else refusal_without_game(row)
+    context = {"email": email, "site_url": settings.SITE_URL}
+    text = render_to_string("mail/message.txt", context)
+    html = render_to_string("mail/message.html", context)
+    headers = {
+        "Message-ID": f"<outbox.{row.pk}@{settings.MAIL_REPLY_DOMAIN}>",
+        "Auto-Submitted": "auto-generated",
+        **email.headers,
+    }
+    if row.game_id:
+        headers["References"] = f"<game.{row.game_id}@{settings.MAIL_REPLY_DOMAIN}>"
+    if (row.payload or {}).get("in_reply_to"):
+        headers["In-Reply-To"] = row.payload["in_reply_to"]
+        headers["References"] = row.payload["in_reply_to"]
+    reply_to = [s.reply_address for s in email.sections if s.reply_address]
+    result = EmailMultiAlternatives(
+        subject=email.subject,
+        body=text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[row.recipient],
+        reply_to=reply_to[:1] if len(email.sections) == 1 else None,
+        headers=headers,
+    )
+    result.attach_alternative(html, "text/html")
+    return result
+
+
+def _finish(email: Email, row: Outbox, user) -> Email:
+    if user is not None:
+        email.headers = {
+            "List-Unsubscribe": f"<{unsubscribe_url(row.recipient)}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        }
+    return email

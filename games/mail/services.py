@@ -1,0 +1,523 @@
+"""Play by email, the writers: sending the outbox, the periodic jobs (timeouts, deadline
+warnings, reminders, vacations, digests, due emails), moving by reply, preferences.
+
+Sending once. An outbox row is sent by whoever claims it first (the Celery task queued at
+commit, or the minute sweep when the broker lost that task) with a conditional ``UPDATE …
+WHERE sent_at IS NULL AND claimed_at IS NULL``; the claim is committed before the SMTP
+transaction and ``sent_at`` right after it. So no row is ever handed to the mail server
+twice, whatever the number of workers, broker re-deliveries or sweeps. SMTP and the
+database cannot commit together, so one window stays: a worker that dies after its claim
+and before its mark (during the SMTP transaction, less than a second) leaves the row "in
+doubt" — the server may or may not have taken it. We choose *at most once*: after
+``MAIL_CLAIM_STALE_SECONDS`` the sweep gives such a row up (``cancelled_at`` with the
+reason in ``last_error``, logged as an error) rather than risk a second copy; a lost turn
+email is covered by the next reminder. A failure the server reports (refused, timed out,
+connection lost before the claim) is not in doubt: the claim is released and the row
+tried again later, up to ``MAX_ATTEMPTS``.
+
+Keys. Emails about an event use its seq; reminders and deadline warnings, which can fall
+many times on one position, use the minute they were scheduled for; a digest the day
+(and no game); answers to a reply the id of the ``InboundMessage`` they answer.
+"""
+
+import logging
+import re
+import smtplib
+from contextlib import suppress
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import get_connection
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from games import services
+from games.errors import BadRequest, Conflict, ServiceError
+from games.mail import clocks, inbound, outbox, render, tokens
+from games.models import Game, InboundMessage, Outbox, PlayerSettings, SeatClock
+from games.selectors import game_table, legal_moves_of, waiting_for
+
+log = logging.getLogger(__name__)
+User = get_user_model()
+
+MAX_ATTEMPTS = 8
+# Kinds a player may turn off on the preferences page; answers to their own replies and
+# invitations from other players always go out (unless unsubscribed from everything).
+OPTIONAL_KINDS = (
+    Outbox.Kind.GAME_STARTED,
+    Outbox.Kind.YOUR_TURN,
+    Outbox.Kind.REMINDER,
+    Outbox.Kind.DEADLINE_WARNING,
+    Outbox.Kind.TIMEOUT,
+    Outbox.Kind.GAME_OVER,
+    Outbox.Kind.TAKEBACK_REQUEST,
+)
+# Answers to a player's own email: sent even after an unsubscribe.
+ANSWER_KINDS = (Outbox.Kind.MOVE_CONFIRMED, Outbox.Kind.REPLY_REFUSED)
+IN_DOUBT = (
+    "in doubt: claimed by a worker that never marked it sent (it may have gone out); not sent again"
+)
+# A timed-out seat's turn is played out by default moves; a turn is never longer.
+LONGEST_TURN = 100
+
+
+# --- sending ------------------------------------------------------------------------------
+
+
+def outbox_send(*, outbox_id: int, now: datetime | None = None) -> str:
+    """Send one outbox row if it is due and nobody has claimed it: ``sent``, ``skipped``
+    (the reader does not want it or it is out of date), ``failed`` (tried again later),
+    ``busy`` (claimed by another worker), ``not due`` or ``done``."""
+    now = now or timezone.now()
+    row = Outbox.objects.select_related("game").filter(pk=outbox_id).first()
+    if row is None or row.sent_at or row.cancelled_at or row.claimed_at:
+        return "done"
+    if row.due_at > now:
+        return "not due"
+    reason = skip_reason(row, now)
+    if reason:
+        _unclaimed(row).update(cancelled_at=now, last_error=reason)
+        return "skipped"
+    message = render.message(row, now)
+    connection = get_connection()
+    try:
+        connection.open()
+        # The claim comes after the connection is up: what fails before it is not in doubt.
+        if not _unclaimed(row).update(claimed_at=now, attempts=F("attempts") + 1):
+            return "busy"
+        try:
+            connection.send_messages([message])
+        except (smtplib.SMTPException, OSError) as error:
+            _failed(Outbox.objects.filter(pk=row.pk, claimed_at=now), row, error, now)
+            return "failed"
+        Outbox.objects.filter(pk=row.pk).update(sent_at=now, last_error="")
+        return "sent"
+    except (smtplib.SMTPException, OSError) as error:
+        _unclaimed(row).update(attempts=F("attempts") + 1)
+        _failed(_unclaimed(row), row, error, now)
+        return "failed"
+    finally:
+        with suppress(smtplib.SMTPException, OSError):
+            connection.close()
+
+
+def skip_reason(row: Outbox, now: datetime) -> str:
+    """Why this email should not go out any more, or ``""``."""
+    user = User.objects.filter(email__iexact=row.recipient).first()
+    prefs = PlayerSettings.objects.filter(user=user).first() if user else None
+    if prefs is not None and row.kind not in ANSWER_KINDS:
+        if prefs.unsubscribed_at is not None:
+            return "unsubscribed"
+        if row.kind in prefs.muted_kinds:
+            return "turned off in the preferences"
+        if prefs.daily_digest and row.kind in render.TURN_KINDS:
+            return "in the daily digest"
+    if row.kind not in render.TURN_KINDS:
+        return ""
+    game = row.game
+    seat = (row.payload or {}).get("seat")
+    if game.status != Game.Status.ACTIVE or game.to_move != seat:
+        return "no longer this player's turn"
+    if row.kind == Outbox.Kind.YOUR_TURN and _turn_shown_elsewhere(row):
+        return "a later turn email, or the game-started email, shows this turn"
+    window = timedelta(seconds=settings.MAIL_ACTIVE_WINDOW_SECONDS)
+    if (
+        row.kind != Outbox.Kind.DEADLINE_WARNING
+        and SeatClock.objects.filter(
+            seat__game=game, seat__position=seat, last_seen_at__gte=now - window
+        ).exists()
+    ):
+        return "the player is on the game's page"
+    return ""
+
+
+def _turn_shown_elsewhere(row: Outbox) -> bool:
+    later = Q(kind=Outbox.Kind.YOUR_TURN, seq__gt=row.seq)
+    started = Q(kind=Outbox.Kind.GAME_STARTED, seq=row.seq)
+    return Outbox.objects.filter(later | started, game=row.game, recipient=row.recipient).exists()
+
+
+def _unclaimed(row: Outbox):
+    return Outbox.objects.filter(
+        pk=row.pk, sent_at__isnull=True, cancelled_at__isnull=True, claimed_at__isnull=True
+    )
+
+
+def _backoff(row: Outbox) -> timedelta:
+    return timedelta(minutes=2 ** min(row.attempts, 10))
+
+
+def _failed(ours, row: Outbox, error: Exception, now: datetime) -> None:
+    """Release our claim (``ours``): the server said no, so nothing went out. A permanent
+    refusal (5xx) or too many attempts give up."""
+    row.refresh_from_db(fields=["attempts"])
+    code = getattr(error, "smtp_code", 0) or 0
+    permanent = isinstance(error, smtplib.SMTPRecipientsRefused) or code >= 500
+    ours.filter(sent_at__isnull=True).update(
+        claimed_at=None,
+        last_error=str(error)[:500],
+        due_at=now + _backoff(row),
+        cancelled_at=now if permanent or row.attempts >= MAX_ATTEMPTS else None,
+    )
+
+
+# --- the periodic jobs --------------------------------------------------------------------
+
+
+def sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """One pass of every periodic job, in the order their effects feed each other:
+    vacations that ran out, timeouts, warnings, reminders, digests, then the emails due
+    (including those a lost broker dropped). Each job handles at most
+    ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed columns), never all games."""
+    now = now or timezone.now()
+    return {
+        "vacations_ended": vacations_expire(now=now),
+        "timeouts": timeouts_apply(now=now),
+        "warnings": warnings_queue(now=now),
+        "reminders": reminders_queue(now=now),
+        "digests": digests_queue(now=now),
+        **outbox_sweep(now=now),
+    }
+
+
+def outbox_sweep(*, now: datetime) -> dict[str, int]:
+    """Send every due row nobody claimed; give up rows in doubt (see the module doc)."""
+    pending = Outbox.objects.filter(
+        sent_at__isnull=True, cancelled_at__isnull=True, due_at__lte=now
+    )
+    ids = list(
+        pending.filter(claimed_at__isnull=True)
+        .order_by("due_at")
+        .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
+    )
+    sent = sum(outbox_send(outbox_id=pk, now=now) == "sent" for pk in ids)
+    stale = now - timedelta(seconds=settings.MAIL_CLAIM_STALE_SECONDS)
+    in_doubt = pending.filter(claimed_at__lte=stale).update(cancelled_at=now, last_error=IN_DOUBT)
+    if in_doubt:
+        log.error("%s outbox row(s) in doubt after a worker stopped; not sent again", in_doubt)
+    return {"sent": sent, "in_doubt": in_doubt}
+
+
+def timeouts_apply(*, now: datetime) -> int:
+    """Apply the timeout policy of every game whose deadline has passed."""
+    ids = (
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now, paused_at__isnull=True)
+        .order_by("deadline")
+        .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
+    )
+    return sum(game_timeout(game_id=pk, now=now) for pk in list(ids))
+
+
+@transaction.atomic
+def game_timeout(*, game_id: int, now: datetime) -> bool:
+    """The seat to move ran out of time: with ``default_move`` its turn is played by its
+    engine's ``default_command`` (the documented least wasteful move); with ``forfeit``
+    the seat resigns. The player is told either way."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if (
+        game is None
+        or game.status != Game.Status.ACTIVE
+        or game.deadline is None
+        or game.deadline > now
+        or game.paused_at is not None
+    ):
+        return False
+    seat = game.seats.select_related("user").get(position=game.to_move)
+    clocks.timed_out(game)
+    played = []
+    if game.timeout_policy == Game.TimeoutPolicy.FORFEIT:
+        services.seat_resign(game, seat, actor="system", reason="time ran out")
+    else:
+        for _ in range(LONGEST_TURN):
+            if game.status != Game.Status.ACTIVE or game.to_move != seat.position:
+                break
+            table = game_table(game)
+            command = table.engine.default_command(table.state)
+            played.append(table.engine.format(command))
+            services.play(
+                game, table, command, actor="system", auto="timeout", reason="time ran out"
+            )
+    outbox.queue(
+        game,
+        game.last_seq,
+        seat.user.email,
+        Outbox.Kind.TIMEOUT,
+        seat=seat.position,
+        policy=game.timeout_policy,
+        move=", ".join(played),
+    )
+    return True
+
+
+def warnings_queue(*, now: datetime) -> int:
+    """Queue a deadline warning for every seat whose warning time has come."""
+    due = SeatClock.objects.filter(warning_at__lte=now).values_list("pk", "warning_at")
+    queued = 0
+    for pk, at in list(due[: settings.MAIL_SWEEP_BATCH]):
+        with transaction.atomic():
+            if SeatClock.objects.filter(pk=pk, warning_at=at).update(warning_at=None):
+                queued += _queue_turn_email(pk, at, Outbox.Kind.DEADLINE_WARNING, now)
+    return queued
+
+
+def reminders_queue(*, now: datetime) -> int:
+    """Queue a reminder for every seat whose reminder time has come, and schedule the next
+    one (``MAIL_REMINDER_EVERY_HOURS`` later)."""
+    _, every, _ = clocks.reminder_policy()
+    due = SeatClock.objects.filter(next_reminder_at__lte=now).values_list("pk", "next_reminder_at")
+    queued = 0
+    for pk, at in list(due[: settings.MAIL_SWEEP_BATCH]):
+        following = at + every if at + every > now else now + every
+        with transaction.atomic():
+            if SeatClock.objects.filter(pk=pk, next_reminder_at=at).update(
+                next_reminder_at=following
+            ):
+                queued += _queue_turn_email(pk, at, Outbox.Kind.REMINDER, now)
+    return queued
+
+
+def _queue_turn_email(clock_id: int, at: datetime, kind: str, now: datetime) -> int:
+    clock = SeatClock.objects.select_related("seat__user", "seat__game").get(pk=clock_id)
+    seat, game = clock.seat, clock.seat.game
+    if game.status != Game.Status.ACTIVE or game.to_move != seat.position or seat.user is None:
+        SeatClock.objects.filter(pk=clock_id).update(next_reminder_at=None, warning_at=None)
+        return 0
+    if game.paused_at is not None:
+        return 0
+    slot = int(at.timestamp() // 60)
+    outbox.queue(game, slot, seat.user.email, kind, seat=seat.position, due_at=now)
+    return 1
+
+
+def digests_queue(*, now: datetime) -> int:
+    """Queue today's digest for every player who chose it and has a game waiting."""
+    day_ago = now - timedelta(days=1)
+    due = (
+        PlayerSettings.objects.filter(daily_digest=True, unsubscribed_at__isnull=True)
+        .filter(Q(last_digest_at__isnull=True) | Q(last_digest_at__lte=day_ago))
+        .select_related("user")
+    )
+    queued = 0
+    for prefs in list(due[: settings.MAIL_SWEEP_BATCH]):
+        if not waiting_for(prefs.user).exists():
+            continue
+        with transaction.atomic():
+            claimed = PlayerSettings.objects.filter(
+                pk=prefs.pk, last_digest_at=prefs.last_digest_at
+            ).update(last_digest_at=now)
+            if claimed:
+                day = int(now.timestamp() // 86400)
+                outbox.queue(None, day, prefs.user.email, Outbox.Kind.DIGEST)
+                queued += 1
+    return queued
+
+
+# --- vacation -----------------------------------------------------------------------------
+
+
+def vacation_left(prefs: PlayerSettings, now: datetime) -> timedelta:
+    """Vacation time left this year (the allowance is ``vacation_days_per_year``)."""
+    used = prefs.vacation_seconds_used if prefs.vacation_year == now.year else 0
+    if prefs.vacation_started_at is not None:
+        used += int((now - prefs.vacation_started_at).total_seconds())
+    return max(timedelta(0), timedelta(days=prefs.vacation_days_per_year, seconds=-used))
+
+
+@transaction.atomic
+def vacation_start(*, user, now: datetime | None = None) -> PlayerSettings:
+    """Go on vacation: the player's clocks stop in every game until they come back or
+    their vacation days for the year run out."""
+    now = now or timezone.now()
+    prefs, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+    if prefs.vacation_started_at is not None:
+        raise Conflict("you are already on vacation", code="on_vacation")
+    if prefs.vacation_year != now.year:
+        prefs.vacation_year, prefs.vacation_seconds_used = now.year, 0
+    if vacation_left(prefs, now) <= timedelta(0):
+        raise Conflict(
+            f"you have used your {prefs.vacation_days_per_year} vacation days this year",
+            code="no_vacation_left",
+        )
+    prefs.vacation_started_at = now
+    prefs.save()
+    for game in _games_waiting_locked(user):
+        clocks.stop(game, now=now)
+    return prefs
+
+
+@transaction.atomic
+def vacation_end(*, user, now: datetime | None = None) -> PlayerSettings:
+    """Come back: the days used are counted and the clocks run again from what they had
+    left."""
+    now = now or timezone.now()
+    prefs, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+    if prefs.vacation_started_at is None:
+        raise Conflict("you are not on vacation", code="not_on_vacation")
+    allowance = prefs.vacation_days_per_year * 86400
+    spent = int((now - prefs.vacation_started_at).total_seconds())
+    prefs.vacation_seconds_used = min(allowance, prefs.vacation_seconds_used + spent)
+    prefs.vacation_started_at = None
+    prefs.save()
+    for game in _games_waiting_locked(user):
+        clocks.resume(game, now=now)
+    return prefs
+
+
+def vacations_expire(*, now: datetime) -> int:
+    """End every vacation whose days ran out, at the moment they ran out."""
+    ended = 0
+    on_vacation = PlayerSettings.objects.filter(vacation_started_at__isnull=False)
+    for prefs in list(on_vacation.select_related("user")[: settings.MAIL_SWEEP_BATCH]):
+        # vacation_start counted the year's days used before this vacation began.
+        ends = prefs.vacation_started_at + timedelta(
+            days=prefs.vacation_days_per_year, seconds=-prefs.vacation_seconds_used
+        )
+        if ends <= now:
+            vacation_end(user=prefs.user, now=ends)
+            ended += 1
+    return ended
+
+
+def _games_waiting_locked(user) -> list[Game]:
+    ids = list(waiting_for(user).values_list("pk", flat=True))
+    return list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+
+
+# --- preferences and unsubscribe ----------------------------------------------------------
+
+
+@transaction.atomic
+def preferences_update(*, user, wanted_kinds: list[str], daily_digest: bool) -> PlayerSettings:
+    """Choose the emails wanted (any of ``OPTIONAL_KINDS``) and the daily digest. Saving
+    preferences also undoes an unsubscribe."""
+    unknown = sorted(set(wanted_kinds) - set(OPTIONAL_KINDS))
+    if unknown:
+        raise BadRequest(
+            f"unknown email kind(s) {unknown}; accepted: {', '.join(OPTIONAL_KINDS)}",
+            code="invalid_kinds",
+        )
+    prefs, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+    prefs.muted_kinds = [kind for kind in OPTIONAL_KINDS if kind not in wanted_kinds]
+    prefs.daily_digest = bool(daily_digest)
+    prefs.unsubscribed_at = None
+    prefs.save()
+    return prefs
+
+
+def unsubscribe(*, token: str, now: datetime | None = None) -> None:
+    """Stop every email but answers to the player's own replies. A token that names no
+    player does nothing, silently: the page says the same either way."""
+    email = tokens.read_address_token(token)
+    user = User.objects.filter(email__iexact=email).first() if email else None
+    if user is None:
+        return
+    prefs, _ = PlayerSettings.objects.get_or_create(user=user)
+    PlayerSettings.objects.filter(pk=prefs.pk, unsubscribed_at__isnull=True).update(
+        unsubscribed_at=now or timezone.now()
+    )
+
+
+# --- moving by reply ----------------------------------------------------------------------
+
+
+def reply_receive(*, raw: bytes, recipients: tuple[str, ...] = ()) -> str:
+    """Handle one emailed reply (RFC 822 bytes) and say what became of it. A repeated
+    Message-ID is ignored; otherwise the move is played and confirmed, or refused with the
+    reason, the current position and the legal moves. Mail from robots (out-of-office) and
+    from unknown addresses gets no answer."""
+    reply = inbound.read(raw, tuple(recipients))
+    with transaction.atomic():
+        record, created = InboundMessage.objects.get_or_create(
+            message_id=reply.message_id, defaults={"sender": reply.sender[:254]}
+        )
+        if not created:
+            return "ignored: duplicate"
+        outcome = _answer(reply, record)
+        record.outcome = outcome[:255]
+        record.save(update_fields=["outcome", "game"])
+    return outcome
+
+
+def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
+    if reply.automatic:
+        return "ignored: automatic reply"
+    user = User.objects.filter(email__iexact=reply.sender).first()
+    target = reply.addressed_to[0] if reply.addressed_to else None
+    game = Game.objects.filter(pk=target.game_id).first() if target else None
+    seat = game.seats.filter(position=target.seat).first() if game else None
+    if seat is None or seat.user_id is None:
+        return _refuse(
+            None, user, record, reply, "this address does not take moves (the link is wrong)."
+        )
+    if user is None or seat.user_id != user.pk:
+        return _refuse(
+            None,
+            user,
+            record,
+            reply,
+            "moves for a seat are taken only from the address its turn emails go to.",
+        )
+    record.game = game
+    if game.status != Game.Status.ACTIVE:
+        return _refuse(game, user, record, reply, f"the game is {game.get_status_display()}.")
+    written = inbound.first_line(reply.text)
+    if not written:
+        return _refuse(
+            game, user, record, reply, "no move found: write the move or its number first."
+        )
+    if target.seq != game.last_seq:
+        return _refuse(
+            game,
+            user,
+            record,
+            reply,
+            "the game has moved on since that email. Here is the position now.",
+        )
+    try:
+        result = services.move_submit(
+            game=game, user=user, move=_move_text(game, written), expected_seq=target.seq
+        )
+    except ServiceError as error:
+        return _refuse(game, user, record, reply, f"{written!r}: {error.message}")
+    moved = result.events[0]
+    outbox.queue(
+        game,
+        moved.seq,
+        user.email,
+        Outbox.Kind.MOVE_CONFIRMED,
+        move=moved.data["move"],
+        in_reply_to=reply.message_id,
+    )
+    return f"played {moved.data['move']}"
+
+
+def _move_text(game: Game, written: str) -> str:
+    """The notation of a move given by its number in the email's list, or ``written``."""
+    number = re.fullmatch(r"#?\s*(\d+)\s*[.)]?", written)
+    if number is None:
+        return written
+    legal = legal_moves_of(game_table(game))
+    chosen = int(number.group(1))
+    if not 1 <= chosen <= len(legal):
+        raise BadRequest(
+            f"there is no move number {chosen}: the moves are numbered 1 to {len(legal)}",
+            code="invalid_move_number",
+        )
+    return legal[chosen - 1]["move"]
+
+
+def _refuse(game, user, record: InboundMessage, reply: inbound.Reply, reason: str) -> str:
+    """Queue the refusal (to registered players only: no mail to strangers), with the game
+    when the sender may see it."""
+    if user is not None:
+        outbox.queue(
+            game,
+            record.pk,
+            user.email,
+            Outbox.Kind.REPLY_REFUSED,
+            reason=reason,
+            in_reply_to=reply.message_id,
+        )
+    return f"refused: {reason}"

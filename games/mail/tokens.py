@@ -1,0 +1,69 @@
+"""Signed tokens carried by emails: the reply address of a seat, and the links to the
+preferences and unsubscribe pages. All made with ``django.core.signing``."""
+
+import base64
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core import signing
+from django.utils.crypto import salted_hmac
+
+REPLY_PREFIX = "play+"
+REPLY_SALT = "azulsite.mail.reply"
+ADDRESS_SALT = "azulsite.mail.address"
+
+
+class LowercaseSigner(signing.Signer):
+    """A signer whose signature survives mail systems that lowercase the local part of an
+    address: base32 of a truncated HMAC (120 bits), in lowercase letters and digits. It
+    keeps the address well under the 64 characters a local part may have (RFC 5321)."""
+
+    def signature(self, value, key=None):
+        digest = salted_hmac(
+            self.salt + "signer", value, key or self.key, algorithm=self.algorithm
+        ).digest()
+        return base64.b32encode(digest[:15]).decode().lower()
+
+
+_reply_signer = LowercaseSigner(salt=REPLY_SALT, sep=".")
+
+
+@dataclass(frozen=True)
+class ReplyTo:
+    """What a reply address names: the game, the seat, and the event the email showed."""
+
+    game_id: int
+    seat: int
+    seq: int
+
+
+def reply_address(game_id: int, seat: int, seq: int) -> str:
+    """``play+<game>-<seat>-<seq>.<signature>@MAIL_REPLY_DOMAIN``."""
+    token = _reply_signer.sign(f"{game_id}-{seat}-{seq}")
+    return f"{REPLY_PREFIX}{token}@{settings.MAIL_REPLY_DOMAIN}"
+
+
+def read_reply_address(address: str) -> ReplyTo | None:
+    """The seat a reply address names, or ``None`` for any other, forged or mangled one."""
+    local, _, domain = address.strip().lower().rpartition("@")
+    if domain != settings.MAIL_REPLY_DOMAIN.lower() or not local.startswith(REPLY_PREFIX):
+        return None
+    try:
+        value = _reply_signer.unsign(local[len(REPLY_PREFIX) :])
+        game_id, seat, seq = (int(part) for part in value.split("-"))
+    except (signing.BadSignature, ValueError):
+        return None
+    return ReplyTo(game_id, seat, seq)
+
+
+def address_token(email: str) -> str:
+    """A token naming an email address, for its preferences and unsubscribe links."""
+    return signing.dumps(email.lower(), salt=ADDRESS_SALT, compress=True)
+
+
+def read_address_token(token: str) -> str | None:
+    """The address a token names, or ``None`` for a forged one."""
+    try:
+        return signing.loads(token, salt=ADDRESS_SALT)
+    except signing.BadSignature:
+        return None
