@@ -114,11 +114,11 @@ def test_the_marker_takes_the_leftmost_free_floor_space_before_the_tiles():
 def test_the_marker_taken_onto_a_full_floor_line_costs_no_eighth_space():
     """Ruling: with no free floor space the holder still keeps the marker (and starts next
     round), but only the 7 spaces lose points."""
-    state = table(opening(), factories=("Y",), centre="R", boards={0: board(floor="BBBBBBB")})
+    full = board(score=20, floor="BBBBBBB")
+    state = table(opening(), factories=("Y",), centre="R", boards={0: full})
     events, state = play(state, "C red floor", "F1 yellow 1")
-    cleared = [event for event in events if isinstance(event, FloorLineCleared)]
-    assert cleared[0].marker and cleared[0].points == 0  # the score was 0 already
-    assert floor_penalty(8) == floor_penalty(7) == -14
+    assert (events[0].marker, events[0].floored, events[0].lidded) == (True, 0, 1)
+    assert FloorLineCleared(0, (0,) * 7, marker=True, points=-14) in events
     assert events[-1].first_player == 0
 
 
