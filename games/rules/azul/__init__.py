@@ -1,7 +1,8 @@
 """Azul (the original), a pure decider: the contract of ``docs/engines.md``.
 
-Standard library only. Rules: ``docs`` rules reference ``azul.md`` and the Portuguese
-rulebook; notation: ``docs/notation/azul.md``.
+Standard library only. Follows the Portuguese rulebook and the rules reference
+(``rules/azul.md``); rulings where the rulebook is silent are listed in ``board.py``;
+the notation is documented in ``docs/notation/azul.md``.
 """
 
 from games.rules.azul.board import Colour
