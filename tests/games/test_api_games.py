@@ -6,7 +6,14 @@ from rest_framework.authtoken.models import Token
 
 from games.models import Game, Outbox, Seat
 from tests.conftest import make_user
-from tests.games.api_helpers import client_for, mover, play_move, post, url
+from tests.games.api_helpers import (
+    client_for,
+    fast_password_hashing,  # noqa: F401 (autouse)
+    mover,
+    play_move,
+    post,
+    url,
+)
 from tests.games.helpers import play_to_end, started
 
 pytestmark = pytest.mark.django_db
