@@ -105,7 +105,18 @@ def _tiling_row(board: dict) -> int | None:
 
 def _pattern_line(line: int, held: dict, picks: bool) -> str:
     y = 20 + CELL * line + CELL / 2
-    parts = [text(14, y + 5, str(line + 1), font_size=14, fill="#cfe0f5", font_weight="700")]
+    parts = [
+        element(
+            "rect",
+            x=8,
+            y=y - CELL / 2,
+            width=LINES_RIGHT - 8,
+            height=CELL,
+            fill="transparent",
+            class_="hit",
+        ),
+        text(14, y + 5, str(line + 1), font_size=14, fill="#cfe0f5", font_weight="700"),
+    ]
     for place in range(line + 1):
         x = LINES_RIGHT - CELL * place - CELL / 2
         parts.append(

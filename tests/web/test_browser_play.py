@@ -1,0 +1,150 @@
+"""Two players in a real browser (Debian's Chromium): they sign in with the link from their
+email, create and join a game, play by clicking the boards, take a move back, watch the
+other's page follow, and step through the replay."""
+
+import re
+
+import pytest
+from django.core import mail
+
+from games import selectors
+from games.models import Game
+from tests.conftest import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def sign_in(windows, live_server, email: str):
+    """A new browser window whose owner signs in through the emailed link."""
+    page = windows().new_page()
+    page.goto(f"{live_server.url}/signin/")
+    page.fill("input[name=email]", email)
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=Check your email")
+    message = next(m for m in reversed(mail.outbox) if m.to == [email])
+    link = re.search(r"http://\S+/signin/link/\S+", message.body).group(0)
+    page.goto(link)
+    page.click("#sign-in")
+    page.wait_for_url(re.compile(r"/lobby/"))
+    return page
+
+
+def create_game(page, live_server, slug: str) -> Game:
+    page.goto(f"{live_server.url}/games/new/")
+    page.select_option("select[name=game]", slug)
+    page.select_option("select[name=players]", "2")
+    page.click("#create-game")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    return Game.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+
+
+def join(page, live_server, game: Game) -> None:
+    page.goto(f"{live_server.url}/lobby/")
+    page.click(f"li.game-row:has(a[href='/games/{game.pk}/']) button:has-text('Join')")
+    page.wait_for_url(re.compile(rf"/games/{game.pk}/$"))
+
+
+def page_to_move(game: Game, pages: dict):
+    game.refresh_from_db()
+    for user, page in pages.items():
+        if selectors.seat_of(game, user).position == game.to_move:
+            return page
+    raise AssertionError("nobody to move")
+
+
+def play_by_clicking(page, live_server, game: Game) -> str:
+    """Choose a move only by clicking highlighted board elements (or the choice buttons the
+    page offers for what the board cannot show), then confirm it."""
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("text=Your turn")
+    for _ in range(12):
+        confirm = page.locator("#confirm-pick")
+        if confirm.count():
+            chosen = page.locator("#move-select").input_value()
+            before = game.last_seq
+            confirm.click()
+            page.wait_for_load_state()
+            game.refresh_from_db()
+            assert game.last_seq > before
+            return chosen
+        pickable = page.locator("svg .pickable")
+        if pickable.count():
+            pickable.first.click()
+        else:
+            page.locator("#choices button.choice").first.click()
+    raise AssertionError("no move could be chosen by clicking")
+
+
+def test_two_players_play_summer_pavilion_undo_and_replay(windows, live_server, shoot):
+    alice, bob = make_user("alice"), make_user("bob")
+    pages = {alice: sign_in(windows, live_server, alice.email)}
+    pages[bob] = sign_in(windows, live_server, bob.email)
+    shoot(pages[alice], "lobby")
+    game = create_game(pages[alice], live_server, "summer-pavilion")
+    join(pages[bob], live_server, game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+    played = [play_by_clicking(page_to_move(game, pages), live_server, game) for _ in range(3)]
+    assert all(played)
+    mover = page_to_move(game, pages)
+    shoot(mover, "summer-pavilion-picking")
+
+    # The player to move plays, the other watches the page follow; then an undo.
+    watcher = next(p for p in pages.values() if p is not mover)
+    watcher.goto(f"{live_server.url}/games/{game.pk}/")
+    play_by_clicking(mover, live_server, game)
+    watcher.wait_for_selector("text=Your turn", timeout=15000)
+    shoot(mover, "summer-pavilion-game")
+    mover.click("#undo")
+    mover.wait_for_selector("text=Your turn")
+    watcher.wait_for_selector("text=Waiting for", timeout=15000)
+    assert watcher.locator("#move-list li.voided").count() == 1
+    for _ in range(3):
+        play_by_clicking(page_to_move(game, pages), live_server, game)
+
+    phone = windows(viewport=PHONE, storage_state=mover.context.storage_state()).new_page()
+    phone.goto(f"{live_server.url}/games/{game.pk}/")
+    shoot(phone, "summer-pavilion-phone")
+
+    replay = mover
+    replay.goto(f"{live_server.url}/games/{game.pk}/replay/")
+    last = int(re.search(r"at=(\d+)", replay.locator("#last").get_attribute("href")).group(1))
+    replay.click("#previous")
+    replay.wait_for_url(re.compile(r"at=\d+"))
+    earlier = int(re.search(r"at=(\d+)", replay.url).group(1))
+    assert earlier < last
+    replay.keyboard.press("ArrowLeft")
+    replay.wait_for_url(re.compile(r"at=(?!%d)\d+" % earlier))
+    assert replay.locator("#move-list li.current").count() == 1
+    replay.keyboard.press("Home")
+    replay.wait_for_function("document.getElementById('slider').value === '0'")
+    replay.keyboard.press("ArrowRight")
+    replay.wait_for_function("document.getElementById('slider').value === '1'")
+    shoot(replay, "summer-pavilion-replay")
+    replay.click("#last")
+    replay.wait_for_url(re.compile(rf"at={last}$"))
+
+
+def test_a_few_turns_of_azul_and_a_miyabi_garden(windows, live_server, shoot):
+    alice, bob = make_user("alice"), make_user("bob")
+    pages = {alice: sign_in(windows, live_server, alice.email)}
+    pages[bob] = sign_in(windows, live_server, bob.email)
+    game = create_game(pages[alice], live_server, "azul")
+    join(pages[bob], live_server, game)
+    for _ in range(4):
+        play_by_clicking(page_to_move(game, pages), live_server, game)
+    page = page_to_move(game, pages)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    shoot(page, "azul-game")
+
+    garden = create_game(pages[alice], live_server, "miyabi")
+    join(pages[bob], live_server, garden)
+    play_by_clicking(page_to_move(garden, pages), live_server, garden)
+    page = page_to_move(garden, pages)
+    page.goto(f"{live_server.url}/games/{garden.pk}/")
+    assert page.locator("svg.garden").count() == 2
+    assert page.locator("#provisional").is_visible()
+    shoot(page, "miyabi-game")
