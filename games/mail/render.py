@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from games.mail import tokens
 from games.models import Game, Outbox
@@ -21,24 +22,25 @@ User = get_user_model()
 TURN_KINDS = (Outbox.Kind.YOUR_TURN, Outbox.Kind.REMINDER, Outbox.Kind.DEADLINE_WARNING)
 
 
+def absolute(route: str, *args) -> str:
+    """A page's full address, for links in emails."""
+    return settings.SITE_URL + reverse(route, args=args)
+
+
 def game_url(game: Game) -> str:
-    return f"{settings.SITE_URL}/games/{game.pk}/"
+    return absolute("game", game.pk)
 
 
 def replay_url(game: Game) -> str:
-    return f"{settings.SITE_URL}/games/{game.pk}/replay/"
-
-
-def invitation_url(game: Game, token: str) -> str:
-    return f"{settings.SITE_URL}/games/{game.pk}/join/?token={token}"
+    return absolute("game-replay", game.pk)
 
 
 def preferences_url(email: str) -> str:
-    return f"{settings.SITE_URL}/mail/preferences/{tokens.address_token(email)}/"
+    return absolute("mail-preferences-token", tokens.address_token(email))
 
 
 def unsubscribe_url(email: str) -> str:
-    return f"{settings.SITE_URL}/mail/unsubscribe/{tokens.address_token(email)}/"
+    return absolute("mail-unsubscribe", tokens.address_token(email))
 
 
 @dataclass
@@ -90,7 +92,7 @@ def section(game: Game, user, now: datetime) -> Section:
             continue
         mark = " (to move)" if player["seat"] == game.to_move else ""
         score = f", {scores[player['seat']]} points" if player["seat"] < len(scores) else ""
-        players.append(f"{player['seat'] + 1}. {player['player']}{score}{mark}")
+        players.append(f"Seat {player['seat'] + 1}: {player['player']}{score}{mark}")
     found = Section(
         title=game_title(game),
         url=game_url(game),
@@ -151,7 +153,7 @@ def compose(row: Outbox, now: datetime) -> Email:
             f"{game.players} players ({time_control_text(game)}).",
             "Open the invitation to take your seat.",
         ]
-        email.links = [("Open the invitation", invitation_url(game, payload.get("token", "")))]
+        email.links = [("Open the invitation", absolute("invitation", payload.get("token", "")))]
         return _finish(email, row, user)
     email.sections = [section(game, user, now)]
     match kind:

@@ -1,0 +1,279 @@
+"""Moving by reply: real RFC 822 replies in the styles of several mail clients."""
+
+import json
+import smtplib
+import subprocess
+import sys
+import uuid
+
+import pytest
+from aiosmtpd.controller import Controller
+from django.db import connection
+
+from games import services
+from games.mail import inbound, tokens
+from games.mail import services as mail
+from games.management.commands.mail_server import ReplyHandler
+from games.models import InboundMessage
+from tests.mail.conftest import (
+    ROOT,
+    body_of,
+    fixture_reply,
+    free_port,
+    moves_in,
+    player_to_move,
+    start_game,
+)
+
+CLIENTS = [
+    "gmail.eml",
+    "gmail_wrapped.eml",
+    "outlook.eml",
+    "outlook_desktop.eml",
+    "apple_mail.eml",
+    "thunderbird.eml",
+    "html_only.eml",
+]
+
+
+def new_message_id() -> str:
+    return f"<{uuid.uuid4().hex}@mail.example>"
+
+
+def turn_email(sink, user):
+    """The latest email to ``user`` that carries a reply address."""
+    mail.sweep()
+    return [m for m in sink.to(user.email) if m["Reply-To"]][-1]
+
+
+def reply(fixture: str, *, sender: str, to: str, move: str, message_id: str | None = None):
+    raw = fixture_reply(
+        fixture, FROM=sender, TO=to, MOVE=move, MESSAGE_ID=message_id or new_message_id()
+    )
+    return mail.reply_receive(raw=raw)
+
+
+@pytest.fixture
+def game(alice, bob, smtp):
+    return start_game(alice, bob)
+
+
+@pytest.mark.parametrize("fixture", CLIENTS)
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_from_each_mail_client_plays_the_move_by_number(fixture, game, smtp):
+    player = player_to_move(game)
+    email = turn_email(smtp, player)
+    expected = moves_in(email)[2]
+    outcome = reply(fixture, sender=player.email, to=str(email["Reply-To"]), move="3")
+    assert outcome == f"played {expected}"
+    game.refresh_from_db()
+    assert player_to_move(game) != player
+    mail.sweep()
+    confirmation = [m for m in smtp.to(player.email) if m["Subject"].startswith("Played")][-1]
+    assert expected in confirmation["Subject"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_in_notation_plays_that_move(game, smtp):
+    player = player_to_move(game)
+    email = turn_email(smtp, player)
+    move = moves_in(email)[-1]
+    outcome = reply("gmail.eml", sender=player.email, to=str(email["Reply-To"]), move=move.upper())
+    assert outcome == f"played {move}"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_from_another_address_is_refused(game, smtp, carol):
+    player = player_to_move(game)
+    email = turn_email(smtp, player)
+    outcome = reply("outlook.eml", sender=carol.email, to=str(email["Reply-To"]), move="1")
+    assert outcome.startswith("refused: moves for a seat are taken only")
+    assert player_to_move(game) == player
+    mail.sweep()
+    (answer,) = smtp.to(carol.email)
+    assert "not played" in body_of(answer)
+    assert "Azul #" not in body_of(answer), "a stranger is not shown the game"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_opponent_cannot_move_with_the_players_reply_address(game, smtp):
+    player = player_to_move(game)
+    opponent = next(s.user for s in game.seats.all() if s.user != player)
+    email = turn_email(smtp, player)
+    outcome = reply("gmail.eml", sender=opponent.email, to=str(email["Reply-To"]), move="1")
+    assert outcome.startswith("refused")
+    assert player_to_move(game) == player
+
+
+@pytest.mark.django_db(transaction=True)
+def test_forged_and_mangled_reply_addresses_are_refused(game, smtp):
+    player = player_to_move(game)
+    address = str(turn_email(smtp, player)["Reply-To"])
+    local, domain = address.split("@")
+    value, signature = local.removeprefix("play+").split(".")
+    game_id, seat, seq = value.split("-")
+    forged = f"play+{game_id}-{1 - int(seat)}-{seq}.{signature}@{domain}"
+    wrong_signature = f"play+{value}.{'a' * len(signature)}@{domain}"
+    for to in (forged, wrong_signature, f"play+{value}@{domain}", "someone@play.example"):
+        outcome = reply("gmail.eml", sender=player.email, to=to, move="1")
+        assert outcome.startswith("refused: this address does not take moves"), to
+    assert player_to_move(game) == player
+    mail.sweep()
+    refusals = [m for m in smtp.to(player.email) if "not be read" in m["Subject"]]
+    assert len(refusals) == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_address_survives_a_mail_system_that_lowercases_or_uppercases_it(game, smtp):
+    player = player_to_move(game)
+    address = str(turn_email(smtp, player)["Reply-To"])
+    assert reply("apple_mail.eml", sender=player.email.upper(), to=address.upper(), move="1")
+    assert player_to_move(game) != player
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_to_an_old_email_is_refused_with_the_current_position(game, smtp):
+    first = player_to_move(game)
+    old = turn_email(smtp, first)
+    assert reply("gmail.eml", sender=first.email, to=str(old["Reply-To"]), move="1").startswith(
+        "played"
+    )
+    second = player_to_move(game)
+    services.move_submit(game=game, user=second, move=moves_in(turn_email(smtp, second))[0])
+    assert player_to_move(game) == first
+    outcome = reply("gmail.eml", sender=first.email, to=str(old["Reply-To"]), move="2")
+    assert outcome.startswith("refused: the game has moved on")
+    mail.sweep()
+    refusal = [m for m in smtp.to(first.email) if "not played" in m["Subject"]][-1]
+    text = body_of(refusal)
+    assert "moved on" in text
+    assert "Factory displays" in text, "the refusal shows the position now"
+    assert moves_in(refusal), "and the legal moves, with a fresh reply address"
+    assert refusal["Reply-To"] != old["Reply-To"]
+    assert reply("gmail.eml", sender=first.email, to=str(refusal["Reply-To"]), move="1")
+    assert player_to_move(game) == second
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_repeated_message_id_is_ignored(game, smtp):
+    player = player_to_move(game)
+    address = str(turn_email(smtp, player)["Reply-To"])
+    message_id = new_message_id()
+    assert reply("gmail.eml", sender=player.email, to=address, move="1", message_id=message_id)
+    game.refresh_from_db()
+    seq = game.last_seq
+    again = reply("gmail.eml", sender=player.email, to=address, move="1", message_id=message_id)
+    assert again == "ignored: duplicate"
+    game.refresh_from_db()
+    assert game.last_seq == seq
+    assert InboundMessage.objects.filter(message_id=message_id).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_unreadable_or_illegal_move_is_refused_with_the_legal_moves(game, smtp):
+    player = player_to_move(game)
+    email = turn_email(smtp, player)
+    address = str(email["Reply-To"])
+    for move, says in (
+        ("take the blue ones please", "factory display"),
+        ("999", "no move number 999"),
+        ("C red 1", "illegal move"),
+    ):
+        outcome = reply("thunderbird.eml", sender=player.email, to=address, move=move)
+        assert outcome.startswith("refused") and says in outcome, outcome
+    mail.sweep()
+    refusals = [m for m in smtp.to(player.email) if "not played" in m["Subject"]]
+    assert len(refusals) == 3
+    assert all(moves_in(m) == moves_in(email) for m in refusals)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_out_of_office_reply_is_ignored_and_not_answered(game, smtp):
+    player = player_to_move(game)
+    address = str(turn_email(smtp, player)["Reply-To"])
+    before = len(smtp.messages)
+    assert reply("out_of_office.eml", sender=player.email, to=address, move="1") == (
+        "ignored: automatic reply"
+    )
+    mail.sweep()
+    assert len(smtp.messages) == before
+    assert player_to_move(game) == player
+
+
+def test_quoted_text_and_signatures_are_stripped():
+    text = "F1 blue 3\nthanks!\n-- \nBob\n> quoted"
+    assert inbound.strip_quoted(text) == "F1 blue 3\nthanks!"
+    assert inbound.first_line("\n\n  2 \nOn Sat, Nov 21 wrote:") == "2"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_receive_email_reads_one_message_on_stdin(game, smtp):
+    player = player_to_move(game)
+    address = str(turn_email(smtp, player)["Reply-To"])
+    raw = fixture_reply(
+        "outlook_desktop.eml", FROM=player.email, TO=address, MOVE="1", MESSAGE_ID=new_message_id()
+    )
+    database = connection.settings_dict
+    url = f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}"
+    done = subprocess.run(
+        [sys.executable, "manage.py", "receive_email"],
+        input=raw,
+        cwd=ROOT,
+        env={"DATABASE_URL": url, "MAIL_REPLY_DOMAIN": "play.example", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().startswith("played")
+    assert player_to_move(game) != player
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_development_smtp_server_feeds_the_same_code(game, smtp):
+    player = player_to_move(game)
+    address = str(turn_email(smtp, player)["Reply-To"])
+    outcomes = []
+    port = free_port()
+    server = Controller(ReplyHandler(outcomes.append), hostname="127.0.0.1", port=port)
+    server.start()
+    try:
+        raw = fixture_reply(
+            "apple_mail.eml", FROM=player.email, TO=address, MOVE="2", MESSAGE_ID=new_message_id()
+        )
+        with smtplib.SMTP("127.0.0.1", port) as client:
+            client.sendmail(player.email, [address], raw)
+    finally:
+        server.stop()
+    assert outcomes and outcomes[0].endswith(": played " + moves_in(turn_email(smtp, player))[1])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_anymail_webhook_plays_a_reply_from_a_hosted_provider(game, smtp, client, settings):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret"}
+    player = player_to_move(game)
+    address = str(turn_email(smtp, player)["Reply-To"])
+    raw = fixture_reply(
+        "gmail.eml", FROM=player.email, TO=address, MOVE="1", MESSAGE_ID=new_message_id()
+    )
+    body = json.dumps({"RecordType": "Inbound", "RawEmail": raw.decode(), "Headers": []})
+    refused = client.post(
+        "/mail/anymail/postmark/inbound/", body, content_type="application/json"
+    )
+    assert refused.status_code == 400
+    assert player_to_move(game) == player
+    accepted = client.post(
+        "/mail/anymail/postmark/inbound/",
+        body,
+        content_type="application/json",
+        HTTP_AUTHORIZATION="Basic aG9vazpzZWNyZXQ=",
+    )
+    assert accepted.status_code == 200
+    assert player_to_move(game) != player
+
+
+def test_reply_addresses_fit_in_a_local_part_and_name_their_seat(settings):
+    settings.MAIL_REPLY_DOMAIN = "play.example"
+    address = tokens.reply_address(123456, 3, 98765)
+    assert len(address.split("@")[0]) <= 64
+    assert tokens.read_reply_address(address) == tokens.ReplyTo(123456, 3, 98765)
+    assert tokens.read_reply_address(address.replace("play.example", "other.example")) is None
