@@ -12,7 +12,10 @@ from games.registry import GAME_TYPES
 
 
 class Command(BaseCommand):
-    help = "Play a full game of random legal moves between generated users, via the services."
+    help = (
+        "Play a full game between generated users through the services: random legal "
+        "moves, or the engine's default moves (--bots)."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--game", choices=sorted(GAME_TYPES), default="summer-pavilion")
@@ -25,8 +28,15 @@ class Command(BaseCommand):
             help="a game option, e.g. --option board=grey",
         )
         parser.add_argument("--seed", type=int, default=None, help="seed for the move choice")
+        parser.add_argument(
+            "--bots",
+            action="store_true",
+            help="every seat plays the engine's default command instead",
+        )
 
-    def handle(self, *args, game: str, players: int, option: list[str], seed, **kwargs) -> None:
+    def handle(
+        self, *args, game: str, players: int, option: list[str], seed, bots: bool, **kwargs
+    ) -> None:
         try:
             options = dict(item.split("=", 1) for item in option)
         except ValueError:
@@ -53,8 +63,12 @@ class Command(BaseCommand):
         by_seat = {seat.position: seat.user for seat in table.seats.all()}
         moves = 0
         while table.status == table.Status.ACTIVE:
-            legal = selectors.legal_moves_of(selectors.game_table(table))
-            move = chooser.choice(legal)["move"]
+            position = selectors.game_table(table)
+            if bots:
+                engine = position.engine
+                move = engine.format(engine.default_command(position.state))
+            else:
+                move = chooser.choice(selectors.legal_moves_of(position))["move"]
             services.move_submit(game=table, user=by_seat[table.to_move], move=move)
             table.refresh_from_db()
             moves += 1
