@@ -2,7 +2,7 @@
 
 Standard library only. Follows the Portuguese rulebook and the rules reference
 (``rules/azul.md``); rulings where the rulebook is silent are listed in ``board.py``;
-the notation is documented in ``docs/notation/azul.md``.
+the notation is documented in ``docs/notation.md (Azul)``.
 """
 
 from games.rules.azul.board import Colour

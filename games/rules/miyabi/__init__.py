@@ -1,7 +1,7 @@
 """Miyabi (HABA 2019), a pure decider: the contract of ``docs/engines.md``.
 
 Standard library only. Rules: the rules reference ``miyabi.md`` and the Spanish rulebook
-pages 4–5; notation: ``docs/notation/miyabi.md``; the values our sources do not give:
+pages 4–5; notation: ``docs/notation.md (Miyabi)``; the values our sources do not give:
 ``PROVISIONAL`` (``docs/miyabi-provisional.md``).
 """
 

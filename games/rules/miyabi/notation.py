@@ -1,4 +1,4 @@
-"""Miyabi notation (``docs/notation/miyabi.md``): what a player types in an email reply,
+"""Miyabi notation (``docs/notation.md (Miyabi)``): what a player types in an email reply,
 what the move list shows and what the API accepts. Case-insensitive.
 
 - ``pass`` — take no tile; out of this building phase.

@@ -1,5 +1,5 @@
 """The text form of commands: what a player types in an email reply, what the move list
-shows. Case-insensitive; see docs/notation/summer-pavilion.md.
+shows. Case-insensitive; see docs/notation.md (Summer Pavilion).
 
     y3        take yellow from factory 3 (factories are numbered from 1)
     yc        take yellow from the centre

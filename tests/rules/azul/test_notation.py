@@ -1,4 +1,4 @@
-"""The notation of docs/notation/azul.md: what a player types in an email reply."""
+"""The notation of docs/notation.md (Azul): what a player types in an email reply."""
 
 import pytest
 

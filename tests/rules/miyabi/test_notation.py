@@ -1,4 +1,4 @@
-"""The notation (docs/notation/miyabi.md): every command written and read back, and parse
+"""The notation (docs/notation.md (Miyabi)): every command written and read back, and parse
 errors that say what was expected."""
 
 import pytest
