@@ -710,13 +710,17 @@ def is_moderator(user) -> bool:
     )
 
 
-def _moderating(game: Game, moderator, reason: str) -> tuple[Game, tbl.Table, str]:
+def _check_moderator(moderator, reason: str) -> None:
     if not is_moderator(moderator):
         raise Forbidden("only moderators may do this", code="not_a_moderator")
     if not (reason or "").strip():
         raise BadRequest(
             "say why: every moderation act is recorded with its reason", code="reason_required"
         )
+
+
+def _moderating(game: Game, moderator, reason: str) -> tuple[Game, tbl.Table, str]:
+    _check_moderator(moderator, reason)
     game = _locked(game)
     if game.status != Game.Status.ACTIVE:
         raise Conflict(f"this game is {game.get_status_display()}", code="not_active")
@@ -843,12 +847,7 @@ def moderate_abort(*, game: Game, moderator, reason: str) -> Game:
 @transaction.atomic
 def moderate_hide_message(*, message: ChatMessage, moderator, reason: str) -> ChatMessage:
     """Hide a chat message from everyone; the hiding is an event of its game."""
-    if not is_moderator(moderator):
-        raise Forbidden("only moderators may do this", code="not_a_moderator")
-    if not (reason or "").strip():
-        raise BadRequest(
-            "say why: every moderation act is recorded with its reason", code="reason_required"
-        )
+    _check_moderator(moderator, reason)
     message = ChatMessage.objects.select_for_update().get(pk=message.pk)
     if message.hidden_at is not None:
         raise Conflict("this message is already hidden", code="already_hidden")
@@ -877,12 +876,7 @@ def user_reinstate(*, user, moderator, reason: str) -> None:
 
 
 def _moderate_user(user, moderator, reason: str, *, suspend: bool) -> None:
-    if not is_moderator(moderator):
-        raise Forbidden("only moderators may do this", code="not_a_moderator")
-    if not (reason or "").strip():
-        raise BadRequest(
-            "say why: every moderation act is recorded with its reason", code="reason_required"
-        )
+    _check_moderator(moderator, reason)
     if user.pk == moderator.pk:
         raise BadRequest("you cannot suspend yourself", code="invalid_user")
     player, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
