@@ -437,20 +437,25 @@ class GameStateApi(APIView):
                 accepted={"from": 0, "to": game.last_seq},
             )
         table = selectors.game_table(game, upto=at)
-        state = table.engine.view(table.state) if table.started else None
-        return Response(
-            self.OutputSerializer(
-                {
-                    "at": at,
-                    "last_seq": game.last_seq,
-                    "started": table.started,
-                    "state": state,
-                    "to_move": table.to_move(),
-                    "scores": list(table.scores()),
-                    "over": table.over,
-                }
-            ).data
-        )
+        body = {
+            "at": at,
+            "last_seq": game.last_seq,
+            "started": False,
+            "state": None,
+            "to_move": None,
+            "scores": [],
+            "over": False,
+        }
+        # Event 1 (table.Started) comes before the engine's opening: no state until then.
+        if table.steps and table.steps[0].events:
+            body |= {
+                "started": True,
+                "state": table.engine.view(table.state),
+                "to_move": table.to_move(),
+                "scores": list(table.scores()),
+                "over": table.over,
+            }
+        return Response(self.OutputSerializer(body).data)
 
 
 class GameEventsApi(APIView):

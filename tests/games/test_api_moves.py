@@ -381,6 +381,15 @@ def test_the_state_at_any_event_is_the_table_as_it_was(alice, bob):
     assert before_start["started"] is False and before_start["state"] is None
 
 
+def test_the_state_can_be_read_after_every_event(alice, bob):
+    game = started("azul", alice, bob)
+    play_move(game)
+    game.refresh_from_db()
+    states = [state_at(game, bob, at) for at in range(game.last_seq + 1)]
+    assert [state["started"] for state in states[:2]] == [False, False]
+    assert all(state["started"] and state["state"] for state in states[2:])
+
+
 @pytest.mark.parametrize("at", ["-1", "abc", "1.5", "99", str(2**63)])
 def test_a_state_outside_the_game_is_a_400_with_the_accepted_range(alice, bob, at):
     game = started("azul", alice, bob)
