@@ -10,6 +10,7 @@ in could help, 403 once signed in.
 
 import json
 import logging
+from collections.abc import Callable
 
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -21,6 +22,7 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_field,
     extend_schema_serializer,
+    extend_schema_view,
 )
 from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.models import Token
@@ -552,6 +554,18 @@ class ExportApi(APIView):
 # --- seats ----------------------------------------------------------------------------------
 
 
+class GameActionApi(APIView):
+    """A POST that hands the game and the caller to one service (``service``) and answers
+    with the game's detail."""
+
+    permission_classes = [IsAuthenticated]
+    service: Callable[..., Game]
+
+    def post(self, request, game_id):
+        game = self.service(game=viewable_game(request, game_id), user=request.user)
+        return Response(game_detail(game, request.user))
+
+
 class JoinApi(APIView):
     """Take a seat: the one an invitation names, one invited under your address, or an
     open one. The game starts when the last seat is taken."""
@@ -574,38 +588,26 @@ class JoinApi(APIView):
         return Response(game_detail(game, request.user))
 
 
-class LeaveApi(APIView):
+@extend_schema_view(post=game_only("game_leave", "Leave a game before it starts"))
+class LeaveApi(GameActionApi):
     """Give up your seat before the game starts."""
 
-    permission_classes = [IsAuthenticated]
-
-    @game_only("game_leave", "Leave a game before it starts")
-    def post(self, request, game_id):
-        game = services.game_leave(game=viewable_game(request, game_id), user=request.user)
-        return Response(game_detail(game, request.user))
+    service = staticmethod(services.game_leave)
 
 
-class CancelApi(APIView):
+@extend_schema_view(post=game_only("game_cancel", "Cancel a game you created"))
+class CancelApi(GameActionApi):
     """Call off a game you created, before it starts."""
 
-    permission_classes = [IsAuthenticated]
-
-    @game_only("game_cancel", "Cancel a game you created")
-    def post(self, request, game_id):
-        game = services.game_cancel(game=viewable_game(request, game_id), user=request.user)
-        return Response(game_detail(game, request.user))
+    service = staticmethod(services.game_cancel)
 
 
-class ResignApi(APIView):
+@extend_schema_view(post=game_only("game_resign", "Resign"))
+class ResignApi(GameActionApi):
     """Leave a game in play: with two players the other wins; with more, your turns are
     played for you and you cannot win."""
 
-    permission_classes = [IsAuthenticated]
-
-    @game_only("game_resign", "Resign")
-    def post(self, request, game_id):
-        game = services.game_resign(game=viewable_game(request, game_id), user=request.user)
-        return Response(game_detail(game, request.user))
+    service = staticmethod(services.game_resign)
 
 
 # --- moves ----------------------------------------------------------------------------------
@@ -685,16 +687,12 @@ def idempotency_key(request) -> str | None:
     return key
 
 
-class MoveUndoApi(APIView):
+@extend_schema_view(post=game_only("move_undo", "Undo your last move"))
+class MoveUndoApi(GameActionApi):
     """Take back your own last move, while nobody else has acted and no new tiles were
     drawn since (beyond that, ask for a takeback)."""
 
-    permission_classes = [IsAuthenticated]
-
-    @game_only("move_undo", "Undo your last move")
-    def post(self, request, game_id):
-        game = services.move_undo(game=viewable_game(request, game_id), user=request.user)
-        return Response(game_detail(game, request.user))
+    service = staticmethod(services.move_undo)
 
 
 class TakebackRequestApi(APIView):
