@@ -43,8 +43,15 @@ def enqueue(outbox_id: int, due_at: datetime) -> None:
     if delay > LONGEST_COUNTDOWN_SECONDS:
         return
     try:
-        app.send_task(
-            "games.tasks.send_outbox", args=[outbox_id], countdown=delay or None, retry=False
-        )
+        with app.pool.acquire(block=True) as connection:
+            # One quick try: a move must not wait seconds for a broker that is down.
+            connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
+            app.send_task(
+                "games.tasks.send_outbox",
+                args=[outbox_id],
+                countdown=delay or None,
+                retry=False,
+                connection=connection,
+            )
     except (OperationalError, OSError) as error:
         log.warning("outbox %s: broker unreachable (%s); the sweep will send it", outbox_id, error)

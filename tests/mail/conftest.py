@@ -101,8 +101,16 @@ class Worker:
         }
         self.process = subprocess.Popen(
             [
-                sys.executable, "-m", "celery", "-A", "azulsite", "worker",
-                "--pool=solo", "--without-heartbeat", "--without-mingle", "--without-gossip",
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "azulsite",
+                "worker",
+                "--pool=solo",
+                "--without-heartbeat",
+                "--without-mingle",
+                "--without-gossip",
                 "--loglevel=warning",
             ],
             cwd=ROOT,
@@ -150,7 +158,8 @@ def clock():
 
     class Clock:
         def __init__(self) -> None:
-            self.now = timezone.now()
+            # A little ahead, so what the test queues just after is already due.
+            self.now = timezone.now() + timedelta(seconds=30)
 
         def advance(self, **delta) -> object:
             self.now += timedelta(**delta)
@@ -161,9 +170,7 @@ def clock():
 
 def start_game(creator, *others, game="azul", **options) -> Game:
     """A started game of ``creator`` and ``others`` (seat order drawn by the service)."""
-    table = services.game_create(
-        creator=creator, game=game, players=1 + len(others), **options
-    )
+    table = services.game_create(creator=creator, game=game, players=1 + len(others), **options)
     for other in others:
         services.game_join(game=table, user=other)
     table.refresh_from_db()
@@ -200,5 +207,3 @@ def moves_in(message: EmailMessage) -> list[str]:
         if dot and head.isdigit() and int(head) == len(moves) + 1:
             moves.append(rest)
     return moves
-
-

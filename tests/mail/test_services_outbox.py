@@ -1,0 +1,192 @@
+"""Sending the outbox: once per key, through a real Celery worker and a real SMTP server,
+whatever happens to the worker or the broker."""
+
+import subprocess
+import sys
+import time
+from collections import Counter
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.mail import services as mail
+from games.models import Outbox
+from tests.mail.conftest import ROOT, body_of, free_port, moves_in, player_to_move, start_game
+
+
+def outbox_id(message) -> int:
+    return int(str(message["Message-ID"]).strip("<>").split("@")[0].removeprefix("outbox."))
+
+
+def keys_of(messages) -> Counter:
+    rows = {row.pk: row for row in Outbox.objects.all()}
+    return Counter(
+        (rows[outbox_id(m)].game_id, rows[outbox_id(m)].seq, str(m["To"]), rows[outbox_id(m)].kind)
+        for m in messages
+    )
+
+
+def wait_until(condition, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_sends_the_emails_queued_by_a_move(alice, bob, smtp, start_worker):
+    start_worker()
+    game = start_game(alice, bob)
+    wait_until(lambda: not Outbox.objects.filter(sent_at__isnull=True, cancelled_at=None))
+    started = [m for m in smtp.messages if "has started" in m["Subject"]]
+    assert sorted(str(m["To"]) for m in started) == ["alice@example.com", "bob@example.com"]
+    player = player_to_move(game)
+    services.move_submit(game=game, user=player, move=moves_in(started[0])[0])
+    other = player_to_move(game)
+    wait_until(lambda: any("Your turn" in m["Subject"] for m in smtp.to(other.email)))
+    assert max(keys_of(smtp.messages).values()) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_email_goes_out_once_when_the_worker_dies_between_sending_and_marking(
+    alice, bob, carol, smtp, start_worker, clock, settings
+):
+    """The SMTP server takes the first message and kills the worker before answering, so
+    that worker never marks it sent. Sweeps (before and after the claim goes stale) and a
+    new worker then send everything else once, and the row in doubt is not sent again."""
+    worker = start_worker()
+    killed = []
+
+    def kill_the_worker(message) -> None:
+        if not killed:
+            killed.append(outbox_id(message))
+            worker.kill()
+
+    smtp.on_message = kill_the_worker
+    game = start_game(alice, bob, carol)
+    wait_until(lambda: killed and worker.process.poll() is not None)
+    for minutes in (0, 1, 2, 5, 11, 12, 60):
+        mail.sweep(now=clock.advance(minutes=minutes))
+    start_worker()
+    player = player_to_move(game)
+    services.move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
+    mail.sweep(now=clock.advance(minutes=1))
+    wait_until(lambda: not Outbox.objects.filter(sent_at=None, cancelled_at=None))
+
+    assert max(keys_of(smtp.messages).values()) == 1, "one email per key"
+    in_doubt = Outbox.objects.get(pk=killed[0])
+    assert in_doubt.sent_at is None and in_doubt.last_error == mail.IN_DOUBT
+    assert sum(outbox_id(m) == in_doubt.pk for m in smtp.messages) == 1
+    sent = set(Outbox.objects.exclude(sent_at=None).values_list("pk", flat=True))
+    assert sent | {in_doubt.pk} == {outbox_id(m) for m in smtp.messages}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_moves_are_accepted_with_the_broker_down_and_the_sweep_sends_the_emails(
+    alice, bob, smtp, clock
+):
+    closed = free_port()
+    database = connection.settings_dict
+    script = (
+        "from django.contrib.auth.models import User\n"
+        "from games import services, selectors\n"
+        "alice, bob = User.objects.get(username='alice@example.com'), "
+        "User.objects.get(username='bob@example.com')\n"
+        "game = services.game_create(creator=alice, game='azul', players=2)\n"
+        "services.game_join(game=game, user=bob)\n"
+        "game.refresh_from_db()\n"
+        "player = game.seats.get(position=game.to_move).user\n"
+        "move = selectors.legal_moves_of(selectors.game_table(game))[0]['move']\n"
+        "services.move_submit(game=game, user=player, move=move)\n"
+        "print(game.pk)\n"
+    )
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", script],
+        cwd=ROOT,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:"
+            f"{database['PORT']}/{database['NAME']}",
+            "CELERY_BROKER_URL": f"redis://127.0.0.1:{closed}/3",
+            "YOUR_TURN_GRACE_SECONDS": "0",
+        },
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert b"broker unreachable" in done.stderr
+    assert time.monotonic() - started < 60
+    assert not smtp.messages and Outbox.objects.filter(sent_at=None).count() == 4
+
+    mail.sweep(now=clock.advance(minutes=1))
+    subjects = sorted(m["Subject"] for m in smtp.messages)
+    assert len(subjects) == 3
+    assert [s.split(" in ")[0] for s in subjects if s.startswith("Your turn")] == ["Your turn"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_taken_back_within_the_grace_period_sends_no_turn_email(
+    alice, bob, smtp, clock, settings
+):
+    settings.YOUR_TURN_GRACE_SECONDS = 120
+    game = start_game(alice, bob)
+    mail.sweep(now=clock.now)
+    player = player_to_move(game)
+    other = next(u for u in (alice, bob) if u != player)
+    services.move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
+    services.move_undo(game=game, user=player)
+    mail.sweep(now=clock.advance(minutes=3))
+    assert not [m for m in smtp.to(other.email) if m["Subject"].startswith("Your turn")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_turn_email_for_a_player_looking_at_the_game(alice, bob, smtp, clock, settings):
+    settings.YOUR_TURN_GRACE_SECONDS = 120
+    game = start_game(alice, bob)
+    mail.sweep(now=clock.now)
+    player = player_to_move(game)
+    other = next(u for u in (alice, bob) if u != player)
+    services.move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
+    services.seat_seen(game=game, user=other)
+    mail.sweep(now=clock.advance(minutes=3))
+    assert not [m for m in smtp.to(other.email) if m["Subject"].startswith("Your turn")]
+    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN, recipient=other.email)
+    assert row.last_error == "the player is on the game's page"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_email_is_readable_anywhere_and_can_be_unsubscribed(alice, bob, smtp, clock):
+    game = start_game(alice, bob)
+    player = player_to_move(game)
+    other = next(u for u in (alice, bob) if u != player)
+    mail.sweep(now=clock.now)
+    services.move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
+    mail.sweep(now=clock.advance(seconds=1))
+    (email,) = [m for m in smtp.to(other.email) if m["Subject"].startswith("Your turn")]
+    text = body_of(email)
+    html = email.get_body(preferencelist=("html",)).get_content()
+    assert "Reply with the move or its number" in text and moves_in(email)
+    assert str(email["Reply-To"]).startswith("play+")
+    assert f"/games/{game.pk}/" in text and f"/games/{game.pk}/" in html
+    assert "Factory displays" in text and "<pre" in html and "Factory displays" in html
+    assert "<script" not in html and "<img" not in html
+    unsubscribe = str(email["List-Unsubscribe"]).strip()
+    assert unsubscribe.startswith("<http") and "/mail/unsubscribe/" in unsubscribe
+    assert email["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert "/mail/preferences/" in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_send_the_server_refuses_is_tried_again_later(alice, bob, smtp, clock, settings):
+    port = settings.EMAIL_PORT
+    settings.EMAIL_PORT = free_port()
+    start_game(alice, bob)
+    assert mail.sweep(now=clock.now)["sent"] == 0
+    row = Outbox.objects.filter(kind=Outbox.Kind.GAME_STARTED).first()
+    assert row.attempts == 1 and row.claimed_at is None and "refused" in row.last_error.lower()
+    settings.EMAIL_PORT = port
+    assert mail.sweep(now=clock.now)["sent"] == 0, "not before its next attempt is due"
+    assert mail.sweep(now=clock.advance(minutes=5))["sent"] == 2
+    assert len(smtp.messages) == 2
