@@ -242,7 +242,7 @@ def _game_page(
     )
     my_turn = playing and table.to_move() == seat.position
     context.update(_table_context(game, table, picks_for=seat.position if my_turn else None))
-    history = selectors.move_history(game)
+    history = _numbered(selectors.move_history(game), players)
     context.update(
         {
             "history": history,
@@ -299,6 +299,19 @@ def _table_context(game: Game, table: tbl.Table, *, picks_for: int | None) -> di
         "notes": notes[1] if notes else None,
         "last_seq": table.last_seq,
     }
+
+
+def _numbered(history: list[dict], players: list[dict]) -> list[dict]:
+    """The move list with each counting move numbered and every move's player named."""
+    names = {p["seat"]: p["player"] for p in players}
+    number = 0
+    for entry in history:
+        if entry["kind"] == "move":
+            entry["player"] = names.get(entry["seat"]) or f"seat {entry['seat'] + 1}"
+            if not entry["voided"]:
+                number += 1
+                entry["number"] = number
+    return history
 
 
 def _takeback_points(history: list[dict], table: tbl.Table) -> list[dict]:
@@ -434,7 +447,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = selectors.game_for_viewer(game_id, request.user)
     if not game.last_seq:
         raise ServiceError("this game has not started: nothing to replay yet", code="not_started")
-    history = selectors.move_history(game)
+    history = _numbered(selectors.move_history(game), selectors.players_of(game))
     moments = [entry["end"] for entry in history if entry["kind"] != "note" and not entry["voided"]]
     try:
         wanted = int(request.GET.get("at", moments[-1]))

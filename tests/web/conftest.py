@@ -53,8 +53,6 @@ def shoot(screenshots):
     return take
 
 
-
-
 @pytest.fixture
 def windows(browser):
     """Browser windows (contexts) for one test, closed at its end so that no page keeps

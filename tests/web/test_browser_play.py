@@ -117,7 +117,7 @@ def test_two_players_play_summer_pavilion_undo_and_replay(windows, live_server, 
     earlier = int(re.search(r"at=(\d+)", replay.url).group(1))
     assert earlier < last
     replay.keyboard.press("ArrowLeft")
-    replay.wait_for_url(re.compile(r"at=(?!%d)\d+" % earlier))
+    replay.wait_for_url(lambda url: f"at={earlier}" not in url)
     assert replay.locator("#move-list li.current").count() == 1
     replay.keyboard.press("Home")
     replay.wait_for_function("document.getElementById('slider').value === '0'")

@@ -1,0 +1,84 @@
+"""Boards as pictures: every tile carries a letter, and every legal move can be chosen by
+clicks that the pictures or the page offer."""
+
+import random
+import re
+
+import pytest
+
+from games.boards import board_of, clickable_moves
+from games.registry import GAME_TYPES
+
+
+def position(slug: str, moves: int, seed: int = 7):
+    engine = GAME_TYPES[slug].engine
+    rng = random.Random(seed)
+    state = engine.replay(engine.start(3, {k: v[0] for k, v in engine.OPTIONS.items()}, rng))
+    for _ in range(moves):
+        command = rng.choice(engine.legal_commands(state))
+        for event in engine.decide(state, command, rng):
+            state = engine.evolve(state, event)
+    return engine, state
+
+
+def legal(engine, state) -> list[dict]:
+    return [
+        {"move": engine.format(c), "command": engine.encode_command(c)}
+        for c in engine.legal_commands(state)
+    ]
+
+
+@pytest.mark.parametrize("slug", GAME_TYPES)
+@pytest.mark.parametrize("moves", [0, 9, 25])
+def test_every_legal_move_has_its_own_clicks(slug, moves):
+    engine, state = position(slug, moves)
+    view = engine.view(state)
+    clicks = clickable_moves(slug, legal(engine, state), view)
+    paths = [tuple(pick for pick, _ in move["steps"]) for move in clicks]
+    assert len(set(paths)) == len(paths)
+    for path in paths:
+        assert not any(other[: len(path)] == path for other in paths if other != path)
+    board = board_of(slug)
+    pictures = board.table_svg(view, picks=True) + board.player_svg(
+        view, engine.to_move(state), picks=True
+    )
+    on_board = {
+        pick
+        for attribute in re.findall(r'data-pick="([^"]+)"', pictures)
+        for alternative in attribute.split("|")
+        for pick in alternative.split()
+    }
+    first_clicks = {path[0] for path in paths}
+    assert first_clicks & on_board or first_clicks <= {"pass"}
+
+
+@pytest.mark.parametrize("slug", GAME_TYPES)
+def test_every_tile_shows_a_letter_for_colour_blind_players(slug):
+    engine, state = position(slug, 12)
+    view = engine.view(state)
+    board = board_of(slug)
+    pictures = board.table_svg(view, picks=False) + "".join(
+        board.player_svg(view, seat, picks=False) for seat in range(3)
+    )
+    tiles = re.findall(r'<g class="tile"[^>]*>(.*?)</g>', pictures)
+    assert tiles
+    assert all(re.search(r"<text[^>]*>[A-Z]</text>", tile) for tile in tiles)
+    assert "data-pick" not in pictures
+
+
+def test_a_summer_pavilion_board_prints_every_space_number_and_structure():
+    engine, state = position("summer-pavilion", 0)
+    picture = board_of("summer-pavilion").player_svg(engine.view(state), 0, picks=False)
+    assert picture.count('class="space empty"') == 42
+    for kind in ("pillar", "statue", "window"):
+        assert picture.count(f'class="structure {kind}"') == 6
+
+
+def test_a_miyabi_garden_shows_levels_and_lanterns():
+    engine, state = position("miyabi", 10)
+    view = engine.view(state)
+    garden = view["gardens"][0]
+    picture = board_of("miyabi").player_svg(view, 0, picks=False)
+    stacked = sum(1 for row in garden["heights"] for level in row if level)
+    assert picture.count('class="level"') == stacked
+    assert picture.count('class="lantern"') == sum(garden["lanterns"])

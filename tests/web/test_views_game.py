@@ -1,0 +1,211 @@
+"""The game page and its forms: moves in notation, undo, takeback, chat, resignation, the
+"has anything changed" check, and who may see and do what."""
+
+from django.utils import timezone
+
+from events import store
+from games import selectors, services
+from games import table as tbl
+from games.models import ChatMessage, Game, SeatClock
+from tests.web.helpers import play_moves, player_to_move, started_game
+
+
+def other(user, *users):
+    return next(u for u in users if u != user)
+
+
+def test_an_open_game_shows_its_seats_and_a_join_button(client, alice, bob):
+    game = services.game_create(creator=alice, game="azul", players=2)
+    client.force_login(bob)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200 and 'id="join"' in response.text
+    client.post(f"/games/{game.pk}/join/")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_the_player_to_move_sees_boards_and_only_legal_moves(client, alice, bob):
+    game = started_game(alice, bob)
+    mover = player_to_move(game, alice, bob)
+    client.force_login(mover)
+    response = client.get(f"/games/{game.pk}/")
+    text = response.text
+    assert "Your turn" in text
+    legal = selectors.legal_moves_of(selectors.game_table(game))
+    assert text.count("<option value=") == len(legal) + 1
+    assert all(f'<option value="{m["move"]}"' in text for m in legal)
+    assert 'id="legal-moves"' in text and "data-pick" in text
+    assert text.count('class="board player-board"') == 2
+    assert "Wild colour" in text and "Supply" in text
+    assert game.rng_secret not in text
+
+
+def test_viewing_the_page_tells_the_service_the_player_was_there(client, alice, bob):
+    game = started_game(alice, bob)
+    client.force_login(bob)
+    client.get(f"/games/{game.pk}/")
+    seen = SeatClock.objects.get(seat__game=game, seat__user=bob).last_seen_at
+    assert (timezone.now() - seen).total_seconds() < 5
+
+
+def test_a_legal_move_is_played_and_shown_in_the_move_list(client, alice, bob):
+    game = started_game(alice, bob, "azul")
+    mover = player_to_move(game, alice, bob)
+    client.force_login(mover)
+    move = selectors.legal_moves_of(selectors.game_table(game))[0]["move"]
+    response = client.post(f"/games/{game.pk}/move/", {"move": move, "expected_seq": game.last_seq})
+    assert response.status_code == 302
+    page = client.get(f"/games/{game.pk}/").text
+    assert move in page and "Waiting for" in page
+
+
+def test_an_illegal_move_posted_by_hand_gets_a_message_and_the_page_keeps_its_state(
+    client, alice, bob
+):
+    game = started_game(alice, bob, "azul")
+    mover = player_to_move(game, alice, bob)
+    client.force_login(mover)
+    before = game.last_seq
+    unreadable = client.post(
+        f"/games/{game.pk}/move/", {"typed": "F9 purple 7", "expected_seq": before}
+    )
+    assert unreadable.status_code == 400
+    assert "a colour: blue, yellow, red, black or white" in unreadable.text
+    assert 'value="F9 purple 7"' in unreadable.text and "Your turn" in unreadable.text
+    # At the start the centre holds only the first player marker.
+    illegal = client.post(f"/games/{game.pk}/move/", {"typed": "C blue 1", "expected_seq": before})
+    assert illegal.status_code == 400 and "illegal move" in illegal.text.lower()
+    nothing = client.post(f"/games/{game.pk}/move/", {"expected_seq": before})
+    assert nothing.status_code == 400 and "choose a move" in nothing.text.lower()
+    game.refresh_from_db()
+    assert game.last_seq == before
+
+
+def test_a_move_from_a_stale_page_or_out_of_turn_is_refused(client, alice, bob):
+    game = started_game(alice, bob, "azul")
+    mover = player_to_move(game, alice, bob)
+    move = selectors.legal_moves_of(selectors.game_table(game))[0]["move"]
+    client.force_login(other(mover, alice, bob))
+    out_of_turn = client.post(
+        f"/games/{game.pk}/move/", {"move": move, "expected_seq": game.last_seq}
+    )
+    assert out_of_turn.status_code == 403 and "not your turn" in out_of_turn.text.lower()
+    client.force_login(mover)
+    stale = client.post(f"/games/{game.pk}/move/", {"move": move, "expected_seq": 1})
+    assert stale.status_code == 409 and "the game has moved on" in stale.text.lower()
+    bad_form = client.post(f"/games/{game.pk}/move/", {"move": move, "expected_seq": "x"})
+    assert bad_form.status_code == 400 and "expected_seq" in bad_form.text
+
+
+def test_someone_not_at_the_table_can_neither_see_nor_move_nor_chat(client, alice, bob, carol):
+    game = started_game(alice, bob, "azul")
+    client.force_login(carol)
+    assert client.get(f"/games/{game.pk}/").status_code == 403
+    move = selectors.legal_moves_of(selectors.game_table(game))[0]["move"]
+    posted = client.post(f"/games/{game.pk}/move/", {"move": move, "expected_seq": game.last_seq})
+    assert posted.status_code == 403
+    assert client.post(f"/games/{game.pk}/chat/", {"text": "hi"}).status_code == 403
+    assert not ChatMessage.objects.exists()
+    assert client.get(f"/games/{game.pk}/seq").status_code == 403
+
+
+def test_finished_games_are_public_unless_private(client, alice, bob, carol):
+    public = started_game(alice, bob, "azul")
+    private = started_game(alice, bob, "azul", private=True)
+    for game in (public, private):
+        services.game_resign(game=game, user=alice)
+    client.force_login(carol)
+    assert client.get(f"/games/{public.pk}/").status_code == 200
+    assert client.get(f"/games/{public.pk}/replay/").status_code == 200
+    assert client.get(f"/games/{private.pk}/").status_code == 403
+    assert client.get(f"/games/{private.pk}/replay/").status_code == 403
+    assert client.get("/games/999999/").status_code == 404
+
+
+def test_players_chat_and_hidden_or_overlong_messages_do_not_show(client, alice, bob):
+    game = started_game(alice, bob)
+    client.force_login(alice)
+    client.post(f"/games/{game.pk}/chat/", {"text": "good luck!"})
+    hidden = ChatMessage.objects.create(game=game, author=bob, text="something rude")
+    hidden.hidden_at = timezone.now()
+    hidden.save()
+    page = client.get(f"/games/{game.pk}/").text
+    assert "good luck!" in page and "something rude" not in page
+    too_long = client.post(f"/games/{game.pk}/chat/", {"text": "x" * 1001})
+    assert too_long.status_code == 400 and "at most 1000 characters" in too_long.text
+    assert client.post(f"/games/{game.pk}/chat/", {"text": "  "}).status_code == 400
+    assert ChatMessage.objects.count() == 2
+
+
+def test_undo_takes_the_move_back_and_strikes_it_from_the_list(client, alice, bob):
+    game = started_game(alice, bob)
+    mover = player_to_move(game, alice, bob)
+    play_moves(game, (alice, bob), 1)
+    client.force_login(mover)
+    assert 'id="undo"' in client.get(f"/games/{game.pk}/").text
+    assert client.post(f"/games/{game.pk}/undo/").status_code == 302
+    game.refresh_from_db()
+    assert game.to_move == selectors.seat_of(game, mover).position
+    page = client.get(f"/games/{game.pk}/").text
+    assert 'class="move voided"' in page and "undo:" in page
+    again = client.post(f"/games/{game.pk}/undo/")
+    assert again.status_code == 409 and "nothing to undo" in again.text.lower()
+
+
+def test_a_takeback_is_asked_and_accepted_on_the_page(client, alice, bob):
+    game = started_game(alice, bob)
+    play_moves(game, (alice, bob), 2)
+    asker = player_to_move(game, alice, bob)
+    table = selectors.game_table(game)
+    to_seq = table.boundaries()[-1]
+    client.force_login(asker)
+    assert client.post(f"/games/{game.pk}/takeback/", {"to_seq": to_seq}).status_code == 302
+    request = selectors.game_table(game).takeback.request
+    client.force_login(other(asker, alice, bob))
+    assert 'id="takeback-accept"' in client.get(f"/games/{game.pk}/").text
+    answer = client.post(
+        f"/games/{game.pk}/takeback/answer/", {"request": request, "accept": "yes"}
+    )
+    assert answer.status_code == 302
+    assert selectors.game_table(game).last_seq > request
+    assert "takeback:" in client.get(f"/games/{game.pk}/").text
+    bad = client.post(f"/games/{game.pk}/takeback/", {"to_seq": 3})
+    assert bad.status_code == 400 and "not the end of a move" in bad.text
+
+
+def test_resigning_asks_first_then_ends_a_two_player_game(client, alice, bob):
+    game = started_game(alice, bob, "azul")
+    client.force_login(alice)
+    confirm = client.get(f"/games/{game.pk}/resign/")
+    assert confirm.status_code == 200 and 'id="confirm-resign"' in confirm.text
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    client.post(f"/games/{game.pk}/resign/")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.winners == [selectors.seat_of(game, bob).position]
+    assert "Game over" in client.get(f"/games/{game.pk}/").text
+    again = client.post(f"/games/{game.pk}/resign/")
+    assert again.status_code == 409
+
+
+def test_the_change_check_answers_the_last_seq(client, alice, bob):
+    game = started_game(alice, bob)
+    client.force_login(bob)
+    answer = client.get(f"/games/{game.pk}/seq").json()
+    assert answer == {"last_seq": game.last_seq, "status": "active"}
+
+
+def test_moderators_acts_show_in_the_move_list_with_who_and_why(client, alice, bob):
+    game = started_game(alice, bob)
+    kind, data = tbl.encode_table(tbl.Moderated("pause", {"hours": 24}))
+    store.append(
+        game.stream,
+        game.last_seq,
+        [store.NewEvent(kind, data)],
+        actor=f"user:{alice.pk}",
+        reason="player on holiday",
+    )
+    client.force_login(bob)
+    page = client.get(f"/games/{game.pk}/replay/").text
+    assert "pause (hours: 24)" in page and "player on holiday" in page and "Alice" in page

@@ -1,0 +1,100 @@
+"""The lobby and the create-game form."""
+
+from games.models import Game
+from tests.web.helpers import started_game
+
+
+def test_the_lobby_needs_a_signed_in_player(client, db):
+    response = client.get("/lobby/")
+    assert response.status_code == 302 and response.url.startswith("/signin/")
+
+
+def test_games_waiting_for_you_come_first_with_their_time_left(client, alice, bob, carol):
+    waiting = started_game(alice, bob, time_control={"kind": "per_move", "days": 3})
+    other = started_game(alice, carol)
+    if waiting.seats.get(user=alice).position != waiting.to_move:
+        waiting, other = other, waiting
+    client.force_login(alice)
+    text = client.get("/lobby/").text
+    first_section = text.split("In play and waiting for players")[0]
+    assert f"/games/{waiting.pk}/" in first_section
+    if waiting.deadline:
+        assert "left" in first_section
+
+
+def test_open_games_of_others_can_be_joined_from_the_lobby(client, alice, bob):
+    client.force_login(alice)
+    client.post("/games/new/", {"game": "azul", "players": 2, "time_control": "none"})
+    game = Game.objects.get()
+    client.force_login(bob)
+    assert f"/games/{game.pk}/join/" in client.get("/lobby/").text
+    client.post(f"/games/{game.pk}/join/")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_creating_a_game_with_every_setting(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        "/games/new/",
+        {
+            "game": "summer-pavilion",
+            "opt_summer_pavilion_board": "grey",
+            "players": 3,
+            "time_control": "bank",
+            "bank_hours": 48,
+            "increment_hours": 6,
+            "cap_hours": 96,
+            "private": "on",
+            "invite": "bob@example.com\ncarol@example.com",
+        },
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response.url == f"/games/{game.pk}/"
+    assert game.options == {"board": "grey"}
+    assert game.time_control == {
+        "kind": "bank",
+        "bank_hours": 48,
+        "increment_hours": 6,
+        "cap_hours": 96,
+    }
+    assert game.private and not game.self_undo
+    assert sorted(game.seats.values_list("invited_email", flat=True)) == [
+        "",
+        "bob@example.com",
+        "carol@example.com",
+    ]
+
+
+def test_a_bank_that_breaks_the_rules_is_refused_with_the_reason(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        "/games/new/",
+        {
+            "game": "azul",
+            "players": 2,
+            "time_control": "bank",
+            "bank_hours": 100,
+            "increment_hours": 0,
+            "cap_hours": 10,
+        },
+    )
+    assert response.status_code == 400
+    assert "bank_hours &lt;= cap_hours" in response.text
+    assert not Game.objects.exists()
+
+
+def test_bad_choices_and_too_many_invitations_are_refused(client, alice):
+    client.force_login(alice)
+    unknown = client.post("/games/new/", {"game": "chess", "players": 2, "time_control": "none"})
+    assert unknown.status_code == 400 and "Select a valid choice" in unknown.text
+    crowded = client.post(
+        "/games/new/",
+        {"game": "azul", "players": 2, "time_control": "none", "invite": "b@x.org c@x.org"},
+    )
+    assert crowded.status_code == 400 and "2 invitations for 1 free seats" in crowded.text
+    bad = client.post(
+        "/games/new/", {"game": "azul", "players": 2, "time_control": "none", "invite": "nope"}
+    )
+    assert "is not an email address" in bad.text
+    assert not Game.objects.exists()

@@ -1,0 +1,43 @@
+"""The replay viewer: any moment by its address, the move list marking it."""
+
+import re
+
+from games import selectors, services
+from tests.web.helpers import play_moves, started_game
+
+
+def moments(text: str) -> list[int]:
+    return [int(n) for n in re.search(r'data-moments="\[([\d, ]+)\]"', text).group(1).split(",")]
+
+
+def test_each_moment_has_its_address_and_the_list_marks_it(client, alice, bob):
+    game = started_game(alice, bob, "azul")
+    play_moves(game, (alice, bob), 4)
+    game.refresh_from_db()
+    client.force_login(alice)
+    latest = client.get(f"/games/{game.pk}/replay/").text
+    steps = moments(latest)
+    assert len(steps) == 5 and steps[-1] == game.last_seq
+    second = client.get(f"/games/{game.pk}/replay/?at={steps[2]}").text
+    assert f'class="move current" data-end="{steps[2]}"' in second
+    assert f'href="?at={steps[1]}"' in second and f'href="?at={steps[3]}"' in second
+    table = selectors.game_table(game, upto=steps[2])
+    assert f"{table.scores()[0]} points" in second
+
+
+def test_odd_addresses_show_the_nearest_moment_before(client, alice, bob):
+    game = started_game(alice, bob)
+    play_moves(game, (alice, bob), 2)
+    client.force_login(bob)
+    steps = moments(client.get(f"/games/{game.pk}/replay/").text)
+    between = client.get(f"/games/{game.pk}/replay/?at={steps[1] + 1}")
+    assert f'class="move current" data-end="{steps[1]}"' in between.text
+    for odd in ("abc", "-5", "999999"):
+        assert client.get(f"/games/{game.pk}/replay/?at={odd}").status_code == 200
+
+
+def test_a_game_not_started_has_nothing_to_replay(client, alice):
+    game = services.game_create(creator=alice, game="azul", players=2)
+    client.force_login(alice)
+    response = client.get(f"/games/{game.pk}/replay/")
+    assert response.status_code == 400 and "nothing to replay" in response.text
