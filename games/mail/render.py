@@ -238,7 +238,10 @@ def result_text(game: Game) -> str:
 
 def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
     """The message to send for ``row``."""
-    email = compose(row, now) if row.game_id else refusal_without_game(row)
+    if row.kind == Outbox.Kind.REPLY_REFUSED and row.game_id is None:
+        email = refusal_without_game(row)
+    else:
+        email = compose(row, now)
     context = {"email": email, "site_url": settings.SITE_URL}
     text = render_to_string("mail/message.txt", context)
     html = render_to_string("mail/message.html", context)

@@ -1,0 +1,183 @@
+"""Time control, reminders, timeouts, vacation and digests, on a clock the test moves
+(``now`` passed to the sweep)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.errors import Conflict, Forbidden
+from games.mail import services as mail
+from games.models import Game, Outbox, PlayerSettings, SeatClock
+from games.selectors import game_table
+from tests.mail.conftest import player_to_move, start_game
+
+HOUR = timedelta(hours=1)
+
+
+def subjects_to(smtp, user) -> list[str]:
+    return [str(m["Subject"]) for m in smtp.to(user.email)]
+
+
+def opponent_of(game, user):
+    return next(seat.user for seat in game.seats.all() if seat.user != user)
+
+
+def play_first_legal(game, user) -> None:
+    table = game_table(game)
+    services.move_submit(
+        game=game, user=user, move=table.engine.format(table.engine.legal_commands(table.state)[0])
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reminders_every_day_a_warning_before_the_deadline_then_the_default_move(
+    alice, bob, smtp, clock
+):
+    game = start_game(alice, bob, time_control={"kind": "per_move", "days": 3})
+    start = clock.now
+    player = player_to_move(game)
+    mail.sweep(now=start + HOUR)
+    assert not [s for s in subjects_to(smtp, player) if s.startswith("Reminder")]
+    for hours in (24, 24.5, 48, 48.2):
+        mail.sweep(now=start + hours * HOUR)
+    reminders = [s for s in subjects_to(smtp, player) if s.startswith("Reminder")]
+    assert len(reminders) == 2, "one after 24 hours, one after 48, never twice"
+    mail.sweep(now=start + 61 * HOUR)
+    mail.sweep(now=start + 62 * HOUR)
+    warnings = [s for s in subjects_to(smtp, player) if "running out" in s]
+    assert len(warnings) == 1, "12 hours before the 72-hour deadline"
+    seq = Game.objects.get(pk=game.pk).last_seq
+    table = game_table(game)
+    default = table.engine.format(table.engine.default_command(table.state))
+    counts = mail.sweep(now=start + 73 * HOUR)
+    assert counts["timeouts"] == 1
+    game.refresh_from_db()
+    assert game.last_seq > seq and game.status == Game.Status.ACTIVE
+    assert player_to_move(game) != player
+    (timeout,) = [m for m in smtp.to(player.email) if "ran out" in str(m["Subject"])]
+    assert default in timeout.get_body(preferencelist=("plain",)).get_content()
+    assert any(s.startswith("Your turn") for s in subjects_to(smtp, opponent_of(game, player)))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_the_forfeit_policy_the_player_out_of_time_loses(alice, bob, smtp, clock):
+    game = start_game(
+        alice, bob, time_control={"kind": "per_move", "days": 1}, timeout_policy="forfeit"
+    )
+    player = player_to_move(game)
+    mail.sweep(now=clock.advance(hours=25))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.winners == [1 - game.seats.get(user=player).position]
+    assert any("ran out" in s for s in subjects_to(smtp, player))
+    assert any(s.endswith("is over") for s in subjects_to(smtp, opponent_of(game, player)))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_time_control_nothing_times_out_but_reminders_come(alice, bob, smtp, clock):
+    game = start_game(alice, bob)
+    player = player_to_move(game)
+    assert mail.sweep(now=clock.advance(days=30))["timeouts"] == 0
+    game.refresh_from_db()
+    assert game.deadline is None and player_to_move(game) == player
+    assert any(s.startswith("Reminder") for s in subjects_to(smtp, player))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bank_gains_the_increment_per_move_up_to_its_cap(alice, bob, smtp):
+    control = {"kind": "bank", "bank_hours": 72, "increment_hours": 12, "cap_hours": 80}
+    game = start_game(alice, bob, time_control=control)
+    game.refresh_from_db()
+    assert abs(game.deadline - (timezone.now() + 72 * HOUR)) < timedelta(minutes=1)
+    player = player_to_move(game)
+    play_first_legal(game, player)
+    bank = SeatClock.objects.get(seat__game=game, seat__user=player).bank_seconds
+    assert bank == 80 * 3600, "72 hours less a few seconds, plus 12, capped at 80"
+    other = player_to_move(game)
+    game.refresh_from_db()
+    assert abs(game.deadline - (timezone.now() + 72 * HOUR)) < timedelta(minutes=1)
+    assert SeatClock.objects.get(seat__game=game, seat__user=other).bank_seconds == 72 * 3600
+
+
+@pytest.mark.django_db(transaction=True)
+def test_vacation_stops_the_clocks_in_every_game_until_the_player_is_back(
+    alice, bob, carol, smtp, clock
+):
+    games = [
+        start_game(alice, bob, time_control={"kind": "per_move", "days": 3}),
+        start_game(alice, carol, time_control={"kind": "per_move", "days": 3}),
+    ]
+    for game in games:
+        if player_to_move(game) != alice:
+            play_first_legal(game, player_to_move(game))
+    started = clock.advance(hours=1)
+    mail.vacation_start(user=alice, now=started)
+    for game in games:
+        game.refresh_from_db()
+        assert game.deadline is None
+    back = clock.advance(days=10)
+    assert mail.sweep(now=back)["timeouts"] == 0
+    assert not [s for s in subjects_to(smtp, alice) if s.startswith("Reminder")]
+    mail.vacation_end(user=alice, now=back)
+    prefs = PlayerSettings.objects.get(user=alice)
+    assert prefs.vacation_seconds_used == int((back - started).total_seconds())
+    for game in games:
+        game.refresh_from_db()
+        left = game.deadline - back
+        assert timedelta(hours=70) < left <= timedelta(hours=72), left
+    assert mail.sweep(now=back + 4 * 24 * HOUR)["timeouts"] == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_vacation_ends_by_itself_when_the_days_of_the_year_run_out(alice, bob, smtp, clock):
+    PlayerSettings.objects.create(user=alice, vacation_days_per_year=2)
+    game = start_game(alice, bob, time_control={"kind": "per_move", "days": 3})
+    if player_to_move(game) != alice:
+        play_first_legal(game, bob)
+    started = clock.advance(hours=1)
+    mail.vacation_start(user=alice, now=started)
+    assert mail.sweep(now=started + 47 * HOUR)["vacations_ended"] == 0
+    assert mail.sweep(now=started + 49 * HOUR)["vacations_ended"] == 1
+    game.refresh_from_db()
+    assert abs(game.deadline - (started + 48 * HOUR + 71 * HOUR)) < timedelta(minutes=2)
+    with pytest.raises(Conflict):
+        mail.vacation_start(user=alice, now=started + 50 * HOUR)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_opponent_can_grant_the_player_to_move_one_more_day(alice, bob, smtp):
+    game = start_game(alice, bob, time_control={"kind": "per_move", "days": 2})
+    player = player_to_move(game)
+    game.refresh_from_db()
+    deadline = game.deadline
+    services.deadline_grant(game=game, user=opponent_of(game, player))
+    game.refresh_from_db()
+    assert game.deadline == deadline + timedelta(days=1)
+    with pytest.raises(Forbidden):
+        services.deadline_grant(game=game, user=player)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_digest_player_gets_one_email_a_day_for_all_games(alice, bob, carol, smtp, clock):
+    PlayerSettings.objects.create(user=alice, daily_digest=True)
+    games = [start_game(alice, bob), start_game(alice, carol)]
+    for game in games:
+        if player_to_move(game) != alice:
+            play_first_legal(game, player_to_move(game))
+    for hours in (0, 1, 25, 26, 49):
+        mail.sweep(now=clock.now + hours * HOUR)
+    subjects = subjects_to(smtp, alice)
+    assert not [s for s in subjects if s.startswith(("Your turn", "Reminder"))]
+    digests = [m for m in smtp.to(alice.email) if "waiting for your move" in str(m["Subject"])]
+    assert len(digests) == 3, "hours 0, 25 and 49"
+    text = digests[0].get_body(preferencelist=("plain",)).get_content()
+    assert all(f"#{game.pk}" in text for game in games)
+    assert (
+        Outbox.objects.filter(kind=Outbox.Kind.YOUR_TURN, recipient=alice.email)
+        .exclude(last_error="in the daily digest")
+        .filter(sent_at__isnull=False)
+        .count()
+        == 0
+    )
