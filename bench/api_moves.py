@@ -1,0 +1,354 @@
+"""Moves through the REST API: moves per second and p50/p99 latency over HTTP, with gunicorn
+and PostgreSQL, for 1 and 16 concurrent clients playing random games; and whether a move
+late in a game is slower than an early one (it must not grow with the game's history).
+
+The script makes its own database (``azulsite_bench_api``) and migrates it, creates users
+and their API tokens, starts gunicorn on a free port of 127.0.0.1, and runs each scenario:
+every client (a thread with its own keep-alive connection) opens a game, plays every seat
+of it with random legal moves (GET legal-moves, then POST moves with ``expected_seq`` and an
+``Idempotency-Key``), and starts another game until the time is up; it then finishes the
+game in hand (bounded by ``--grace``) so that every game counted has a last ten moves.
+Throughput and latency count the moves of the timed window; early against late counts the
+first and last ten moves of every finished game. Everything talks to 127.0.0.1 only.
+
+    .venv/bin/python bench/api_moves.py                # 1 and 16 clients, 30 s each
+    .venv/bin/python bench/api_moves.py --clients 1 4 --seconds 10 --game azul
+"""
+
+import argparse
+import http.client
+import itertools
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+LOCALHOST = "127.0.0.1"
+DEFAULT_DATABASE = f"postgres://postgres@{LOCALHOST}:5432/azulsite_bench_api"
+GAMES = ("azul", "summer-pavilion", "miyabi")
+EDGE = 10  # moves counted as "early" and as "late" in each finished game
+
+
+# --- the server -----------------------------------------------------------------------------
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as admin:
+        if not admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            admin.execute(f'CREATE DATABASE "{name}"')
+
+
+def server_environment(database_url: str, var_dir: str) -> dict:
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "azulsite.settings",
+        "AZULSITE_VAR_DIR": var_dir,
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": LOCALHOST,
+        "SITE_URL": f"http://{LOCALHOST}",
+        "CELERY_BROKER_URL": "filesystem://",
+        "EMAIL_URL": f"file://{var_dir}/mail",
+        "LOG_LEVEL": "ERROR",
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LOCALHOST, 0))
+        return probe.getsockname()[1]
+
+
+def start_gunicorn(env: dict, port: int, workers: int, threads: int) -> subprocess.Popen:
+    command = [
+        str(Path(sys.executable).with_name("gunicorn")),
+        "azulsite.wsgi",
+        "--bind",
+        f"{LOCALHOST}:{port}",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(threads),
+        "--log-level",
+        "warning",
+    ]
+    server = subprocess.Popen(command, cwd=ROOT, env=env)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            connection = http.client.HTTPConnection(LOCALHOST, port, timeout=2)
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status == 200:
+                return server
+        except OSError:
+            time.sleep(0.2)
+    server.terminate()
+    raise SystemExit("gunicorn did not answer /healthz within 30 s")
+
+
+def make_players(count: int) -> list[str]:
+    """``count`` users with API tokens (made in the database directly: hashing passwords
+    for POST /api/token/ would only time the password hasher)."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    User = get_user_model()
+    tokens = []
+    for index in range(count):
+        email = f"bench-{index}@bench.example"
+        user, created = User.objects.get_or_create(
+            username=email, defaults={"email": email, "first_name": f"Bench {index}"}
+        )
+        if created:
+            user.set_unusable_password()
+            user.save()
+        tokens.append(Token.objects.get_or_create(user=user)[0].key)
+    return tokens
+
+
+# --- a client -------------------------------------------------------------------------------
+
+
+class Api:
+    """One keep-alive HTTP connection to the server, as one client has."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.connection = http.client.HTTPConnection(LOCALHOST, port, timeout=60)
+
+    def call(self, method: str, path: str, token: str, body: dict | None = None, key=None):
+        headers = {"Authorization": f"Token {token}", "Accept": "application/json"}
+        payload = None
+        if body is not None:
+            payload = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        if key:
+            headers["Idempotency-Key"] = key
+        for attempt in (1, 2):
+            try:
+                self.connection.request(method, path, payload, headers)
+                response = self.connection.getresponse()
+                return response.status, json.loads(response.read() or b"null")
+            except (http.client.HTTPException, OSError):
+                # The server closed the kept-alive connection: reconnect and send again
+                # (a move carries an Idempotency-Key, so sending it twice is safe).
+                self.connection.close()
+                self.connection = http.client.HTTPConnection(LOCALHOST, self.port, timeout=60)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+
+@dataclass
+class Move:
+    finished_at: float
+    seconds: float
+    history: int  # events in the game before the move
+
+
+@dataclass
+class Played:
+    moves: list[Move] = field(default_factory=list)
+    legal_seconds: list[float] = field(default_factory=list)
+    games: list[tuple[str, list[Move]]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def play_games(api: Api, tokens: list[str], games: list[str], stop_at: float, hard_stop: float):
+    """Open games between ``tokens`` (in turn from ``games``) and play each to the end with
+    random legal moves until ``stop_at``; the game in hand is finished unless ``hard_stop``
+    comes first."""
+    played = Played()
+    chooser = Random(tokens[0])
+    for game in itertools.cycle(games):
+        if time.monotonic() >= stop_at:
+            break
+        moves = play_one(api, tokens, game, chooser, played, hard_stop)
+        if moves is not None:
+            played.games.append((game, moves))
+    return played
+
+
+def play_one(api, tokens, game, chooser, played: Played, hard_stop: float) -> list[Move] | None:
+    status, body = api.call("POST", "/api/games/", tokens[0], {"game": game, "players": 2})
+    if status != 201:
+        played.errors.append(f"create {status}: {body}")
+        return None
+    path = f"/api/games/{body['id']}/"
+    status, body = api.call("POST", path + "join/", tokens[1], {})
+    if status != 200:
+        played.errors.append(f"join {status}: {body}")
+        return None
+    seats = {}
+    for token in tokens:
+        status, detail = api.call("GET", path, token)
+        seats[detail["you"]["seat"]] = token
+    to_move = detail["to_move"]
+    moves: list[Move] = []
+    while time.monotonic() < hard_stop:
+        started = time.perf_counter()
+        status, offered = api.call("GET", path + "legal-moves/", seats[to_move])
+        played.legal_seconds.append(time.perf_counter() - started)
+        if offered["to_move"] is None:
+            return moves
+        if offered["to_move"] != to_move:
+            to_move = offered["to_move"]
+            continue
+        move = chooser.choice(offered["moves"])["move"]
+        body = {"move": move, "expected_seq": offered["last_seq"]}
+        started = time.perf_counter()
+        status, answer = api.call(
+            "POST", path + "moves/", seats[to_move], body, key=uuid.uuid4().hex
+        )
+        elapsed = time.perf_counter() - started
+        if status != 201:
+            played.errors.append(f"move {move!r} {status}: {answer}")
+            return None
+        record = Move(time.monotonic(), elapsed, offered["last_seq"])
+        moves.append(record)
+        played.moves.append(record)
+        # Usually the other seat moves next; legal-moves says so when it is not.
+        to_move = 1 - to_move
+    return None
+
+
+# --- a scenario -----------------------------------------------------------------------------
+
+
+def scenario(port: int, tokens: list[str], clients: int, args) -> dict:
+    start = time.monotonic()
+    stop_at = start + args.seconds
+    hard_stop = stop_at + args.grace
+    games = list(GAMES) if args.game == "all" else [args.game]
+    results: list[Played] = [Played() for _ in range(clients)]
+
+    def client(index: int) -> None:
+        api = Api(port)
+        mine = tokens[2 * index : 2 * index + 2]
+        turn = index % len(games)
+        results[index] = play_games(api, mine, games[turn:] + games[:turn], stop_at, hard_stop)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    timed = [m for r in results for m in r.moves if m.finished_at <= stop_at]
+    return {
+        "clients": clients,
+        "moves": len(timed),
+        "per_second": len(timed) / args.seconds,
+        "latency": [m.seconds for m in timed],
+        "legal": [s for r in results for s in r.legal_seconds],
+        "games": [g for r in results for g in r.games],
+        "errors": [e for r in results for e in r.errors],
+    }
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def ms(values: list[float]) -> str:
+    return f"{percentile(values, 0.5) * 1000:7.1f} {percentile(values, 0.99) * 1000:7.1f}"
+
+
+def report(results: list[dict]) -> None:
+    print(
+        f"\n{'clients':>7} {'moves':>6} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7}"
+        f"   legal-moves GET p50/p99 ms   games finished"
+    )
+    for r in results:
+        print(
+            f"{r['clients']:>7} {r['moves']:>6} {r['per_second']:>8.1f} {ms(r['latency'])}"
+            f"   {ms(r['legal'])}              {len(r['games'])}"
+        )
+    print(f"\nEarly against late moves of finished games (first {EDGE} vs last {EDGE} moves):")
+    print(
+        f"{'clients':>7} {'game':<16} {'games':>5} {'early p50/p99 ms':>17} "
+        f"{'late p50/p99 ms':>17} {'events before late':>19}"
+    )
+    for r in results:
+        for game in GAMES:
+            finished = [moves for name, moves in r["games"] if name == game and len(moves) > EDGE]
+            if not finished:
+                continue
+            early = [m.seconds for moves in finished for m in moves[:EDGE]]
+            late = [m.seconds for moves in finished for m in moves[-EDGE:]]
+            history = statistics.mean(m.history for moves in finished for m in moves[-EDGE:])
+            print(
+                f"{r['clients']:>7} {game:<16} {len(finished):>5} {ms(early):>17} "
+                f"{ms(late):>17} {history:>19.0f}"
+            )
+    for r in results:
+        for error in r["errors"][:5]:
+            print(f"error ({r['clients']} clients): {error}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, nargs="+", default=[1, 16])
+    parser.add_argument("--seconds", type=float, default=30.0, help="timed window per run")
+    parser.add_argument("--grace", type=float, default=90.0, help="to finish games in hand")
+    parser.add_argument("--game", choices=["all", *GAMES], default="all")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=4, help="gthread threads per worker")
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE)
+    args = parser.parse_args()
+    if urlsplit(args.database_url).hostname != LOCALHOST:
+        raise SystemExit(f"the benchmark talks to {LOCALHOST} only: use a database there")
+
+    with tempfile.TemporaryDirectory(prefix="azulsite-bench-") as var_dir:
+        env = server_environment(args.database_url, var_dir)
+        os.environ.update({k: env[k] for k in ("DATABASE_URL", "AZULSITE_VAR_DIR", "DEBUG")})
+        os.environ["DJANGO_SETTINGS_MODULE"] = env["DJANGO_SETTINGS_MODULE"]
+        ensure_database(args.database_url)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--no-input", "-v0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+        tokens = make_players(2 * max(args.clients))
+        port = free_port()
+        server = start_gunicorn(env, port, args.workers, args.threads)
+        print(
+            f"gunicorn on {LOCALHOST}:{port}: {args.workers} workers x {args.threads} threads "
+            f"(gthread); {os.cpu_count()} CPUs; games: {args.game}; {args.seconds:.0f} s per run"
+        )
+        try:
+            results = []
+            for clients in args.clients:
+                results.append(scenario(port, tokens, clients, args))
+                print(f"  {clients} client(s): {results[-1]['moves']} moves in the window")
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    report(results)
+
+
+if __name__ == "__main__":
+    main()
