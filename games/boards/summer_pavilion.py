@@ -14,6 +14,7 @@ from games.boards.svg import (
     factories_height,
     group,
     polygon,
+    start_token,
     text,
 )
 from games.rules.summer_pavilion.board import (
@@ -196,6 +197,8 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
         for space in range(1, SPACES_PER_STAR + 1):
             parts.append(_space(star, space, board[star][space - 1], costs, side, picks))
     parts.append(_corners(player["corners"]))
+    if player["has_start_token"]:
+        parts.append(start_token(BOARD - 30, BOARD + 40, 30))
     parts.append(_beside(player["beside"], picks))
     label = f"Board of seat {seat + 1}: {player['score']} points"
     return document(BOARD, BOARD + 70, *parts, label=label, class_="board player-board")

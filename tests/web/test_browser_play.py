@@ -10,6 +10,7 @@ from django.core import mail
 from games import selectors
 from games.models import Game
 from tests.conftest import make_user
+from tests.web.helpers import play_moves
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -54,12 +55,15 @@ def page_to_move(game: Game, pages: dict):
     raise AssertionError("nobody to move")
 
 
-def play_by_clicking(page, live_server, game: Game) -> str:
+def play_by_clicking(page, live_server, game: Game, shoot=None, shot: str = "") -> str:
     """Choose a move only by clicking highlighted board elements (or the choice buttons the
-    page offers for what the board cannot show), then confirm it."""
+    page offers for what the board cannot show), then confirm it. ``shot`` names a
+    screenshot taken after the first click."""
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.wait_for_selector("text=Your turn")
-    for _ in range(12):
+    for click in range(12):
+        if shot and click == 1:
+            shoot(page, shot)
         confirm = page.locator("#confirm-pick")
         if confirm.count():
             chosen = page.locator("#move-select").input_value()
@@ -90,7 +94,6 @@ def test_two_players_play_summer_pavilion_undo_and_replay(windows, live_server, 
     played = [play_by_clicking(page_to_move(game, pages), live_server, game) for _ in range(3)]
     assert all(played)
     mover = page_to_move(game, pages)
-    shoot(mover, "summer-pavilion-picking")
 
     # The player to move plays, the other watches the page follow; then an undo.
     watcher = next(p for p in pages.values() if p is not mover)
@@ -104,6 +107,13 @@ def test_two_players_play_summer_pavilion_undo_and_replay(windows, live_server, 
     assert watcher.locator("#move-list li.voided").count() == 1
     for _ in range(3):
         play_by_clicking(page_to_move(game, pages), live_server, game)
+    # On to phase 2 (placing tiles) through the service, then a placement by clicking.
+    while selectors.game_table(game).state.phase.name != "PLAY":
+        play_moves(game, (alice, bob), 1)
+    placed = play_by_clicking(
+        page_to_move(game, pages), live_server, game, shoot, "summer-pavilion-picking"
+    )
+    assert placed.startswith("pass") or placed[0] in "pgoybr"
 
     phone = windows(viewport=PHONE, storage_state=mover.context.storage_state()).new_page()
     phone.goto(f"{live_server.url}/games/{game.pk}/")

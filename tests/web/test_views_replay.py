@@ -22,7 +22,7 @@ def test_each_moment_has_its_address_and_the_list_marks_it(client, alice, bob):
     assert f'class="move current" data-end="{steps[2]}"' in second
     assert f'href="?at={steps[1]}"' in second and f'href="?at={steps[3]}"' in second
     table = selectors.game_table(game, upto=steps[2])
-    assert f"{table.scores()[0]} points" in second
+    assert f"{table.scores()[0]} point" in second
 
 
 def test_odd_addresses_show_the_nearest_moment_before(client, alice, bob):
