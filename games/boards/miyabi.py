@@ -279,7 +279,7 @@ def notes(view: dict) -> tuple[str, dict]:
     """The provisional values, said plainly (``docs/miyabi-provisional.md``)."""
     entries = [
         {
-            "key": key,
+            "label": key.replace("_", " ").capitalize(),
             "value": _plain(PROVISIONAL[key].value),
             "why": PROVISIONAL[key].why,
             "correct_at": PROVISIONAL[key].correct_at,

@@ -85,7 +85,6 @@ def test_two_players_play_summer_pavilion_undo_and_replay(windows, live_server, 
     alice, bob = make_user("alice"), make_user("bob")
     pages = {alice: sign_in(windows, live_server, alice.email)}
     pages[bob] = sign_in(windows, live_server, bob.email)
-    shoot(pages[alice], "lobby")
     game = create_game(pages[alice], live_server, "summer-pavilion")
     join(pages[bob], live_server, game)
     game.refresh_from_db()
@@ -158,3 +157,10 @@ def test_a_few_turns_of_azul_and_a_miyabi_garden(windows, live_server, shoot):
     assert page.locator("svg.garden").count() == 2
     assert page.locator("#provisional").is_visible()
     shoot(page, "miyabi-game")
+    phone = windows(viewport=PHONE, storage_state=page.context.storage_state()).new_page()
+    phone.goto(f"{live_server.url}/games/{garden.pk}/")
+    shoot(phone, "miyabi-phone")
+    page.goto(f"{live_server.url}/lobby/")
+    shoot(page, "lobby")
+    page.goto(f"{live_server.url}/games/new/")
+    shoot(page, "new-game")

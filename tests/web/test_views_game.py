@@ -209,3 +209,17 @@ def test_moderators_acts_show_in_the_move_list_with_who_and_why(client, alice, b
     client.force_login(bob)
     page = client.get(f"/games/{game.pk}/replay/").text
     assert "pause (hours: 24)" in page and "player on holiday" in page and "Alice" in page
+
+
+def test_a_miyabi_page_says_plainly_which_values_are_provisional(client, alice, bob):
+    from games.rules.miyabi import PROVISIONAL
+
+    game = started_game(alice, bob, "miyabi")
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").text
+    assert "Provisional values in this game" in page
+    assert "docs/miyabi-provisional.md" in page
+    for key in PROVISIONAL:
+        assert key.replace("_", " ").capitalize() in page
+    assert "Bonus tiles</strong>: maple 10, pagoda 9" in page
+    assert page.count('class="board player-board garden"') == 2
