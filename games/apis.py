@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -24,7 +25,7 @@ from drf_spectacular.utils import (
     extend_schema_serializer,
     extend_schema_view,
 )
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, parsers, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -72,6 +73,11 @@ def exception_handler(exc: Exception, context: dict) -> Response:
         code, body = exc.status_code, _body(exc)
         if getattr(exc, "wait", None):
             headers["Retry-After"] = str(int(exc.wait))
+    elif isinstance(exc, RequestDataTooBig):
+        code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+        body = {"code": "body_too_large", "message": "the request body is too large"}
+    elif isinstance(exc, SuspiciousOperation):
+        code, body = status.HTTP_400_BAD_REQUEST, {"code": "bad_request", "message": str(exc)}
     else:
         logger.exception("unexpected error in %s", context.get("view"), exc_info=exc)
         code = status.HTTP_500_INTERNAL_SERVER_ERROR
@@ -166,6 +172,23 @@ GAME_ID = OpenApiParameter("game_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
 
 # --- shared pieces ------------------------------------------------------------------------
+
+
+class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser, refusing a body nested too deeply for Python's parser (which
+    raises ``RecursionError``, not a parse error) like any other unreadable body."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise exceptions.ParseError("JSON parse error - nested too deeply") from None
+
+
+class Api(APIView):
+    """The API's views: JSON bodies (or forms, for the browsable API)."""
+
+    parser_classes = [JSONParser, parsers.FormParser, parsers.MultiPartParser]
 
 
 def viewable_game(request, game_id) -> Game:
@@ -321,7 +344,7 @@ def game_only(operation_id: str, summary: str, *, request=None, codes=(401, 403,
 # --- games --------------------------------------------------------------------------------
 
 
-class GameListApi(APIView):
+class GameListApi(Api):
     """Your games, and opening a new one."""
 
     permission_classes = [IsAuthenticated]
@@ -390,7 +413,7 @@ class GameListApi(APIView):
         return Response(game_detail(game, request.user), status=status.HTTP_201_CREATED)
 
 
-class GameDetailApi(APIView):
+class GameDetailApi(Api):
     """One game: seats, scores, the seat to move, the deadline and what you may do."""
 
     @extend_schema(
@@ -404,7 +427,7 @@ class GameDetailApi(APIView):
         return Response(game_detail(game, request.user))
 
 
-class GameStateApi(APIView):
+class GameStateApi(Api):
     """The table after event ``at`` (default: the latest), as every player sees it: the bag
     only as a count."""
 
@@ -460,7 +483,7 @@ class GameStateApi(APIView):
         return Response(self.OutputSerializer(body).data)
 
 
-class GameEventsApi(APIView):
+class GameEventsApi(Api):
     """The public form of each event after ``after``, in order."""
 
     class QuerySerializer(serializers.Serializer):
@@ -478,7 +501,7 @@ class GameEventsApi(APIView):
         return Response(selectors.events_after(game, after))
 
 
-class LegalMovesApi(APIView):
+class LegalMovesApi(Api):
     """Every legal move of the seat to move, in notation and structured. Only the player
     to move gets the list: anyone else who may see the game gets an empty one (with
     ``to_move``), so a client can poll the same URL whoever's turn it is."""
@@ -520,7 +543,7 @@ class NdjsonRenderer(BaseRenderer):
         return "".join(json.dumps(row, separators=(",", ":")) + "\n" for row in rows).encode()
 
 
-class ExportApi(APIView):
+class ExportApi(Api):
     """The game record as JSON lines: a header (game, options, seats, result), then every
     event's public form. ``manage.py verify_game`` replays it through the rules."""
 
@@ -554,7 +577,7 @@ class ExportApi(APIView):
 # --- seats ----------------------------------------------------------------------------------
 
 
-class GameActionApi(APIView):
+class GameActionApi(Api):
     """A POST that hands the game and the caller to one service (``service``) and answers
     with the game's detail."""
 
@@ -566,7 +589,7 @@ class GameActionApi(APIView):
         return Response(game_detail(game, request.user))
 
 
-class JoinApi(APIView):
+class JoinApi(Api):
     """Take a seat: the one an invitation names, one invited under your address, or an
     open one. The game starts when the last seat is taken."""
 
@@ -613,7 +636,7 @@ class ResignApi(GameActionApi):
 # --- moves ----------------------------------------------------------------------------------
 
 
-class MoveSubmitApi(APIView):
+class MoveSubmitApi(Api):
     """Play a move for your seat. ``expected_seq`` (the ``last_seq`` you saw) makes a move
     on a position that has changed fail with 409 instead of landing somewhere unintended;
     an ``Idempotency-Key`` header makes a retry safe: it is answered 200 with the first
@@ -695,7 +718,7 @@ class MoveUndoApi(GameActionApi):
     service = staticmethod(services.move_undo)
 
 
-class TakebackRequestApi(APIView):
+class TakebackRequestApi(Api):
     """Ask every other player to take the game back to the state after event ``to_seq``
     (the end of a move, with no draw of new tiles after it). A request lapses when anyone
     moves."""
@@ -728,7 +751,7 @@ class TakebackRequestApi(APIView):
         )
 
 
-class TakebackAnswerApi(APIView):
+class TakebackAnswerApi(Api):
     """Accept or decline the open takeback request; once every other player has accepted,
     the moves after its point no longer count."""
 
@@ -760,7 +783,7 @@ class TakebackAnswerApi(APIView):
 # --- accounts -------------------------------------------------------------------------------
 
 
-class TokenApi(APIView):
+class TokenApi(Api):
     """Your API token, for ``Authorization: Token <key>`` (the same token every time)."""
 
     permission_classes = [AllowAny]
@@ -793,7 +816,7 @@ class TokenApi(APIView):
         return Response(self.OutputSerializer({"token": token.key}).data)
 
 
-class UnknownApi(APIView):
+class UnknownApi(Api):
     """Any other path under /api/: a JSON 404 rather than an HTML page."""
 
     permission_classes = [AllowAny]

@@ -56,33 +56,29 @@ def test_invited_addresses_get_a_reserved_seat_and_an_email(alice):
     assert Outbox.objects.filter(game=game, kind="invitation", recipient="bob@example.com")
 
 
+TWO_AZUL = {"game": "azul", "players": 2}
+
+
 @pytest.mark.parametrize(
     ("body", "code", "field"),
     [
         ({"players": 2}, "invalid_input", "game"),
         ({"game": "chess", "players": 2}, "invalid_input", "game"),
-        ({"game": "azul", "players": 5}, "invalid_input", "players"),
-        ({"game": "azul", "players": "two"}, "invalid_input", "players"),
-        ({"game": "azul", "players": 2, "invite": ["not-an-address"]}, "invalid_input", "invite.0"),
-        ({"game": "azul", "players": 2, "options": "grey"}, "invalid_input", "options"),
-        ({"game": "azul", "players": 2, "timeout_policy": "never"}, "invalid_input", None),
-        ({"game": "azul", "players": 2, "options": {"wall": "purple"}}, "invalid_options", None),
-        ({"game": "azul", "players": 2, "options": {"colour": "red"}}, "invalid_options", None),
+        (TWO_AZUL | {"players": 5}, "invalid_input", "players"),
+        (TWO_AZUL | {"players": "two"}, "invalid_input", "players"),
+        (TWO_AZUL | {"invite": ["not-an-address"]}, "invalid_input", "invite.0"),
+        (TWO_AZUL | {"options": "grey"}, "invalid_input", "options"),
+        (TWO_AZUL | {"timeout_policy": "never"}, "invalid_input", "timeout_policy"),
+        (TWO_AZUL | {"options": {"wall": "purple"}}, "invalid_options", None),
+        (TWO_AZUL | {"options": {"colour": "red"}}, "invalid_options", None),
+        (TWO_AZUL | {"time_control": {"kind": "sundial"}}, "invalid_time_control", None),
         (
-            {"game": "azul", "players": 2, "time_control": {"kind": "sundial"}},
+            TWO_AZUL | {"time_control": {"kind": "per_move", "days": 4}},
             "invalid_time_control",
             None,
-        ),  # noqa: E501
-        (
-            {"game": "azul", "players": 2, "invite": ["b@example.com", "c@example.com"]},
-            "too_many_invitations",
-            None,
-        ),  # noqa: E501
-        (
-            {"game": "azul", "players": 2, "invite": ["alice@example.com"]},
-            "invalid_invitation",
-            None,
-        ),  # noqa: E501
+        ),
+        (TWO_AZUL | {"invite": ["b@example.com", "c@example.com"]}, "too_many_invitations", None),
+        (TWO_AZUL | {"invite": ["alice@example.com"]}, "invalid_invitation", None),
     ],
 )
 def test_a_bad_new_game_is_refused_saying_what_was_wrong(alice, body, code, field):
@@ -247,42 +243,42 @@ def test_a_wrong_token_is_a_401_with_a_challenge(alice, client):
     assert response.headers["WWW-Authenticate"].startswith("Token")
 
 
+JSON = "application/json"
+HUGE = '{"game": "' + "a" * 3_000_000 + '"}'
+
+
 @pytest.mark.parametrize(
-    ("method", "path", "kwargs", "status", "code"),
+    ("method", "path", "body", "content_type", "status", "code"),
     [
-        (
-            "post",
-            "/api/games/",
-            {"data": "{not json", "content_type": "application/json"},
-            400,
-            "invalid_body",
-        ),  # noqa: E501
-        (
-            "post",
-            "/api/games/",
-            {"data": "[1, 2]", "content_type": "application/json"},
-            400,
-            "invalid_input",
-        ),  # noqa: E501
-        (
-            "post",
-            "/api/games/",
-            {"data": "x", "content_type": "text/plain"},
-            415,
-            "unsupported_media_type",
-        ),  # noqa: E501
-        ("get", "/api/games/9999999/", {}, 404, "not_found"),
-        ("get", "/api/games/99999999999999999999999999/", {}, 404, "not_found"),
-        ("get", "/api/games/abc/", {}, 404, "not_found"),
-        ("get", "/api/nowhere/", {}, 404, "not_found"),
-        ("post", "/api/games/1/moves", {}, 404, "not_found"),
-        ("delete", "/api/games/", {}, 405, "method_not_allowed"),
-        ("get", "/api/games/", {"HTTP_ACCEPT": "application/xml"}, 406, "not_acceptable"),
+        ("post", "/api/games/", "{not json", JSON, 400, "invalid_body"),
+        ("post", "/api/games/", "[1, 2]", JSON, 400, "invalid_input"),
+        ("post", "/api/games/", "[" * 100_000, JSON, 400, "invalid_body"),
+        ("post", "/api/games/", b'{"game": "\xff"}', JSON, 400, "invalid_body"),
+        ("post", "/api/games/", '{"players": NaN}', JSON, 400, "invalid_body"),
+        ("post", "/api/games/", HUGE, JSON, 413, "body_too_large"),
+        ("post", "/api/games/", "x", "text/plain", 415, "unsupported_media_type"),
+        ("get", "/api/games/9999999/", None, None, 404, "not_found"),
+        ("get", "/api/games/99999999999999999999999999/", None, None, 404, "not_found"),
+        ("get", "/api/games/abc/", None, None, 404, "not_found"),
+        ("get", "/api/nowhere/", None, None, 404, "not_found"),
+        ("post", "/api/games/1/moves", None, None, 404, "not_found"),
+        ("delete", "/api/games/", None, None, 405, "method_not_allowed"),
     ],
 )
-def test_every_error_is_json_with_a_code_and_a_message(alice, method, path, kwargs, status, code):
-    response = getattr(client_for(alice), method)(path, **kwargs)
+def test_every_error_is_json_with_a_code_and_a_message(
+    alice, method, path, body, content_type, status, code
+):
+    client = client_for(alice)
+    if body is None:
+        response = getattr(client, method)(path)
+    else:
+        response = getattr(client, method)(path, body, content_type=content_type)
     assert response.status_code == status
     assert response["Content-Type"].startswith("application/json")
-    body = response.json()
-    assert body["code"] == code and body["message"]
+    error = response.json()
+    assert error["code"] == code and error["message"]
+
+
+def test_an_unacceptable_format_is_a_json_406(alice):
+    response = client_for(alice).get("/api/games/", HTTP_ACCEPT="application/xml")
+    assert response.status_code == 406 and response.json()["code"] == "not_acceptable"
