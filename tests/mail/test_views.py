@@ -1,0 +1,80 @@
+"""The preferences page and unsubscribe links (GET confirms, POST acts)."""
+
+import pytest
+
+from games.mail import tokens
+from games.models import Outbox, PlayerSettings
+
+
+@pytest.mark.django_db
+def test_the_preferences_link_of_an_email_opens_that_players_page(alice, client):
+    page = client.get(f"/mail/preferences/{tokens.address_token(alice.email)}/")
+    assert page.status_code == 200
+    assert b"alice@example.com" in page.content and b"it is your turn" in page.content
+
+
+@pytest.mark.django_db
+def test_preferences_turn_kinds_off_and_choose_the_digest(alice, client):
+    url = f"/mail/preferences/{tokens.address_token(alice.email)}/"
+    saved = client.post(
+        url, {"action": "save", "kinds": ["your_turn", "game_over"], "daily_digest": "on"}
+    )
+    assert saved.status_code == 200 and b"saved" in saved.content
+    prefs = PlayerSettings.objects.get(user=alice)
+    assert prefs.daily_digest
+    assert Outbox.Kind.REMINDER in prefs.muted_kinds
+    assert Outbox.Kind.YOUR_TURN not in prefs.muted_kinds
+
+
+@pytest.mark.django_db
+def test_an_unknown_email_kind_is_refused_with_the_accepted_ones(alice, client):
+    client.force_login(alice)
+    refused = client.post("/mail/preferences/", {"action": "save", "kinds": ["spam"]})
+    assert refused.status_code == 400 and b"accepted: game_started" in refused.content
+
+
+@pytest.mark.django_db
+def test_vacation_starts_and_ends_from_the_preferences_page(alice, client):
+    client.force_login(alice)
+    assert b"14.0 of 14 days" in client.get("/mail/preferences/").content
+    client.post("/mail/preferences/", {"action": "vacation_start"})
+    assert PlayerSettings.objects.get(user=alice).vacation_started_at is not None
+    client.post("/mail/preferences/", {"action": "vacation_end"})
+    assert PlayerSettings.objects.get(user=alice).vacation_started_at is None
+    twice = client.post("/mail/preferences/", {"action": "vacation_end"})
+    assert twice.status_code == 400 and b"not on vacation" in twice.content
+
+
+@pytest.mark.django_db
+def test_a_preferences_link_with_a_forged_token_opens_nothing(client):
+    assert client.get("/mail/preferences/forged/").status_code == 404
+    assert client.get("/mail/preferences/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_opening_an_unsubscribe_link_only_asks_to_confirm(alice, client):
+    page = client.get(f"/mail/unsubscribe/{tokens.address_token(alice.email)}/")
+    assert page.status_code == 200 and b'<form method="post"' in page.content
+    assert not PlayerSettings.objects.filter(user=alice, unsubscribed_at__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_one_click_unsubscribe_acts_on_post_and_answers_the_same_for_any_token(alice):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    token = tokens.address_token(alice.email)
+    valid = client.post(
+        f"/mail/unsubscribe/{token}/",
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
+    forged = client.post(f"/mail/unsubscribe/{token[:-2]}xx/")
+    unknown = client.post(f"/mail/unsubscribe/{tokens.address_token('nobody@example.com')}/")
+    assert valid.status_code == forged.status_code == unknown.status_code == 200
+    assert valid.content == forged.content == unknown.content
+    assert PlayerSettings.objects.get(user=alice).unsubscribed_at is not None
+    assert (
+        client.get(f"/mail/unsubscribe/{token}/").content
+        == client.get(f"/mail/unsubscribe/{token[:-2]}xx/").content
+    )
