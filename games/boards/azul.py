@@ -10,6 +10,7 @@ from games.boards.svg import (
     factories,
     factories_height,
     group,
+    slot,
     start_token,
     text,
 )
@@ -41,6 +42,7 @@ FADED = {
     "white": "#eef5fa",
 }
 CELL = 40.0
+SPACE, SPACE_EDGE = "#e9e2d0", "#b9ac8c"
 LINES_RIGHT = 236.0
 WALL_LEFT = 256.0
 WIDTH = WALL_LEFT + CELL * WALL_SIZE + 14
@@ -119,18 +121,7 @@ def _pattern_line(line: int, held: dict, picks: bool) -> str:
     ]
     for place in range(line + 1):
         x = LINES_RIGHT - CELL * place - CELL / 2
-        parts.append(
-            element(
-                "rect",
-                x=x - 17,
-                y=y - 17,
-                width=34,
-                height=34,
-                rx=4,
-                fill="#e9e2d0",
-                stroke="#b9ac8c",
-            )
-        )
+        parts.append(slot(x, y, 34, SPACE, SPACE_EDGE))
         if held["colour"] is not None and place < held["count"]:
             parts.append(PALETTE.tile(NAMES[held["colour"]], x, y, 32))
     return group(
@@ -152,7 +143,7 @@ def _wall_space(row, column, placed, grey, pick) -> str:
         name = NAMES[wall_colour(row, column)]
         fill, mark = FADED[name], PALETTE.letter(name).lower()
     return group(
-        element("rect", x=x - 17, y=y - 17, width=34, height=34, rx=4, fill=fill, stroke="#8d8d8d"),
+        slot(x, y, 34, fill, "#8d8d8d"),
         text(x, y + 5, mark, font_size=14, text_anchor="middle", fill="#6d6d6d"),
         class_="wall-space",
         data_pick=pick,
@@ -168,18 +159,7 @@ def _floor(board: dict, picks: bool) -> str:
         parts.append(
             text(x, top + 12, str(penalty), font_size=12, fill="#ffd1d1", text_anchor="middle")
         )
-        parts.append(
-            element(
-                "rect",
-                x=x - 19,
-                y=top + 18,
-                width=38,
-                height=38,
-                rx=4,
-                fill="#e9e2d0",
-                stroke="#b9ac8c",
-            )
-        )
+        parts.append(slot(x, top + 37, 38, SPACE, SPACE_EDGE))
         if place < len(held):
             name = held[place]
             if name == "marker":

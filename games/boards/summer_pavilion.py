@@ -14,8 +14,10 @@ from games.boards.svg import (
     factories_height,
     group,
     polygon,
+    slot,
     start_token,
     text,
+    tile_groups,
 )
 from games.rules.summer_pavilion.board import (
     COLOURS,
@@ -141,9 +143,7 @@ def _supply(width, top, supply, picks) -> str:
     for place in range(SUPPLY_SPACES):
         x = 30 + step * (place + 0.5)
         name = supply[place] if place < len(supply) else None
-        parts.append(
-            element("rect", x=x - 20, y=top + 13, width=40, height=40, rx=5, fill="#6f4b2a")
-        )
+        parts.append(slot(x, top + 33, 40, "#6f4b2a", "#5d3f22", rx=5))
         if name:
             parts.append(
                 PALETTE.tile(
@@ -289,18 +289,7 @@ def _corners(corners: dict) -> str:
     for number, (x, y) in enumerate(
         ((26, 26), (BOARD - 26, 26), (26, BOARD - 26), (BOARD - 26, BOARD - 26))
     ):
-        parts.append(
-            element(
-                "rect",
-                x=x - 17,
-                y=y - 17,
-                width=34,
-                height=34,
-                rx=5,
-                fill="#e8d6b3",
-                stroke="#a4825a",
-            )
-        )
+        parts.append(slot(x, y, 34, "#e8d6b3", "#a4825a", rx=5))
         if number < len(kept):
             name = kept[number]
             parts.append(PALETTE.tile(name, x, y, 28))
@@ -309,24 +298,18 @@ def _corners(corners: dict) -> str:
 
 def _beside(beside: dict, picks: bool) -> str:
     parts = [text(10, BOARD + 18, "Beside the board:", font_size=13, fill="#5a4526")]
-    x = 140.0
     if not beside:
-        parts.append(text(x - 10, BOARD + 18, "no tiles", font_size=13, fill="#8a7a66"))
-    for name in COLOURS:
-        count = beside.get(name, 0)
-        if count:
-            parts.append(
-                PALETTE.tile(
-                    name,
-                    x,
-                    BOARD + 40,
-                    34,
-                    count=count,
-                    pick=f"tile:{name}|keep:{name}" if picks else None,
-                    title=f"{count} {name} beside the board",
-                )
-            )
-            x += 46
+        parts.append(text(130, BOARD + 18, "no tiles", font_size=13, fill="#8a7a66"))
+    parts += tile_groups(
+        140,
+        BOARD + 40,
+        beside,
+        PALETTE,
+        size=34,
+        step=46,
+        pick="tile:{}|keep:{}" if picks else None,
+        where="beside the board",
+    )
     return group(*parts, class_="beside")
 
 

@@ -188,22 +188,16 @@ def centre(top, width, counts: dict[str, int], palette, *, token: bool, picks: b
         ),
         text(44, top + 20, "Centre", font_size=13, fill="#5a4526", font_weight="700"),
     ]
-    x = 80.0
-    for name in palette.names:
-        count = counts.get(name, 0)
-        if count:
-            parts.append(
-                palette.tile(
-                    name,
-                    x,
-                    top + 54,
-                    36,
-                    count=count,
-                    pick=f"src:c col:{name}" if picks else None,
-                    title=f"{count} {name} in the centre",
-                )
-            )
-            x += 56
+    parts += tile_groups(
+        80,
+        top + 54,
+        counts,
+        palette,
+        size=36,
+        step=56,
+        pick="src:c col:{}" if picks else None,
+        where="in the centre",
+    )
     if token:
         parts.append(start_token(width - 80, top + 50, 40))
     return group(*parts, class_="centre", data_pick="src:c" if picks else None)
@@ -227,4 +221,34 @@ def start_token(x, y, size) -> str:
             x, y + size * 0.18, "1", font_size=size * 0.55, font_weight="700", text_anchor="middle"
         ),
         class_="start-token",
+    )
+
+
+def tile_groups(x, y, counts: dict, palette: Palette, *, size, step, pick, where) -> list[str]:
+    """Tiles grouped by colour in a row from (x, y), each group one tile with its number;
+    ``pick`` formats each group's ``data-pick`` with the colour name (``None``: no picks)."""
+    parts = []
+    for name in palette.names:
+        count = counts.get(name, 0)
+        if count:
+            parts.append(
+                palette.tile(
+                    name,
+                    x,
+                    y,
+                    size,
+                    count=count,
+                    pick=pick.format(name, name) if pick else None,
+                    title=f"{count} {name} {where}",
+                )
+            )
+            x += step
+    return parts
+
+
+def slot(x, y, size, fill, stroke, rx=4) -> str:
+    """An empty printed space centred on (x, y), where a tile can lie."""
+    half = size / 2
+    return element(
+        "rect", x=x - half, y=y - half, width=size, height=size, rx=rx, fill=fill, stroke=stroke
     )

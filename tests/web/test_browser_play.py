@@ -81,10 +81,15 @@ def play_by_clicking(page, live_server, game: Game, shoot=None, shot: str = "") 
     raise AssertionError("no move could be chosen by clicking")
 
 
-def test_two_players_play_summer_pavilion_undo_and_replay(windows, live_server, shoot):
+def signed_in_players(windows, live_server) -> tuple:
+    """Alice and Bob, each in a browser window where they signed in by email."""
     alice, bob = make_user("alice"), make_user("bob")
-    pages = {alice: sign_in(windows, live_server, alice.email)}
-    pages[bob] = sign_in(windows, live_server, bob.email)
+    pages = {user: sign_in(windows, live_server, user.email) for user in (alice, bob)}
+    return alice, bob, pages
+
+
+def test_two_players_play_summer_pavilion_undo_and_replay(windows, live_server, shoot):
+    alice, bob, pages = signed_in_players(windows, live_server)
     game = create_game(pages[alice], live_server, "summer-pavilion")
     join(pages[bob], live_server, game)
     game.refresh_from_db()
@@ -138,9 +143,7 @@ def test_two_players_play_summer_pavilion_undo_and_replay(windows, live_server, 
 
 
 def test_a_few_turns_of_azul_and_a_miyabi_garden(windows, live_server, shoot):
-    alice, bob = make_user("alice"), make_user("bob")
-    pages = {alice: sign_in(windows, live_server, alice.email)}
-    pages[bob] = sign_in(windows, live_server, bob.email)
+    alice, bob, pages = signed_in_players(windows, live_server)
     game = create_game(pages[alice], live_server, "azul")
     join(pages[bob], live_server, game)
     for _ in range(4):
