@@ -808,7 +808,7 @@ class TokenApi(Api):
     def post(self, request):
         data = validated(self.InputSerializer, request.data)
         email = data["email"].lower()
-        user = authenticate(request._request, username=email, password=data["password"])
+        user = authenticate(request, username=email, password=data["password"])
         if user is None:
             raise BadRequest("wrong email address or password", code="invalid_credentials")
         # DRF's own token table, written as DRF's ObtainAuthToken writes it.
