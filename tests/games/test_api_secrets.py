@@ -53,11 +53,12 @@ def test_no_response_about_a_running_game_reveals_the_rng_or_the_bag(alice, bob,
     for moves in range(60):
         player = mover(game)
         answers.append(play_move(game, **{"Idempotency-Key": f"m{moves}"}))
-        for viewer in watchers:
-            answers += [client_for(viewer).get(url(game, read)) for read in READS]
-        answers.append(client_for(viewer).get(url(game, "state") + f"?at={moves + 1}"))
+        answers += [client_for(mover(game)).get(url(game, read)) for read in READS]
+        answers.append(client_for(player).get(url(game, "state") + f"?at={moves + 1}"))
         if moves > 5 and last_step_is_barrier(game):
             break
+    for viewer in watchers:
+        answers += [client_for(viewer).get(url(game, read)) for read in READS]
     answers.append(post(client_for(player), url(game, "takebacks"), {"to_seq": 1}))
     answers.append(post(client_for(player), url(game, "moves"), {"move": "nonsense"}))
     answers += [client_for(viewer).get("/api/games/") for viewer in watchers]
