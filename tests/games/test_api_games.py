@@ -3,6 +3,7 @@ the shape of every error: JSON with a code and a message, never a 500."""
 
 import pytest
 from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from games.models import Game, Outbox, Seat
 from tests.conftest import make_user
@@ -282,3 +283,11 @@ def test_every_error_is_json_with_a_code_and_a_message(
 def test_an_unacceptable_format_is_a_json_406(alice):
     response = client_for(alice).get("/api/games/", HTTP_ACCEPT="application/xml")
     assert response.status_code == 406 and response.json()["code"] == "not_acceptable"
+
+
+def test_a_signed_in_browser_must_send_the_csrf_token(alice):
+    browser = APIClient(enforce_csrf_checks=True)
+    browser.force_login(alice)
+    response = browser.post("/api/games/", TWO_AZUL, format="json")
+    assert response.status_code == 403 and "CSRF" in response.json()["message"]
+    assert browser.get("/api/games/").status_code == 200
