@@ -102,10 +102,6 @@ class MoveForm(forms.Form):
         return (self.cleaned_data.get("typed") or self.cleaned_data.get("move") or "").strip()
 
 
-class ChatForm(forms.Form):
-    text = forms.CharField(max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
-
-
 class TakebackRequestForm(forms.Form):
     to_seq = forms.IntegerField(min_value=0)
 

@@ -247,3 +247,16 @@ def _actor_names(actors: set[str]) -> dict[str, str]:
     ids = [int(actor[5:]) for actor in actors if actor.startswith("user:") and actor[5:].isdigit()]
     users = get_user_model().objects.filter(pk__in=ids)
     return {f"user:{user.pk}": display_name(user) for user in users} | {"system": "the site"}
+
+
+def invitations_for(user) -> QuerySet[Game]:
+    """Games waiting for players with a seat invited under the user's address."""
+    return (
+        Game.objects.filter(
+            status=Game.Status.OPEN,
+            seats__status=Seat.Status.INVITED,
+            seats__invited_email__iexact=user.email,
+        )
+        .distinct()
+        .order_by("-created_at")
+    )

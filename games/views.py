@@ -15,7 +15,6 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -24,7 +23,6 @@ from games import table as tbl
 from games.boards import board_of, clickable_moves
 from games.errors import ServiceError
 from games.forms import (
-    ChatForm,
     EmailForm,
     GameCreateForm,
     MoveForm,
@@ -126,6 +124,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "active": _rows(active),
         "finished": _rows(selectors.games_for_user(user, "finished")[:30]),
         "open": _rows(selectors.open_games(user)[:30]),
+        "invitations": _rows(selectors.invitations_for(user)),
     }
     return render(request, "lobby.html", context)
 
@@ -224,7 +223,6 @@ def _game_page(
         "error": error,
         "typed": typed,
         "chat": game.chat.filter(hidden_at__isnull=True).select_related("author"),
-        "chat_form": ChatForm(),
         "can_chat": seat is not None and seat.status in (Seat.Status.JOINED, Seat.Status.RESIGNED),
         "poll_ms": POLL_MILLISECONDS,
     }
@@ -468,7 +466,6 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "previous": moments[max(index - 1, 0)],
         "next": moments[min(index + 1, len(moments) - 1)],
         "last": moments[-1],
-        "now": timezone.now(),
     }
     context.update(_table_context(game, table, picks_for=None))
     return render(request, "replay.html", context)

@@ -116,9 +116,26 @@ def table_svg(view: dict, *, picks: bool) -> str:
             top, width, view["centre"], PALETTE, token=view["start_token_in_centre"], picks=picks
         ),
         _supply(width, top + 124, view["supply"], picks),
+        _wild(top + 222, view),
     ]
     label = f"Factory displays, centre and supply, round {view['round']}"
-    return document(width, top + 200, *parts, label=label, class_="board table-board")
+    return document(width, top + 246, *parts, label=label, class_="board table-board")
+
+
+def _wild(y, view) -> str:
+    """Round r's wild colour (rulebook "The wild color"), shown as its tile."""
+    return group(
+        text(
+            30,
+            y + 5,
+            f"Round {view['round']} of {ROUNDS}: the wild colour is {view['wild']}",
+            font_size=14,
+            fill="#5a4526",
+            font_weight="700",
+        ),
+        PALETTE.tile(view["wild"], 350, y, 28),
+        class_="wild",
+    )
 
 
 def _tiles(counts: dict) -> list[str]:

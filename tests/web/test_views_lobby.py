@@ -98,3 +98,18 @@ def test_bad_choices_and_too_many_invitations_are_refused(client, alice):
     )
     assert "is not an email address" in bad.text
     assert not Game.objects.exists()
+
+
+def test_invitations_to_your_address_are_listed_and_accepted_from_the_lobby(client, alice, bob):
+    client.force_login(alice)
+    client.post(
+        "/games/new/",
+        {"game": "miyabi", "players": 2, "time_control": "none", "invite": "BOB@example.com"},
+    )
+    game = Game.objects.get()
+    client.force_login(bob)
+    lobby = client.get("/lobby/").text
+    assert "Invitations for you" in lobby and f"/games/{game.pk}/join/" in lobby
+    client.post(f"/games/{game.pk}/join/")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
