@@ -28,15 +28,7 @@ os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.locmem.EmailBackend"
 os.environ["CELERY_BROKER_URL"] = "memory://"
 os.environ.setdefault("LOG_LEVEL", "ERROR")
 
-
-def ensure_database(url: str) -> None:
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as admin:
-        if not admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            admin.execute(f'CREATE DATABASE "{name}"')
-
+from bench.store import ensure_database  # noqa: E402 - after the environment it reads
 
 FILL = """
 INSERT INTO games_game (game_type, options, players, time_control, timeout_policy, self_undo,

@@ -69,6 +69,37 @@ class Email:
     headers: dict = field(default_factory=dict)
 
 
+# Subject and first paragraph of each kind about one game; ``{title}`` and the row's
+# payload fill them in.
+KIND_TEXT = {
+    Outbox.Kind.GAME_STARTED: ("{title} has started", "Everyone has joined: {title} has started."),
+    Outbox.Kind.YOUR_TURN: ("Your turn in {title}", "It is your turn in {title}."),
+    Outbox.Kind.REMINDER: (
+        "Reminder: your turn in {title}",
+        "{title} is still waiting for your move.",
+    ),
+    Outbox.Kind.DEADLINE_WARNING: (
+        "Your time is running out in {title}",
+        "Your time in {title} is running out.",
+    ),
+    Outbox.Kind.TIMEOUT: ("Your time ran out in {title}", "Your time ran out in {title}."),
+    Outbox.Kind.GAME_OVER: ("{title} is over", "{title} is over."),
+    Outbox.Kind.TAKEBACK_REQUEST: (
+        "Takeback request in {title}",
+        "A player asks to take {title} back to the position after event {to_seq}. Accept or "
+        "decline on the game's page.",
+    ),
+    Outbox.Kind.MOVE_CONFIRMED: (
+        "Played: {move} in {title}",
+        "Your move {move} is played in {title}.",
+    ),
+    Outbox.Kind.REPLY_REFUSED: (
+        "Your reply was not played in {title}",
+        "Your reply was not played: {reason}",
+    ),
+}
+
+
 def game_title(game: Game) -> str:
     return f"{game_type(game.game_type).title} #{game.pk}"
 
@@ -156,45 +187,20 @@ def compose(row: Outbox, now: datetime) -> Email:
         email.links = [("Open the invitation", absolute("invitation", payload.get("token", "")))]
         return _finish(email, row, user)
     email.sections = [section(game, user, now)]
+    values = {"title": title, **payload}
+    subject, paragraph = KIND_TEXT[kind]
+    email.subject = subject.format_map(values)
+    email.paragraphs = [paragraph.format_map(values)]
     match kind:
-        case Outbox.Kind.GAME_STARTED:
-            email.subject = f"{title} has started"
-            email.paragraphs = [f"Everyone has joined: {title} has started."]
-        case Outbox.Kind.YOUR_TURN:
-            email.subject = f"Your turn in {title}"
-            email.paragraphs = [f"It is your turn in {title}."]
-        case Outbox.Kind.REMINDER:
-            email.subject = f"Reminder: your turn in {title}"
-            email.paragraphs = [f"{title} is still waiting for your move."]
         case Outbox.Kind.DEADLINE_WARNING:
-            email.subject = f"Your time is running out in {title}"
-            email.paragraphs = [
-                f"Your time in {title} is running out.{deadline_text(game, now)}",
-                timeout_text(game),
-            ]
+            email.paragraphs += [deadline_text(game, now).strip(), timeout_text(game)]
+        case Outbox.Kind.TIMEOUT if payload.get("policy") == Game.TimeoutPolicy.FORFEIT:
+            email.paragraphs.append("You forfeited the game.")
         case Outbox.Kind.TIMEOUT:
-            email.subject = f"Your time ran out in {title}"
-            if payload.get("policy") == Game.TimeoutPolicy.FORFEIT:
-                done = "you forfeited the game."
-            else:
-                done = f"the move {payload.get('move', '')} was played for you."
-            email.paragraphs = [f"Your time ran out in {title}: {done}"]
+            email.paragraphs.append(f"The move {payload.get('move', '')} was played for you.")
         case Outbox.Kind.GAME_OVER:
-            email.subject = f"{title} is over"
-            email.paragraphs = [f"{title} is over. {result_text(game)}"]
+            email.paragraphs.append(result_text(game))
             email.links.append(("Replay the game", replay_url(game)))
-        case Outbox.Kind.TAKEBACK_REQUEST:
-            email.subject = f"Takeback request in {title}"
-            email.paragraphs = [
-                f"A player asks to take {title} back to the position after event "
-                f"{payload.get('to_seq')}. Accept or decline on the game's page."
-            ]
-        case Outbox.Kind.MOVE_CONFIRMED:
-            email.subject = f"Played: {payload.get('move', '')} in {title}"
-            email.paragraphs = [f"Your move {payload.get('move', '')} is played in {title}."]
-        case Outbox.Kind.REPLY_REFUSED:
-            email.subject = f"Your reply was not played in {title}"
-            email.paragraphs = [f"Your reply was not played: {payload.get('reason', '')}"]
     return _finish(email, row, user)
 
 

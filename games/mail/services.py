@@ -80,7 +80,14 @@ def outbox_send(*, outbox_id: int, now: datetime | None = None) -> str:
     if reason:
         _unclaimed(row).update(cancelled_at=now, last_error=reason)
         return "skipped"
-    message = render.message(row, now)
+    try:
+        message = render.message(row, now)
+    except Exception as error:
+        # One email that cannot be written must not stop the others behind it in the sweep.
+        log.exception("outbox %s: cannot render the email", row.pk)
+        _unclaimed(row).update(attempts=F("attempts") + 1)
+        _failed(_unclaimed(row), row, error, now)
+        return "failed"
     connection = get_connection()
     try:
         connection.open()
@@ -207,7 +214,14 @@ def timeouts_apply(*, now: datetime) -> int:
         .order_by("deadline")
         .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
     )
-    return sum(game_timeout(game_id=pk, now=now) for pk in list(ids))
+    applied = 0
+    for pk in list(ids):
+        try:
+            applied += game_timeout(game_id=pk, now=now)
+        except Exception:
+            # Its transaction rolled back; the other games still get their timeouts.
+            log.exception("game %s: the timeout could not be applied", pk)
+    return applied
 
 
 @transaction.atomic

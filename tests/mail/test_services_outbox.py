@@ -11,7 +11,9 @@ from django.db import connection
 
 from games import services
 from games.mail import services as mail
+from games.mail import tokens
 from games.models import Outbox
+from games.selectors import game_table
 from tests.mail.conftest import ROOT, body_of, free_port, moves_in, player_to_move, start_game
 
 
@@ -126,16 +128,23 @@ def test_moves_are_accepted_with_the_broker_down_and_the_sweep_sends_the_emails(
     assert [s.split(" in ")[0] for s in subjects if s.startswith("Your turn")] == ["Your turn"]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_move_taken_back_within_the_grace_period_sends_no_turn_email(
-    alice, bob, smtp, clock, settings
-):
+def first_move_with_grace(alice, bob, smtp, clock, settings):
+    """A game where the first player has just moved, its "your turn" email in its grace
+    period: (game, the player who moved, the player to move)."""
     settings.YOUR_TURN_GRACE_SECONDS = 120
     game = start_game(alice, bob)
     mail.sweep(now=clock.now)
     player = player_to_move(game)
     other = next(u for u in (alice, bob) if u != player)
     services.move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
+    return game, player, other
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_taken_back_within_the_grace_period_sends_no_turn_email(
+    alice, bob, smtp, clock, settings
+):
+    game, player, other = first_move_with_grace(alice, bob, smtp, clock, settings)
     services.move_undo(game=game, user=player)
     mail.sweep(now=clock.advance(minutes=3))
     assert not [m for m in smtp.to(other.email) if m["Subject"].startswith("Your turn")]
@@ -143,12 +152,7 @@ def test_a_move_taken_back_within_the_grace_period_sends_no_turn_email(
 
 @pytest.mark.django_db(transaction=True)
 def test_no_turn_email_for_a_player_looking_at_the_game(alice, bob, smtp, clock, settings):
-    settings.YOUR_TURN_GRACE_SECONDS = 120
-    game = start_game(alice, bob)
-    mail.sweep(now=clock.now)
-    player = player_to_move(game)
-    other = next(u for u in (alice, bob) if u != player)
-    services.move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
+    game, player, other = first_move_with_grace(alice, bob, smtp, clock, settings)
     services.seat_seen(game=game, user=other)
     mail.sweep(now=clock.advance(minutes=3))
     assert not [m for m in smtp.to(other.email) if m["Subject"].startswith("Your turn")]
@@ -190,3 +194,35 @@ def test_a_send_the_server_refuses_is_tried_again_later(alice, bob, smtp, clock,
     assert mail.sweep(now=clock.now)["sent"] == 0, "not before its next attempt is due"
     assert mail.sweep(now=clock.advance(minutes=5))["sent"] == 2
     assert len(smtp.messages) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_turned_off_kinds_and_an_unsubscribe_stop_those_emails(alice, bob, smtp, clock):
+    mail.preferences_update(user=alice, wanted_kinds=["your_turn"], daily_digest=False)
+    mail.preferences_update(user=bob, wanted_kinds=list(mail.OPTIONAL_KINDS), daily_digest=False)
+    mail.unsubscribe(token=tokens.address_token(bob.email))
+    game = start_game(alice, bob)
+    mail.sweep(now=clock.now)
+    assert not smtp.to(bob.email), "unsubscribed"
+    assert not [m for m in smtp.to(alice.email) if "has started" in str(m["Subject"])]
+    assert Outbox.objects.get(kind=Outbox.Kind.GAME_STARTED, recipient=bob.email).last_error == (
+        "unsubscribed"
+    )
+    if player_to_move(game) == alice:
+        table = game_table(game)
+        services.move_submit(
+            game=game,
+            user=alice,
+            move=table.engine.format(table.engine.default_command(table.state)),
+        )
+    game.refresh_from_db()
+    address = tokens.reply_address(game.pk, game.to_move, game.last_seq)
+    raw = (
+        f"From: {bob.email}\r\nTo: {address}\r\nMessage-ID: <x1@client.example>\r\n"
+        "Subject: Re\r\n\r\n1\r\n"
+    ).encode()
+    assert mail.reply_receive(raw=raw).startswith("played")
+    mail.sweep(now=clock.advance(seconds=1))
+    assert [str(m["Subject"]) for m in smtp.to(bob.email)][0].startswith("Played"), (
+        "answers to a player's own reply still go out"
+    )
