@@ -1,7 +1,7 @@
 """The lobby and the create-game form."""
 
 from games.models import Game
-from tests.web.helpers import started_game
+from tests.web.helpers import play_moves, player_to_move, started_game
 
 
 def test_the_lobby_needs_a_signed_in_player(client, db):
@@ -11,15 +11,15 @@ def test_the_lobby_needs_a_signed_in_player(client, db):
 
 def test_games_waiting_for_you_come_first_with_their_time_left(client, alice, bob, carol):
     waiting = started_game(alice, bob, time_control={"kind": "per_move", "days": 3})
+    if player_to_move(waiting, alice, bob) != alice:
+        play_moves(waiting, (alice, bob), 1)
     other = started_game(alice, carol)
-    if waiting.seats.get(user=alice).position != waiting.to_move:
-        waiting, other = other, waiting
+    if player_to_move(other, alice, carol) == alice:
+        play_moves(other, (alice, carol), 1)
     client.force_login(alice)
-    text = client.get("/lobby/").text
-    first_section = text.split("In play and waiting for players")[0]
-    assert f"/games/{waiting.pk}/" in first_section
-    if waiting.deadline:
-        assert "left" in first_section
+    first_section, rest = client.get("/lobby/").text.split("In play and waiting for players")
+    assert f"/games/{waiting.pk}/" in first_section and "left" in first_section
+    assert f"/games/{other.pk}/" in rest and f"/games/{other.pk}/" not in first_section
 
 
 def test_open_games_of_others_can_be_joined_from_the_lobby(client, alice, bob):
