@@ -82,3 +82,18 @@ def test_a_miyabi_garden_shows_levels_and_lanterns():
     stacked = sum(1 for row in garden["heights"] for level in row if level)
     assert picture.count('class="level"') == stacked
     assert picture.count('class="lantern"') == sum(garden["lanterns"])
+
+
+def test_on_the_grey_wall_the_columns_of_the_row_being_tiled_are_clicked():
+    engine = GAME_TYPES["azul"].engine
+    rng = random.Random(3)
+    state = engine.replay(engine.start(2, {"wall": "grey"}, rng))
+    while not any(type(c).__name__ == "PlaceOnWall" for c in engine.legal_commands(state)):
+        command = engine.default_command(state)
+        for event in engine.decide(state, command, rng):
+            state = engine.evolve(state, event)
+    view = engine.view(state)
+    clicks = clickable_moves("azul", legal(engine, state), view)
+    picture = board_of("azul").player_svg(view, engine.to_move(state), picks=True)
+    for move in clicks:
+        assert f'data-pick="{move["steps"][0][0]}"' in picture
