@@ -7,9 +7,10 @@ and their API tokens, starts gunicorn on a free port of 127.0.0.1, and runs each
 every client (a thread with its own keep-alive connection) opens a game, plays every seat
 of it with random legal moves (GET legal-moves, then POST moves with ``expected_seq`` and an
 ``Idempotency-Key``), and starts another game until the time is up; it then finishes the
-game in hand (bounded by ``--grace``) so that every game counted has a last ten moves.
-Throughput and latency count the moves of the timed window; early against late counts the
-first and last ten moves of every finished game. Everything talks to 127.0.0.1 only.
+game in hand (bounded by ``--grace``) so that every game counted has a last ten moves, and
+clients done early keep the server as busy with uncounted games meanwhile. Throughput and
+latency count the moves of the timed window; early against late counts the first and last
+ten moves of every finished game. Everything talks to 127.0.0.1 only.
 
     .venv/bin/python bench/api_moves.py                # 1 and 16 clients, 30 s each
     .venv/bin/python bench/api_moves.py --clients 1 4 --seconds 10 --game azul
@@ -28,6 +29,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
@@ -174,22 +176,51 @@ class Played:
     errors: list[str] = field(default_factory=list)
 
 
-def play_games(api: Api, tokens: list[str], games: list[str], stop_at: float, hard_stop: float):
+@dataclass
+class Run:
+    """The clock of one scenario, shared by its clients."""
+
+    stop_at: float
+    hard_stop: float
+    finishing: int  # clients still playing their last counted game
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def before_hard_stop(self) -> bool:
+        return time.monotonic() < self.hard_stop
+
+    def finished_one(self) -> None:
+        with self.lock:
+            self.finishing -= 1
+
+    def others_finishing(self) -> bool:
+        return self.finishing > 0 and self.before_hard_stop()
+
+
+def play_games(api: Api, tokens: list[str], games: list[str], run: Run) -> Played:
     """Open games between ``tokens`` (in turn from ``games``) and play each to the end with
-    random legal moves until ``stop_at``; the game in hand is finished unless ``hard_stop``
-    comes first."""
+    random legal moves until ``run.stop_at``, finishing the game in hand. Then keep playing
+    uncounted games while other clients finish theirs, so that the last moves of every
+    counted game meet the same load as the first ones."""
     played = Played()
     chooser = Random(tokens[0])
     for game in itertools.cycle(games):
-        if time.monotonic() >= stop_at:
+        if time.monotonic() >= run.stop_at:
             break
-        moves = play_one(api, tokens, game, chooser, played, hard_stop)
+        moves = play_one(api, tokens, game, chooser, played, run.before_hard_stop)
         if moves is not None:
             played.games.append((game, moves))
+    run.finished_one()
+    for game in itertools.cycle(games):
+        if not run.others_finishing():
+            break
+        play_one(api, tokens, game, chooser, Played(), run.others_finishing)
     return played
 
 
-def play_one(api, tokens, game, chooser, played: Played, hard_stop: float) -> list[Move] | None:
+def play_one(
+    api: Api, tokens: list[str], game: str, chooser: Random, played: Played, going_on: Callable
+) -> list[Move] | None:
+    """One game to its end (the moves) or until ``going_on()`` turns false (None)."""
     status, body = api.call("POST", "/api/games/", tokens[0], {"game": game, "players": 2})
     if status != 201:
         played.errors.append(f"create {status}: {body}")
@@ -205,7 +236,7 @@ def play_one(api, tokens, game, chooser, played: Played, hard_stop: float) -> li
         seats[detail["you"]["seat"]] = token
     to_move = detail["to_move"]
     moves: list[Move] = []
-    while time.monotonic() < hard_stop:
+    while going_on():
         started = time.perf_counter()
         status, offered = api.call("GET", path + "legal-moves/", seats[to_move])
         played.legal_seconds.append(time.perf_counter() - started)
@@ -236,9 +267,8 @@ def play_one(api, tokens, game, chooser, played: Played, hard_stop: float) -> li
 
 
 def scenario(port: int, tokens: list[str], clients: int, args) -> dict:
-    start = time.monotonic()
-    stop_at = start + args.seconds
-    hard_stop = stop_at + args.grace
+    stop_at = time.monotonic() + args.seconds
+    run = Run(stop_at, stop_at + args.grace, clients)
     games = list(GAMES) if args.game == "all" else [args.game]
     results: list[Played] = [Played() for _ in range(clients)]
 
@@ -246,7 +276,7 @@ def scenario(port: int, tokens: list[str], clients: int, args) -> dict:
         api = Api(port)
         mine = tokens[2 * index : 2 * index + 2]
         turn = index % len(games)
-        results[index] = play_games(api, mine, games[turn:] + games[:turn], stop_at, hard_stop)
+        results[index] = play_games(api, mine, games[turn:] + games[:turn], run)
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
     for thread in threads:
