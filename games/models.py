@@ -209,6 +209,8 @@ class SeatClock(models.Model):
     last_seen_at = models.DateTimeField(null=True, blank=True)
     next_reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
     warning_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The increment the seat's last move added to its bank (capped): an undo gives it back.
+    increment_earned_seconds = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"clock of {self.seat}"
