@@ -658,7 +658,7 @@ def _project(game: Game, table: tbl.Table, *, now=None) -> None:
     if table.over and game.status == Game.Status.ACTIVE:
         game.status = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
         game.finished_at = now
-    clocks.turn_changed(game, previous=previous, now=now)
+    clocks.turn_changed(game, previous=previous, now=now, moved=clocks.ends_with_move(table))
     game.save()
 
 

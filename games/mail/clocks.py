@@ -31,10 +31,22 @@ def reminder_policy() -> tuple[timedelta, timedelta, timedelta]:
     )
 
 
-def turn_changed(game: Game, *, previous: int | None, now: datetime) -> None:
+def ends_with_move(table) -> bool:
+    """Whether the table's last event is a move's (not an undo's, a takeback's or a
+    resignation's): only a move earns a bank its increment."""
+    if not table.steps:
+        return False
+    step = table.steps[-1]
+    return step.seq + len(step.events) == table.last_seq
+
+
+def turn_changed(game: Game, *, previous: int | None, now: datetime, moved: bool) -> None:
     """Start the clock of the seat now to move (``game.to_move``) and settle the one of the
-    seat that just moved (``previous``). At the start of a game every bank is filled; a
-    finished game has no deadline and no reminders. The caller saves ``game``."""
+    seat that had the turn (``previous``). At the start of a game every bank is filled; a
+    finished game has no deadline and no reminders. With a bank, a seat that ``moved``
+    gains the increment; when the turn comes back by an undo or a takeback, the seat whose
+    move was taken back gives that increment back, so moving and undoing gains no time.
+    The caller saves ``game``."""
     if game.status != Game.Status.ACTIVE or game.to_move is None:
         game.deadline = None
         SeatClock.objects.filter(seat__game=game).update(next_reminder_at=None, warning_at=None)
@@ -50,17 +62,21 @@ def turn_changed(game: Game, *, previous: int | None, now: datetime) -> None:
         settled = clocks[previous]
         if control.get("kind") == "bank":
             left = _seconds_left(game, settled, now)
-            settled.bank_seconds = min(
-                control["cap_hours"] * HOUR, left + control["increment_hours"] * HOUR
-            )
+            increment = control["increment_hours"] * HOUR if moved else 0
+            settled.bank_seconds = min(control["cap_hours"] * HOUR, left + increment)
+            settled.increment_earned_seconds = max(0, settled.bank_seconds - left)
         settled.next_reminder_at = settled.warning_at = None
     clock = clocks.get(game.to_move)
     if clock is not None:
         if control.get("kind") == "per_move":
             clock.bank_seconds = control["days"] * DAY
+        elif not moved:
+            clock.bank_seconds -= min(clock.bank_seconds, clock.increment_earned_seconds)
+            clock.increment_earned_seconds = 0
         _run(game, clock, now)
     SeatClock.objects.bulk_update(
-        clocks.values(), ["bank_seconds", "next_reminder_at", "warning_at"]
+        clocks.values(),
+        ["bank_seconds", "increment_earned_seconds", "next_reminder_at", "warning_at"],
     )
 
 

@@ -102,6 +102,22 @@ def test_a_bank_gains_the_increment_per_move_up_to_its_cap(alice, bob, smtp):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_moving_and_taking_the_move_back_gains_no_time(alice, bob, smtp):
+    control = {"kind": "bank", "bank_hours": 10, "increment_hours": 12, "cap_hours": 20}
+    game = start_game(alice, bob, time_control=control)
+    player = player_to_move(game)
+    other = opponent_of(game, player)
+    for _ in range(3):
+        play_first_legal(game, player)
+        services.move_undo(game=game, user=player)
+    clocks = {c.seat.user: c.bank_seconds for c in SeatClock.objects.filter(seat__game=game)}
+    assert 10 * 3600 - 60 < clocks[player] <= 10 * 3600
+    assert 10 * 3600 - 60 < clocks[other] <= 10 * 3600
+    game.refresh_from_db()
+    assert game.deadline - timezone.now() <= timedelta(hours=10)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_vacation_stops_the_clocks_in_every_game_until_the_player_is_back(
     alice, bob, carol, smtp, clock
 ):
