@@ -6,17 +6,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games.mail import tokens
+from games.mail.selectors import player_by_address
 from games.models import Game, Outbox
 from games.registry import game_type
 from games.selectors import display_name, game_table, players_of, waiting_for
-
-User = get_user_model()
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
 TURN_KINDS = (Outbox.Kind.YOUR_TURN, Outbox.Kind.REMINDER, Outbox.Kind.DEADLINE_WARNING)
@@ -119,11 +117,13 @@ def section(game: Game, user, now: datetime) -> Section:
     scores = list(game.scores or ())
     players = []
     for player in players_of(game):
-        if player["seat"] is None:
+        at = player["seat"]
+        if at is None:
             continue
-        mark = " (to move)" if player["seat"] == game.to_move else ""
-        score = f", {scores[player['seat']]} points" if player["seat"] < len(scores) else ""
-        players.append(f"Seat {player['seat'] + 1}: {player['player']}{score}{mark}")
+        mark = " (to move)" if at == game.to_move else ""
+        score = f", {scores[at]} points" if at < len(scores) else ""
+        # Engines' texts count seats from 0 or players from 1: name both.
+        players.append(f"Seat {at} (player {at + 1}): {player['player']}{score}{mark}")
     found = Section(
         title=game_title(game),
         url=game_url(game),
@@ -154,7 +154,7 @@ def deadline_text(game: Game, now: datetime) -> str:
 
 def compose(row: Outbox, now: datetime) -> Email:
     """The email of an outbox row, from the game as it stands now."""
-    user = User.objects.filter(email__iexact=row.recipient).first()
+    user = player_by_address(row.recipient)
     game = row.game
     name = display_name(user) if user else ""
     email = Email(

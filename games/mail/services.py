@@ -27,7 +27,6 @@ from contextlib import suppress
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.mail import get_connection
 from django.db import transaction
 from django.db.models import F, Q
@@ -36,11 +35,11 @@ from django.utils import timezone
 from games import services
 from games.errors import BadRequest, Conflict, ServiceError
 from games.mail import clocks, inbound, outbox, render, tokens
+from games.mail.selectors import player_by_address
 from games.models import Game, InboundMessage, Outbox, PlayerSettings, SeatClock
 from games.selectors import game_table, legal_moves_of, waiting_for
 
 log = logging.getLogger(__name__)
-User = get_user_model()
 
 MAX_ATTEMPTS = 8
 # Kinds a player may turn off on the preferences page; answers to their own replies and
@@ -112,7 +111,7 @@ def outbox_send(*, outbox_id: int, now: datetime | None = None) -> str:
 
 def skip_reason(row: Outbox, now: datetime) -> str:
     """Why this email should not go out any more, or ``""``."""
-    user = User.objects.filter(email__iexact=row.recipient).first()
+    user = player_by_address(row.recipient)
     prefs = PlayerSettings.objects.filter(user=user).first() if user else None
     if prefs is not None and row.kind not in ANSWER_KINDS:
         if prefs.unsubscribed_at is not None:
@@ -424,7 +423,7 @@ def unsubscribe(*, token: str, now: datetime | None = None) -> None:
     """Stop every email but answers to the player's own replies. A token that names no
     player does nothing, silently: the page says the same either way."""
     email = tokens.read_address_token(token)
-    user = User.objects.filter(email__iexact=email).first() if email else None
+    user = player_by_address(email)
     if user is None:
         return
     prefs, _ = PlayerSettings.objects.get_or_create(user=user)
@@ -457,7 +456,7 @@ def reply_receive(*, raw: bytes, recipients: tuple[str, ...] = ()) -> str:
 def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
     if reply.automatic:
         return "ignored: automatic reply"
-    user = User.objects.filter(email__iexact=reply.sender).first()
+    user = player_by_address(reply.sender)
     target = reply.addressed_to[0] if reply.addressed_to else None
     game = Game.objects.filter(pk=target.game_id).first() if target else None
     seat = game.seats.filter(position=target.seat).first() if game else None

@@ -2,7 +2,6 @@
 inbound webhook of hosted mail providers (django-anymail)."""
 
 from anymail.signals import inbound
-from django.contrib.auth import get_user_model
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -12,9 +11,8 @@ from django.views.decorators.http import require_http_methods
 
 from games.errors import ServiceError
 from games.mail import services, tokens
+from games.mail.selectors import player_by_address
 from games.models import Outbox, PlayerSettings
-
-User = get_user_model()
 
 KIND_LABELS = {
     Outbox.Kind.GAME_STARTED: "a game you joined has started",
@@ -91,4 +89,4 @@ def _player(request: HttpRequest, token: str | None):
     if token is None:
         return request.user if request.user.is_authenticated else None
     email = tokens.read_address_token(token)
-    return User.objects.filter(email__iexact=email).first() if email else None
+    return player_by_address(email)

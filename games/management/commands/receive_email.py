@@ -7,8 +7,10 @@ from django.core.management.base import BaseCommand
 
 from games.mail import services
 
-# sysexits.h EX_DATAERR: the MTA bounces the message instead of retrying.
+# sysexits.h: EX_DATAERR makes the MTA bounce the message; EX_TEMPFAIL makes it try again
+# later (the database restarting, say), so no reply is lost.
 EX_DATAERR = 65
+EX_TEMPFAIL = 75
 
 
 class Command(BaseCommand):
@@ -27,4 +29,9 @@ class Command(BaseCommand):
         if not raw.strip():
             self.stderr.write("no message on stdin")
             sys.exit(EX_DATAERR)
-        self.stdout.write(services.reply_receive(raw=raw, recipients=tuple(recipient)))
+        try:
+            outcome = services.reply_receive(raw=raw, recipients=tuple(recipient))
+        except Exception as error:
+            self.stderr.write(f"not handled, try again later: {error}")
+            sys.exit(EX_TEMPFAIL)
+        self.stdout.write(outcome)
