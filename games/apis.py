@@ -32,11 +32,13 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView, set_rollback
 
+from events.store import StoredEvent
 from games import selectors, services
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, ServiceError
 from games.models import Game
 from games.registry import GAME_TYPES, game_type
+from games.rules.common import InvalidNotation
 
 logger = logging.getLogger(__name__)
 
@@ -688,14 +690,27 @@ class MoveSubmitApi(Api):
         )
         events, answer = result.events, status.HTTP_201_CREATED
         if result.replayed:
-            if events[0].actor != services.actor_of(request.user):
+            if not same_move(events[0], user=request.user, game=game, move=data["move"]):
                 raise Conflict(
-                    "this Idempotency-Key was used by another player's move: use a fresh one",
+                    f"this Idempotency-Key was used for another move ({events[0].data['move']}):"
+                    " send a new move with a fresh key",
                     code="idempotency_key_reused",
                 )
             events, answer = selectors.move_events(game, events), status.HTTP_200_OK
         body = {"events": [selectors.public_event(e) for e in events], "last_seq": events[-1].seq}
         return Response(self.OutputSerializer(body).data, status=answer)
+
+
+def same_move(first: StoredEvent, *, user, game: Game, move: str) -> bool:
+    """Whether the move an Idempotency-Key first played (its first event) is this user's
+    ``move`` again (``f1 BLUE 1`` is ``F1 blue 1``): a key reused for another move must not
+    be answered with the old one."""
+    engine = game_type(game.game_type).engine
+    try:
+        notation = engine.format(engine.parse(move))
+    except InvalidNotation:
+        notation = move
+    return first.actor == services.actor_of(user) and first.data.get("move") == notation
 
 
 def idempotency_key(request) -> str | None:

@@ -196,6 +196,28 @@ def test_another_players_idempotency_key_is_not_theirs_to_replay(alice, bob):
     assert response.json()["code"] == "idempotency_key_reused"
 
 
+def test_a_key_reused_for_another_move_is_refused_rather_than_answered_as_before(alice, bob):
+    game = started("azul", alice, bob)
+    player = mover(game)
+    first = play_move(game, **{"Idempotency-Key": "k1"})
+    undone = post(client_for(player), url(game, "undo"))
+    assert (first.status_code, undone.status_code) == (201, 200)
+    moves = [move["move"] for move in legal_moves(client_for(player), game)["moves"]]
+    played = json.loads(first.wsgi_request.body)["move"]
+    other = next(move for move in moves if move != played)
+    response = post(
+        client_for(player), url(game, "moves"), {"move": other}, **{"Idempotency-Key": "k1"}
+    )
+    assert response.status_code == 409 and response.json()["code"] == "idempotency_key_reused"
+    respelled = post(
+        client_for(player),
+        url(game, "moves"),
+        {"move": played.upper()},
+        **{"Idempotency-Key": "k1"},
+    )
+    assert respelled.status_code == 200 and respelled.json() == first.json()
+
+
 @pytest.mark.parametrize("key", ["", "x" * 129, "tab\there"])
 def test_a_bad_idempotency_key_is_refused_before_anything_is_played(alice, bob, key):
     game = started("azul", alice, bob)
