@@ -39,6 +39,7 @@ class Reply:
     addressed_to: tuple[tokens.ReplyTo, ...]
     text: str
     automatic: bool
+    forged: bool
 
 
 def read(raw: bytes, recipients: tuple[str, ...] = ()) -> Reply:
@@ -62,6 +63,7 @@ def read(raw: bytes, recipients: tuple[str, ...] = ()) -> Reply:
         addressed_to=tuple(named),
         text=written_text(message),
         automatic=is_automatic(message),
+        forged=failed_authentication(message),
     )
 
 
@@ -76,6 +78,14 @@ def is_automatic(message: EmailMessage) -> bool:
         or "X-Autoreply" in message
         or not parseaddr(str(message.get("From", "")))[1]
     )
+
+
+def failed_authentication(message: EmailMessage) -> bool:
+    """Whether a receiving server found the From address forged (RFC 8601
+    ``Authentication-Results: … dmarc=fail``). A sender can add such a header but gains
+    nothing by it: it only gets their own reply refused."""
+    results = " ".join(str(value) for value in message.get_all("Authentication-Results", []))
+    return "dmarc=fail" in results.lower()
 
 
 def written_text(message: EmailMessage) -> str:

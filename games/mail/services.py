@@ -472,6 +472,14 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
             reply,
             "moves for a seat are taken only from the address its turn emails go to.",
         )
+    if reply.forged:
+        return _refuse(
+            None,
+            user,
+            record,
+            reply,
+            "the receiving server could not confirm it came from your address (DMARC failed).",
+        )
     record.game = game
     if game.status != Game.Status.ACTIVE:
         return _refuse(game, user, record, reply, f"the game is {game.get_status_display()}.")

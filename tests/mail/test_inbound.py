@@ -96,6 +96,22 @@ def test_a_reply_from_another_address_is_refused(game, smtp, carol):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_reply_whose_sender_failed_dmarc_is_refused(game, smtp):
+    player = player_to_move(game)
+    email = turn_email(smtp, player)
+    raw = fixture_reply(
+        "gmail.eml",
+        FROM=player.email,
+        TO=str(email["Reply-To"]),
+        MOVE="1",
+        MESSAGE_ID=new_message_id(),
+    )
+    checked = b"Authentication-Results: mx.play.example; dmarc=fail header.from=example.com\r\n"
+    assert "(DMARC failed)" in mail.reply_receive(raw=checked + raw)
+    assert player_to_move(game) == player
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_opponent_cannot_move_with_the_players_reply_address(game, smtp):
     player = player_to_move(game)
     opponent = next(s.user for s in game.seats.all() if s.user != player)
