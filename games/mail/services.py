@@ -84,8 +84,7 @@ def outbox_send(*, outbox_id: int, now: datetime | None = None) -> str:
     except Exception as error:
         # One email that cannot be written must not stop the others behind it in the sweep.
         log.exception("outbox %s: cannot render the email", row.pk)
-        _unclaimed(row).update(attempts=F("attempts") + 1)
-        _failed(_unclaimed(row), row, error, now)
+        _failed_unclaimed(row, error, now)
         return "failed"
     connection = get_connection()
     try:
@@ -101,8 +100,7 @@ def outbox_send(*, outbox_id: int, now: datetime | None = None) -> str:
         Outbox.objects.filter(pk=row.pk).update(sent_at=now, last_error="")
         return "sent"
     except (smtplib.SMTPException, OSError) as error:
-        _unclaimed(row).update(attempts=F("attempts") + 1)
-        _failed(_unclaimed(row), row, error, now)
+        _failed_unclaimed(row, error, now)
         return "failed"
     finally:
         with suppress(smtplib.SMTPException, OSError):
@@ -153,6 +151,12 @@ def _unclaimed(row: Outbox):
 
 def _backoff(row: Outbox) -> timedelta:
     return timedelta(minutes=2 ** min(row.attempts, 10))
+
+
+def _failed_unclaimed(row: Outbox, error: Exception, now: datetime) -> None:
+    """An attempt that failed before its claim (rendering, connecting): counted, retried."""
+    _unclaimed(row).update(attempts=F("attempts") + 1)
+    _failed(_unclaimed(row), row, error, now)
 
 
 def _failed(ours, row: Outbox, error: Exception, now: datetime) -> None:

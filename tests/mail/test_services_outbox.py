@@ -226,3 +226,12 @@ def test_turned_off_kinds_and_an_unsubscribe_stop_those_emails(alice, bob, smtp,
     assert [str(m["Subject"]) for m in smtp.to(bob.email)][0].startswith("Played"), (
         "answers to a player's own reply still go out"
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_email_that_cannot_be_written_does_not_hold_up_the_others(alice, bob, smtp, clock):
+    game = start_game(alice, bob)
+    broken = Outbox.objects.create(game=game, seq=1, recipient=alice.email, kind="from_the_future")
+    assert mail.sweep(now=clock.now)["sent"] == 2
+    broken.refresh_from_db()
+    assert broken.sent_at is None and broken.attempts == 1 and broken.due_at > clock.now
