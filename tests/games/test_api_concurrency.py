@@ -1,36 +1,13 @@
 """Fifty identical move requests at once, each on its own connection: exactly one is
 played, every other one is told why not, and the game's history holds one move."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from events import store
+from tests.events.test_store_concurrency import WRITERS as REQUESTS
+from tests.events.test_store_concurrency import race
 from tests.games.api_helpers import client_for, fast_password_hashing, mover, post, url  # noqa: F401
 from tests.games.helpers import legal, started
-
-REQUESTS = 50
-
-
-def all_at_once(send) -> list:
-    """``send()`` from REQUESTS threads released together; their responses."""
-    start = threading.Barrier(REQUESTS)
-    responses: list = [None] * REQUESTS
-
-    def one(index: int) -> None:
-        try:
-            start.wait()
-            responses[index] = send()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(REQUESTS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return responses
 
 
 def moves_after(game, seq: int) -> list:
@@ -43,7 +20,7 @@ def test_fifty_identical_moves_at_once_play_exactly_one(alice, bob):
     player, before = mover(game), game.last_seq
     body = {"move": legal(game)[0], "expected_seq": before}
 
-    responses = all_at_once(lambda: post(client_for(player), url(game, "moves"), body))
+    responses = race(lambda index: post(client_for(player), url(game, "moves"), body))
 
     statuses = [response.status_code for response in responses]
     assert statuses.count(201) == 1
@@ -63,8 +40,10 @@ def test_fifty_retries_with_one_idempotency_key_play_once_and_agree(alice, bob):
     player, before = mover(game), game.last_seq
     body = {"move": legal(game)[0], "expected_seq": before}
 
-    responses = all_at_once(
-        lambda: post(client_for(player), url(game, "moves"), body, **{"Idempotency-Key": "once"})
+    responses = race(
+        lambda index: post(
+            client_for(player), url(game, "moves"), body, **{"Idempotency-Key": "once"}
+        )
     )
 
     statuses = sorted(response.status_code for response in responses)
