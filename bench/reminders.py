@@ -46,8 +46,9 @@ FROM games_game AS game, generate_series(0, 1) AS p,
     (SELECT array_agg(id) AS ids FROM auth_user WHERE username LIKE 'filler%%') AS users
 WHERE game.rng_secret NOT LIKE 'real%%';
 
-INSERT INTO games_seatclock (seat_id, bank_seconds, next_reminder_at, warning_at)
-SELECT seat.id, 259200, now() + interval '1 day', now() + interval '60 hours'
+INSERT INTO games_seatclock (seat_id, bank_seconds, increment_earned_seconds,
+    next_reminder_at, warning_at)
+SELECT seat.id, 259200, 0, now() + interval '1 day', now() + interval '60 hours'
 FROM games_seat AS seat WHERE seat.position = 0
     AND NOT EXISTS (SELECT 1 FROM games_seatclock c WHERE c.seat_id = seat.id);
 
