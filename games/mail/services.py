@@ -36,7 +36,7 @@ from games import services
 from games.errors import BadRequest, Conflict, ServiceError
 from games.mail import clocks, inbound, outbox, render, tokens
 from games.mail.selectors import player_by_address
-from games.models import Game, InboundMessage, Outbox, PlayerSettings, SeatClock
+from games.models import Game, InboundMessage, Outbox, PlayerSettings, Seat, SeatClock
 from games.selectors import game_table, legal_moves_of, waiting_for
 
 log = logging.getLogger(__name__)
@@ -314,12 +314,16 @@ def digests_queue(*, now: datetime) -> int:
     due = (
         PlayerSettings.objects.filter(daily_digest=True, unsubscribed_at__isnull=True)
         .filter(Q(last_digest_at__isnull=True) | Q(last_digest_at__lte=day_ago))
+        .filter(
+            user__seats__status=Seat.Status.JOINED,
+            user__seats__game__status=Game.Status.ACTIVE,
+            user__seats__position=F("user__seats__game__to_move"),
+        )
+        .distinct()
         .select_related("user")
     )
     queued = 0
     for prefs in list(due[: settings.MAIL_SWEEP_BATCH]):
-        if not waiting_for(prefs.user).exists():
-            continue
         with transaction.atomic():
             claimed = PlayerSettings.objects.filter(
                 pk=prefs.pk, last_digest_at=prefs.last_digest_at

@@ -178,6 +178,7 @@ def test_an_opponent_can_grant_the_player_to_move_one_more_day(alice, bob, smtp)
 @pytest.mark.django_db(transaction=True)
 def test_a_digest_player_gets_one_email_a_day_for_all_games(alice, bob, carol, smtp, clock):
     PlayerSettings.objects.create(user=alice, daily_digest=True)
+    PlayerSettings.objects.create(user=bob, daily_digest=True)
     games = [start_game(alice, bob), start_game(alice, carol)]
     for game in games:
         if player_to_move(game) != alice:
@@ -190,6 +191,9 @@ def test_a_digest_player_gets_one_email_a_day_for_all_games(alice, bob, carol, s
     assert len(digests) == 3, "hours 0, 25 and 49"
     text = digests[0].get_body(preferencelist=("plain",)).get_content()
     assert all(f"#{game.pk}" in text for game in games)
+    assert not [m for m in smtp.to(bob.email) if "waiting" in str(m["Subject"])], (
+        "no digest when no game waits for the player"
+    )
     assert (
         Outbox.objects.filter(kind=Outbox.Kind.YOUR_TURN, recipient=alice.email)
         .exclude(last_error="in the daily digest")
