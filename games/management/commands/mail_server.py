@@ -1,6 +1,7 @@
 """A small local SMTP server for development: every message it receives is handled as a
 reply, by the same code as the webhook and ``receive_email``."""
 
+import logging
 import time
 
 from aiosmtpd.controller import Controller
@@ -33,6 +34,8 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=2525)
 
     def handle(self, *args, host: str, port: int, **options) -> None:
+        # aiosmtpd logs every SMTP command; the outcome line of each reply is enough here.
+        logging.getLogger("mail.log").setLevel(logging.WARNING)
         controller = Controller(ReplyHandler(self.stdout.write), hostname=host, port=port)
         controller.start()
         self.stdout.write(f"receiving replies on smtp://{host}:{port} (Ctrl-C stops)")
