@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_moderators_group'),
+        ("games", "0003_moderators_group"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seatclock',
-            name='increment_earned_seconds',
+            model_name="seatclock",
+            name="increment_earned_seconds",
             field=models.PositiveIntegerField(default=0),
         ),
     ]
