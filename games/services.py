@@ -87,6 +87,26 @@ def validate_time_control(time_control: dict | None) -> dict:
     raise BadRequest(f"unknown time control {kind!r}; {accepted}", code="invalid_time_control")
 
 
+REMINDER_HOURS = ("first_hours", "every_hours", "warning_hours")
+
+
+def validate_reminders(reminders: dict | None) -> dict:
+    """A game's reminder policy, kept in its time control: ``{"reminders": {"first_hours":
+    24, "every_hours": 24, "warning_hours": 12}}``; a value left out is the site's default
+    (``MAIL_REMINDER_*`` settings), nothing given is ``{}``."""
+    if not reminders:
+        return {}
+    unknown = sorted(set(reminders) - set(REMINDER_HOURS))
+    if unknown:
+        raise BadRequest(
+            f"unknown reminder setting(s) {unknown}; accepted: {', '.join(REMINDER_HOURS)}",
+            code="invalid_reminders",
+        )
+    if not all(isinstance(value, int) and 1 <= value <= 24 * 14 for value in reminders.values()):
+        raise BadRequest("reminder times are whole hours from 1 to 336", code="invalid_reminders")
+    return {"reminders": dict(reminders)}
+
+
 def validate_options(engine, options: dict | None) -> dict:
     """The engine's options with defaults filled in; unknown names or values refused."""
     options = dict(options or {})
@@ -119,9 +139,11 @@ def game_create(
     self_undo: bool = True,
     private: bool = False,
     invite: list[str] | tuple[str, ...] = (),
+    reminders: dict | None = None,
 ) -> Game:
     """Open a table: the creator takes a seat, invited addresses get a seat each (and an
-    invitation email with a signed link), the other seats stay open for anyone to join."""
+    invitation email with a signed link), the other seats stay open for anyone to join.
+    ``reminders`` sets the game's reminder policy (``validate_reminders``)."""
     if game not in GAME_TYPES:
         raise BadRequest(
             f"unknown game {game!r}; accepted: {', '.join(GAME_TYPES)}", code="invalid_game"
@@ -146,7 +168,7 @@ def game_create(
         game_type=game,
         options=validate_options(engine, options),
         players=players,
-        time_control=validate_time_control(time_control),
+        time_control={**validate_time_control(time_control), **validate_reminders(reminders)},
         timeout_policy=timeout_policy,
         self_undo=bool(self_undo),
         private=bool(private),

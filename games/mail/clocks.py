@@ -22,12 +22,14 @@ HOUR = 3600
 DAY = 24 * HOUR
 
 
-def reminder_policy() -> tuple[timedelta, timedelta, timedelta]:
-    """(first reminder after, then every, deadline warning before) from the settings."""
+def reminder_policy(game: Game) -> tuple[timedelta, timedelta, timedelta]:
+    """(first reminder after, then every, deadline warning before): the game's own policy
+    (``time_control["reminders"]``), the site's settings for what it leaves out."""
+    chosen = (game.time_control or {}).get("reminders", {})
     return (
-        timedelta(hours=settings.MAIL_REMINDER_FIRST_HOURS),
-        timedelta(hours=settings.MAIL_REMINDER_EVERY_HOURS),
-        timedelta(hours=settings.MAIL_DEADLINE_WARNING_HOURS),
+        timedelta(hours=chosen.get("first_hours", settings.MAIL_REMINDER_FIRST_HOURS)),
+        timedelta(hours=chosen.get("every_hours", settings.MAIL_REMINDER_EVERY_HOURS)),
+        timedelta(hours=chosen.get("warning_hours", settings.MAIL_DEADLINE_WARNING_HOURS)),
     )
 
 
@@ -126,7 +128,7 @@ def extend(game: Game, *, seconds: int, now: datetime) -> None:
         return
     game.deadline += timedelta(seconds=seconds)
     game.save(update_fields=["deadline"])
-    clock.warning_at = _warning_at(game.deadline, now)
+    clock.warning_at = _warning_at(game, now)
     clock.save(update_fields=["warning_at"])
 
 
@@ -140,7 +142,7 @@ def is_stopped(game: Game, clock: SeatClock) -> bool:
 
 
 def _run(game: Game, clock: SeatClock, now: datetime) -> None:
-    first, _, _ = reminder_policy()
+    first, _, _ = reminder_policy(game)
     if is_stopped(game, clock):
         game.deadline = None
         clock.next_reminder_at = clock.warning_at = None
@@ -148,16 +150,16 @@ def _run(game: Game, clock: SeatClock, now: datetime) -> None:
     timed = (game.time_control or {}).get("kind", "none") != "none"
     game.deadline = now + timedelta(seconds=clock.bank_seconds) if timed else None
     clock.next_reminder_at = now + first
-    clock.warning_at = _warning_at(game.deadline, now)
+    clock.warning_at = _warning_at(game, now)
 
 
-def _warning_at(deadline: datetime | None, now: datetime) -> datetime | None:
-    """The warning is due ``MAIL_DEADLINE_WARNING_HOURS`` before the deadline; none when
-    that moment has already passed (the turn email says how long is left)."""
-    if deadline is None:
+def _warning_at(game: Game, now: datetime) -> datetime | None:
+    """The warning is due the policy's hours before the deadline; none when that moment
+    has already passed (the turn email says how long is left)."""
+    if game.deadline is None:
         return None
-    _, _, before = reminder_policy()
-    warning = deadline - before
+    _, _, before = reminder_policy(game)
+    warning = game.deadline - before
     return warning if warning > now else None
 
 

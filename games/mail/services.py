@@ -281,11 +281,12 @@ def warnings_queue(*, now: datetime) -> int:
 
 def reminders_queue(*, now: datetime) -> int:
     """Queue a reminder for every seat whose reminder time has come, and schedule the next
-    one (``MAIL_REMINDER_EVERY_HOURS`` later)."""
-    _, every, _ = clocks.reminder_policy()
-    due = SeatClock.objects.filter(next_reminder_at__lte=now).values_list("pk", "next_reminder_at")
+    one (the game's ``every_hours`` later)."""
+    due = SeatClock.objects.filter(next_reminder_at__lte=now).select_related("seat__game")
     queued = 0
-    for pk, at in list(due[: settings.MAIL_SWEEP_BATCH]):
+    for clock in list(due[: settings.MAIL_SWEEP_BATCH]):
+        pk, at = clock.pk, clock.next_reminder_at
+        _, every, _ = clocks.reminder_policy(clock.seat.game)
         following = at + every if at + every > now else now + every
         with transaction.atomic():
             if SeatClock.objects.filter(pk=pk, next_reminder_at=at).update(

@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.errors import Conflict, Forbidden
+from games.errors import BadRequest, Conflict, Forbidden
 from games.mail import services as mail
 from games.models import Game, Outbox, PlayerSettings, SeatClock
 from games.selectors import game_table
@@ -201,3 +201,27 @@ def test_a_digest_player_gets_one_email_a_day_for_all_games(alice, bob, carol, s
         .count()
         == 0
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_can_have_its_own_reminder_policy(alice, bob, smtp, clock):
+    game = start_game(
+        alice,
+        bob,
+        time_control={"kind": "per_move", "days": 2},
+        reminders={"first_hours": 2, "every_hours": 6, "warning_hours": 30},
+    )
+    player = player_to_move(game)
+    for hours in (1, 2.1, 3, 8.2, 18.1):
+        mail.sweep(now=clock.now + hours * HOUR)
+    subjects = subjects_to(smtp, player)
+    assert len([s for s in subjects if s.startswith("Reminder")]) == 3, "after 2, 8 and 14 hours"
+    assert len([s for s in subjects if "running out" in s]) == 1, "30 hours before 48"
+
+
+@pytest.mark.django_db
+def test_a_reminder_policy_with_unknown_names_or_odd_hours_is_refused(alice):
+    for reminders in ({"first": 2}, {"first_hours": 0}, {"every_hours": "daily"}):
+        with pytest.raises(BadRequest) as refused:
+            services.game_create(creator=alice, game="azul", players=2, reminders=reminders)
+        assert "first_hours" in refused.value.message or "hours" in refused.value.message
