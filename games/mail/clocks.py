@@ -53,10 +53,17 @@ def turn_changed(game: Game, *, previous: int | None, now: datetime, moved: bool
         game.deadline = None
         SeatClock.objects.filter(seat__game=game).update(next_reminder_at=None, warning_at=None)
         return
-    if game.to_move == previous:
-        return
     control = game.time_control or {}
     clocks = _clocks(game)
+    if game.to_move == previous:
+        # The same seat keeps the turn; a clock left stopped by a pause that has ended
+        # (the turn passed while paused) runs again.
+        clock = clocks.get(game.to_move)
+        timed = control.get("kind", "none") != "none"
+        if timed and clock and game.deadline is None and not is_stopped(game, clock):
+            _run(game, clock, now)
+            clock.save(update_fields=["next_reminder_at", "warning_at"])
+        return
     if previous is None:
         for clock in clocks.values():
             clock.bank_seconds = control.get("bank_hours", 0) * HOUR

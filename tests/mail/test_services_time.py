@@ -4,6 +4,7 @@
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from games import services
@@ -11,6 +12,7 @@ from games.errors import BadRequest, Conflict, Forbidden
 from games.mail import services as mail
 from games.models import Game, Outbox, PlayerSettings, SeatClock
 from games.selectors import game_table
+from tests.conftest import make_user
 from tests.mail.conftest import player_to_move, start_game
 
 HOUR = timedelta(hours=1)
@@ -225,3 +227,18 @@ def test_a_reminder_policy_with_unknown_names_or_odd_hours_is_refused(alice):
         with pytest.raises(BadRequest) as refused:
             services.game_create(creator=alice, game="azul", players=2, reminders=reminders)
         assert "first_hours" in refused.value.message or "hours" in refused.value.message
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_moderator_pause_stops_timeouts_and_the_clock_runs_again_after(alice, bob, smtp, clock):
+    moderator = make_user("mod", is_staff=True)
+    moderator.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    game = start_game(alice, bob, time_control={"kind": "per_move", "days": 1})
+    services.moderate_pause(game=game, moderator=moderator, reason="a dispute")
+    assert mail.sweep(now=clock.advance(days=3))["timeouts"] == 0
+    play_first_legal(game, player_to_move(game))
+    game.refresh_from_db()
+    assert game.deadline is None, "the turn passed while paused: the clock waits"
+    services.moderate_resume(game=game, moderator=moderator, reason="settled")
+    game.refresh_from_db()
+    assert abs(game.deadline - (timezone.now() + 24 * HOUR)) < timedelta(minutes=1)
