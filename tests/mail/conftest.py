@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email import policy
@@ -37,6 +36,7 @@ class Sink:
 
     messages: list[EmailMessage] = field(default_factory=list)
     on_message: object = None
+    port: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def handle_DATA(self, server, session, envelope) -> str:
@@ -50,12 +50,6 @@ class Sink:
     def to(self, address: str) -> list[EmailMessage]:
         with self.lock:
             return [m for m in self.messages if address in str(m["To"])]
-
-    def wait_for(self, count: int, timeout: float = 20.0) -> list[EmailMessage]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and len(self.messages) < count:
-            time.sleep(0.05)
-        return list(self.messages)
 
 
 def free_port() -> int:
@@ -180,10 +174,6 @@ def start_game(creator, *others, game="azul", **options) -> Game:
 def player_to_move(game: Game):
     game.refresh_from_db()
     return game.seats.get(position=game.to_move).user
-
-
-def reply_address_in(message: EmailMessage) -> str:
-    return str(message["Reply-To"])
 
 
 def fixture_reply(name: str, **values) -> bytes:
