@@ -166,13 +166,13 @@ def compose(row: Outbox, now: datetime) -> Email:
     payload = row.payload or {}
     kind = row.kind
     if kind == Outbox.Kind.DIGEST:
-        games = list(waiting_for(user)) if user else []
-        email.subject = f"{len(games)} game(s) waiting for your move"
+        waiting = list(waiting_for(user)) if user else []
+        email.subject = f"{len(waiting)} game(s) waiting for your move"
         email.paragraphs = [
             "Your daily digest: every game waiting for your move. To move by email, write "
             "the move or its number to the reply address given under each game."
         ]
-        email.sections = [section(game, user, now) for game in games]
+        email.sections = [section(each, user, now) for each in waiting]
         return _finish(email, row, user)
     title = game_title(game)
     email.links = [("Open the game", game_url(game))]
