@@ -1,7 +1,11 @@
 """Reads: a game's table at any point, lists of games, what a seat or a visitor may see.
 Nothing here writes."""
 
+import threading
+from collections import OrderedDict
+
 from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
 
 from events import store
@@ -28,9 +32,45 @@ def as_record(event: StoredEvent) -> tbl.Record:
     return tbl.Record(event.seq, event.type, event.version, event.data, event.actor)
 
 
+# Tables folded up to some event, per process: a stream only ever grows, so a cached table
+# needs just the events appended since. This keeps a move's cost flat however long the
+# game has run. Keyed by the game's secret too, so a reused id never meets a stale table.
+_TABLES: OrderedDict[tuple[int, str], tbl.Table] = OrderedDict()
+_TABLES_LOCK = threading.Lock()
+TABLES_KEPT = 512
+
+
 def game_table(game: Game, upto: int | None = None) -> tbl.Table:
     """The table after event ``upto`` (default: the latest), folded from the stream."""
-    return tbl.fold(game_type(game.game_type).engine, records(game, upto))
+    if upto is not None:
+        return tbl.fold(game_type(game.game_type).engine, records(game, upto))
+    key = (game.pk, game.rng_secret)
+    with _TABLES_LOCK:
+        cached = _TABLES.get(key)
+    if cached is None:
+        table = tbl.fold(game_type(game.game_type).engine, records(game))
+    else:
+        table = cached.fork()
+        for event in store.load(game.stream, after=cached.last_seq):
+            tbl.apply(table, as_record(event))
+    if connection.in_atomic_block:
+        # The caller may append to this table and then roll back: remember it only once
+        # everything it holds is committed.
+        transaction.on_commit(lambda: _remember(key, table))
+    else:
+        _remember(key, table)
+    return table
+
+
+def _remember(key: tuple[int, str], table: tbl.Table) -> None:
+    kept = table.fork()
+    with _TABLES_LOCK:
+        cached = _TABLES.get(key)
+        if cached is None or cached.last_seq < kept.last_seq:
+            _TABLES[key] = kept
+        _TABLES.move_to_end(key)
+        while len(_TABLES) > TABLES_KEPT:
+            _TABLES.popitem(last=False)
 
 
 def seat_of(game: Game, user) -> Seat | None:

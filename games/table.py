@@ -158,12 +158,45 @@ class Table:
 
     @property
     def started(self) -> bool:
-        return bool(self.steps)
+        """Whether the engine's opening events are in (not just ``table.Started``)."""
+        return bool(self.steps and self.steps[0].events)
+
+    def fork(self) -> Table:
+        """A copy that folding more events into leaves this one untouched (the state and
+        the events themselves are immutable and shared)."""
+        steps = list(self.steps)
+        if steps:
+            last = steps[-1]
+            steps[-1] = Step(
+                last.seq,
+                last.seat,
+                last.move,
+                last.auto,
+                list(last.events),
+                last.barrier,
+                last.last,
+            )
+        takeback = self.takeback and Takeback(
+            self.takeback.request,
+            self.takeback.seat,
+            self.takeback.to_seq,
+            set(self.takeback.accepted),
+        )
+        return Table(
+            engine=self.engine,
+            players=self.players,
+            steps=steps,
+            resigned=set(self.resigned),
+            takeback=takeback,
+            last_seq=self.last_seq,
+            aborted=self.aborted,
+            _state=self.state,
+        )
 
     @property
     def state(self) -> Any:
         """The rules state: the fold of every counting rules event."""
-        if self._state is None and self.steps:
+        if self._state is None and self.started:
             self._state = self.engine.replay(e for step in self.steps for e in step.events)
         return self._state
 

@@ -4,6 +4,12 @@ import pytest
 from django.contrib.auth import get_user_model
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Tests make many users; Django's real hasher is slow on purpose (0.3 s each)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def make_user(name: str, **extra):
     email = f"{name}@example.com"
     return get_user_model().objects.create_user(

@@ -3,18 +3,11 @@
 import json
 import random
 
-import pytest
 from rest_framework.test import APIClient
 
 from games.models import Game
 from tests.conftest import make_user
 from tests.games.helpers import seated
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hashing(settings):
-    """Every test makes a few users; Django's real hasher is slow on purpose (0.3 s each)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def client_for(user=None) -> APIClient:

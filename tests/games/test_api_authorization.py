@@ -8,7 +8,6 @@ from games import selectors, services
 from tests.conftest import make_user
 from tests.games.api_helpers import (
     client_for,
-    fast_password_hashing,  # noqa: F401 (autouse)
     mover,
     staff_user,
     url,

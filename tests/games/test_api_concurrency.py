@@ -6,7 +6,7 @@ import pytest
 from events import store
 from tests.events.test_store_concurrency import WRITERS as REQUESTS
 from tests.events.test_store_concurrency import race
-from tests.games.api_helpers import client_for, fast_password_hashing, mover, post, url  # noqa: F401
+from tests.games.api_helpers import client_for, mover, post, url
 from tests.games.helpers import legal, started
 
 

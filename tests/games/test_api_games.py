@@ -9,7 +9,6 @@ from games.models import Game, Outbox, Seat
 from tests.conftest import make_user
 from tests.games.api_helpers import (
     client_for,
-    fast_password_hashing,  # noqa: F401 (autouse)
     mover,
     play_move,
     post,

@@ -12,7 +12,6 @@ from tests.conftest import make_user
 from tests.games.api_helpers import (
     client_for,
     export_lines,
-    fast_password_hashing,  # noqa: F401 (autouse)
     legal_moves,
     mover,
     play_move,

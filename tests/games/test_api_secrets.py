@@ -7,7 +7,6 @@ from games.registry import GAME_TYPES
 from tests.games.api_helpers import (
     client_for,
     export_lines,
-    fast_password_hashing,  # noqa: F401 (autouse)
     mover,
     play_move,
     post,

@@ -1,0 +1,56 @@
+"""The per-process cache of folded tables: always the same position as a full fold, and
+never holding anything a rolled-back transaction appended."""
+
+import pytest
+from django.db import transaction
+
+from games import selectors, services
+from games import table as tbl
+from tests.games.helpers import legal, play, started, to_move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def full_fold(game) -> tbl.Table:
+    return tbl.fold(selectors.game_type(game.game_type).engine, selectors.records(game))
+
+
+def same(a: tbl.Table, b: tbl.Table) -> bool:
+    steps = [(s.seq, s.last, s.seat, s.move, s.events) for s in a.steps]
+    return (a.last_seq, a.state, a.players, steps) == (
+        b.last_seq,
+        b.state,
+        b.players,
+        [(s.seq, s.last, s.seat, s.move, s.events) for s in b.steps],
+    )
+
+
+def test_a_cached_table_catches_up_with_moves_made_since(alice, bob):
+    game = started("summer-pavilion", alice, bob)
+    for _ in range(5):
+        assert same(selectors.game_table(game), full_fold(game))
+        play(game)
+    mover = to_move(game)
+    play(game)
+    services.move_undo(game=game, user=mover)
+    assert same(selectors.game_table(game), full_fold(game))
+
+
+def test_a_rolled_back_move_never_reaches_the_cache(alice, bob):
+    game = started("azul", alice, bob)
+    before = selectors.game_table(game)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.move_submit(game=game, user=to_move(game), move=legal(game)[0])
+        raise RuntimeError("the request failed after the move")
+    game.refresh_from_db()
+    after = selectors.game_table(game)
+    assert same(after, before) and same(after, full_fold(game))
+
+
+def test_tables_read_from_the_cache_are_not_changed_by_their_readers(alice, bob):
+    game = started("azul", alice, bob)
+    first = selectors.game_table(game)
+    seq = first.last_seq
+    play(game)
+    assert first.last_seq == seq
+    assert selectors.game_table(game).last_seq > seq
