@@ -92,6 +92,13 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Let psycopg prepare the statements it runs often (the event store's append binds
+    # on the server and gains much from it; Django's own queries bind on the client and
+    # never prepare). Set DATABASE_PREPARE_THRESHOLD="" behind PgBouncer's transaction
+    # pooling, which cannot keep prepared statements.
+    _threshold = os.environ.get("DATABASE_PREPARE_THRESHOLD", "5")
+    DATABASES["default"]["OPTIONS"] = {"prepare_threshold": int(_threshold) if _threshold else None}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A web process and a worker share the file: wait for the lock instead of failing.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
