@@ -23,6 +23,7 @@ urlpatterns = [
     path(game + "resign/", apis.ResignApi.as_view(), name="api-game-resign"),
     path(game + "moves/", apis.MoveSubmitApi.as_view(), name="api-game-moves"),
     path(game + "undo/", apis.MoveUndoApi.as_view(), name="api-game-undo"),
+    path(game + "grant-day/", apis.GrantDayApi.as_view(), name="api-game-grant-day"),
     path(game + "takebacks/", apis.TakebackRequestApi.as_view(), name="api-game-takebacks"),
     path(
         game + "takebacks/<int:request_id>/answer/",

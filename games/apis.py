@@ -381,6 +381,12 @@ class GameListApi(Api):
         timeout_policy = serializers.ChoiceField(
             choices=Game.TimeoutPolicy.values, default=Game.TimeoutPolicy.DEFAULT_MOVE
         )
+        reminders = serializers.DictField(
+            required=False,
+            child=serializers.IntegerField(),
+            help_text='hours: {"first_hours": 24, "every_hours": 24, "warning_hours": 12}; '
+            "left out: the site's defaults",
+        )
 
     @extend_schema_serializer(component_name="GamePage")
     class OutputSerializer(serializers.Serializer):
@@ -633,6 +639,13 @@ class ResignApi(GameActionApi):
     played for you and you cannot win."""
 
     service = staticmethod(services.game_resign)
+
+
+@extend_schema_view(post=game_only("deadline_grant", "Give the player to move one more day"))
+class GrantDayApi(GameActionApi):
+    """An opponent's courtesy: the player to move gets one more day before the deadline."""
+
+    service = staticmethod(services.deadline_grant)
 
 
 # --- moves ----------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ urlpatterns = [
     path("games/<int:game_id>/seq", views.game_seq, name="game-seq"),
     path("games/<int:game_id>/move/", views.move_post, name="game-move"),
     path("games/<int:game_id>/undo/", views.undo_post, name="game-undo"),
+    path("games/<int:game_id>/grant-day/", views.grant_day_post, name="game-grant-day"),
     path("games/<int:game_id>/takeback/", views.takeback_request_post, name="game-takeback"),
     path(
         "games/<int:game_id>/takeback/answer/",

@@ -246,6 +246,7 @@ def _game_page(
             "history": history,
             "playing": playing,
             "my_turn": my_turn,
+            "can_grant_day": playing and not my_turn and game.deadline is not None,
             "can_undo": playing
             and game.self_undo
             and tbl.undoable_step(table, seat.position) is not None,
@@ -374,6 +375,12 @@ def move_post(request: HttpRequest, game: Game) -> None:
 def undo_post(request: HttpRequest, game: Game) -> None:
     """Take back your own last move, while the rules of undo allow."""
     services.move_undo(game=game, user=request.user)
+
+
+@_game_action
+def grant_day_post(request: HttpRequest, game: Game) -> None:
+    """Give the player to move one more day (an opponent's courtesy)."""
+    services.deadline_grant(game=game, user=request.user)
 
 
 @_game_action

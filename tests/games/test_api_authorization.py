@@ -49,6 +49,7 @@ MATRIX = [
     ("cancel", "post", "cancel", None, (401, 403, CREATOR_OR_NOT, CREATOR_OR_NOT, 403)),
     ("moves", "post", "moves", legal_move_body, (401, 403, 403, 201, 403)),
     ("undo", "post", "undo", None, (401, 403, 200, 409, 403)),
+    ("grant-day", "post", "grant-day", None, (401, 403, 409, 409, 403)),
     ("takebacks", "post", "takebacks", "to opening", (401, 403, 201, 201, 403)),
     ("answer", "post", "takebacks/{request}/answer", {"accept": True}, (401, 403, 403, 200, 403)),
     ("resign", "post", "resign", None, (401, 403, 200, 200, 403)),

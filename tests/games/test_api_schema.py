@@ -24,6 +24,7 @@ ENDPOINTS = {
     "/api/games/{game_id}/resign/": {"post"},
     "/api/games/{game_id}/moves/": {"post"},
     "/api/games/{game_id}/undo/": {"post"},
+    "/api/games/{game_id}/grant-day/": {"post"},
     "/api/games/{game_id}/takebacks/": {"post"},
     "/api/games/{game_id}/takebacks/{request_id}/answer/": {"post"},
 }
