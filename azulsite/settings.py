@@ -129,7 +129,8 @@ STORAGES = {
 
 # --- Celery -----------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL or "filesystem://"
+# "localhost" names no server: it only keeps kombu from warning that no host was given.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL or "filesystem://localhost/"
 if CELERY_BROKER_URL.startswith("filesystem://"):
     BROKER_DIR = VAR_DIR / "broker"
     for folder in ("queue", "processed", "control"):
