@@ -283,10 +283,20 @@ def move_history(game: Game) -> list[dict]:
 
 
 def _actor_names(actors: set[str]) -> dict[str, str]:
-    """Display names of the users who acted (players and moderators)."""
-    ids = [int(actor[5:]) for actor in actors if actor.startswith("user:") and actor[5:].isdigit()]
-    users = get_user_model().objects.filter(pk__in=ids)
-    return {f"user:{user.pk}": display_name(user) for user in users} | {"system": "the site"}
+    """Display names of who acted: players (``user:<id>``), moderators (``moderator:<id>``)
+    and the site itself."""
+    ids = {}
+    for actor in actors:
+        kind, _, number = actor.partition(":")
+        if kind in ("user", "moderator") and number.isdigit():
+            ids[actor] = int(number)
+    users = {user.pk: user for user in get_user_model().objects.filter(pk__in=ids.values())}
+    names = {"system": "the site"}
+    for actor, number in ids.items():
+        if number in users:
+            name = display_name(users[number])
+            names[actor] = f"{name} (moderator)" if actor.startswith("moderator:") else name
+    return names
 
 
 def invitations_for(user) -> QuerySet[Game]:

@@ -7,6 +7,7 @@ import json
 import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
+from django.utils import timezone
 
 from events import store
 from games import selectors, services
@@ -205,3 +206,17 @@ def test_the_record_still_verifies_after_moderation(mod_client, game, alice, car
     out = io.StringIO()
     call_command("verify_game", str(path), stdout=out)
     assert out.getvalue().startswith("OK")
+
+
+def test_the_replay_shows_moderator_acts_as_annotations(mod_client, moderator, game, alice):
+    moderate(mod_client, game, action="extend_deadline", reason="storm cut the power", hours="12")
+    moderate(mod_client, game, action="default_move", reason="away without a word")
+    from django.test import Client
+
+    player = Client()
+    player.force_login(alice)
+    page = player.get(f"/games/{game.pk}/replay/").text
+    assert "storm cut the power" in page and "away without a word" in page
+    assert moderator.first_name in page
+    assert f"{moderator.first_name} (moderator)" in page
+    assert timezone.now().strftime("%-d %b") in page
