@@ -123,7 +123,7 @@ def section(game: Game, user, now: datetime) -> Section:
         mark = " (to move)" if at == game.to_move else ""
         score = f", {scores[at]} points" if at < len(scores) else ""
         # Engines' texts count seats from 0 or players from 1: name both.
-        players.append(f"Seat {at} (player {at + 1}): {player['player']}{score}{mark}")
+        players.append(f"Player {at + 1}: {player['player']}{score}{mark}")
     found = Section(
         title=game_title(game),
         url=game_url(game),

@@ -30,9 +30,9 @@ def _status(state: State) -> str:
     seat = to_move(state)
     match state.phase:
         case Phase.OFFER:
-            return f"seat {seat} to take tiles"
+            return f"player {seat + 1} to take tiles"
         case Phase.TILING:
-            return f"seat {seat} to choose a wall column"
+            return f"player {seat + 1} to choose a wall column"
         case Phase.OVER:
             return "the game is over"
         case Phase.REFILL:
@@ -40,7 +40,7 @@ def _status(state: State) -> str:
 
 
 def _board(seat: int, board: PlayerBoard, grey: bool) -> list[str]:
-    lines = [f"Seat {seat}: {board.score} points"]
+    lines = [f"Player {seat + 1}: {board.score} points"]
     for row, (line, wall_row) in enumerate(zip(board.lines, board.wall, strict=True)):
         held = COLOUR_LETTERS[line.colour] * line.count if line.count else ""
         pattern = ("." * (row + 1 - line.count) + held).rjust(WALL_SIZE)

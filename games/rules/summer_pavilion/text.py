@@ -40,10 +40,11 @@ def _to_move_line(state: State) -> str:
     if state.phase is Phase.GAME_OVER:
         return "The game is over."
     if state.bonus_due:
-        return f"Seat {state.current} chooses {state.bonus_due} bonus tile(s) from the supply."
+        chooser = state.current + 1
+        return f"Player {chooser} chooses {state.bonus_due} bonus tile(s) from the supply."
     if state.phase is Phase.ROUND_OVER:
         return "The next round is being prepared."
-    return f"Seat {state.current} to move."
+    return f"Player {state.current + 1} to move."
 
 
 def _costs(side: Side) -> str:
@@ -71,7 +72,7 @@ def _player_lines(state: State, seat: int, player: Player) -> list[str]:
     if player.passed:
         status.append("passed")
     lines = [
-        f"Seat {seat}: {player.score} points" + (f" ({', '.join(status)})" if status else ""),
+        f"Player {seat + 1}: {player.score} points" + (f" ({', '.join(status)})" if status else ""),
         f"  beside the board: {_tile_list(player.beside)}; corners: {_tile_list(player.corners)}",
         "  star       1 2 3 4 5 6",
     ]

@@ -369,5 +369,5 @@ def test_the_text_picture_shows_displays_centre_and_every_board():
     state = table(opening(), factories=("RRBK",), boards={1: board(lines={2: "Y"}, floor="K")})
     text = render_text(state)
     assert "F1 BRRK  F2 -" in text and "Centre: first player marker" in text
-    assert "Seat 1: 0 points" in text and "  2    .Y | w b y r k" in text
+    assert "Player 2: 0 points" in text and "  2    .Y | w b y r k" in text
     assert "Floor line: K (-1)" in text

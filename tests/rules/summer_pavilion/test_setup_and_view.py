@@ -71,5 +71,5 @@ def test_the_text_picture_names_round_wild_colour_factories_and_boards():
     assert "round 1 of 6, wild colour purple" in text
     assert "Factories: 1: " in text and "| 5: " in text
     assert "start player token" in text
-    assert "Seat 1: 5 points" in text
+    assert "Player 2: 5 points" in text
     assert "  b blue" in text
