@@ -71,6 +71,7 @@ from games.rules.common import (
     apply_draw,
     count_of,
     draw_tiles,
+    fold,
     shared_winners,
 )
 
@@ -137,12 +138,7 @@ def evolve(state: State | None, event: Event) -> State:
 
 def replay(events: Iterable[Event]) -> State:
     """The fold of every event from the start; never draws."""
-    state = None
-    for event in events:
-        state = evolve(state, event)
-    if state is None:
-        raise ValueError("there are no events to replay")
-    return state
+    return fold(evolve, events)
 
 
 def _table_set(event: GameStarted) -> State:

@@ -4,6 +4,7 @@ drawing tiles from a bag with a discard pile (Azul's lid, Summer Pavilion's towe
 from games.rules.common.bag import Draw, apply_draw, draw_tiles
 from games.rules.common.codec import Codec
 from games.rules.common.errors import IllegalMove, InvalidNotation, RulesError
+from games.rules.common.fold import fold
 from games.rules.common.outcome import Outcome, shared_winners
 from games.rules.common.tiles import add_counts, count_of, remove_counts, total
 
@@ -18,6 +19,7 @@ __all__ = [
     "apply_draw",
     "count_of",
     "draw_tiles",
+    "fold",
     "remove_counts",
     "shared_winners",
     "total",

@@ -17,6 +17,7 @@ from games.rules.common import (
     add_counts,
     count_of,
     draw_tiles,
+    fold,
     remove_counts,
     shared_winners,
 )
@@ -447,12 +448,7 @@ def evolve(state: State | None, event: Event) -> State:
 
 def replay(events) -> State:
     """The fold of all events; never draws."""
-    state = None
-    for event in events:
-        state = evolve(state, event)
-    if state is None:
-        raise ValueError("no events to replay")
-    return state
+    return fold(evolve, events)
 
 
 def legal_commands(state: State) -> list[Command]:

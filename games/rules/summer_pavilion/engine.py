@@ -15,6 +15,7 @@ from games.rules.common import (
     apply_draw,
     count_of,
     draw_tiles,
+    fold,
     remove_counts,
     shared_winners,
     total,
@@ -138,12 +139,7 @@ def _deal(tiles: tuple[int, ...], factories: int) -> tuple[tuple[int, ...], ...]
 
 def replay(events: Iterable[Event]) -> State:
     """The state after all ``events``; never draws."""
-    state = None
-    for event in events:
-        state = evolve(state, event)
-    if state is None:
-        raise ValueError("a game needs at least its GameStarted event")
-    return state
+    return fold(evolve, events)
 
 
 def evolve(state: State | None, event: Event) -> State:
