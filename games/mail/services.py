@@ -33,11 +33,12 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games import services
-from games.errors import BadRequest, Conflict, ServiceError
-from games.mail import clocks, inbound, outbox, render, tokens
+from games.errors import BadRequest, ServiceError
+from games.mail import inbound, outbox, render, tokens
 from games.mail.selectors import player_by_address
 from games.models import Game, InboundMessage, Outbox, PlayerSettings, Seat, SeatClock
-from games.selectors import game_table, legal_moves_of, waiting_for
+from games.selectors import game_table, legal_moves_of
+from games.services import clocks, deadlines
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +59,6 @@ ANSWER_KINDS = (Outbox.Kind.MOVE_CONFIRMED, Outbox.Kind.REPLY_REFUSED)
 IN_DOUBT = (
     "in doubt: claimed by a worker that never marked it sent (it may have gone out); not sent again"
 )
-# A timed-out seat's turn is played out by default moves; a turn is never longer.
-LONGEST_TURN = 100
 
 
 # --- sending ------------------------------------------------------------------------------
@@ -183,8 +182,8 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed columns), never all games."""
     now = now or timezone.now()
     return {
-        "vacations_ended": vacations_expire(now=now),
-        "timeouts": timeouts_apply(now=now),
+        "vacations_ended": deadlines.vacations_expire(now=now),
+        "timeouts": deadlines.timeouts_apply(now=now),
         "warnings": warnings_queue(now=now),
         "reminders": reminders_queue(now=now),
         "digests": digests_queue(now=now),
@@ -208,64 +207,6 @@ def outbox_sweep(*, now: datetime) -> dict[str, int]:
     if in_doubt:
         log.error("%s outbox row(s) in doubt after a worker stopped; not sent again", in_doubt)
     return {"sent": sent, "in_doubt": in_doubt}
-
-
-def timeouts_apply(*, now: datetime) -> int:
-    """Apply the timeout policy of every game whose deadline has passed."""
-    ids = (
-        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now, paused_at__isnull=True)
-        .order_by("deadline")
-        .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
-    )
-    applied = 0
-    for pk in list(ids):
-        try:
-            applied += game_timeout(game_id=pk, now=now)
-        except Exception:
-            # Its transaction rolled back; the other games still get their timeouts.
-            log.exception("game %s: the timeout could not be applied", pk)
-    return applied
-
-
-@transaction.atomic
-def game_timeout(*, game_id: int, now: datetime) -> bool:
-    """The seat to move ran out of time: with ``default_move`` its turn is played by its
-    engine's ``default_command`` (the documented least wasteful move); with ``forfeit``
-    the seat resigns. The player is told either way."""
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
-    if (
-        game is None
-        or game.status != Game.Status.ACTIVE
-        or game.deadline is None
-        or game.deadline > now
-        or game.paused_at is not None
-    ):
-        return False
-    seat = game.seats.select_related("user").get(position=game.to_move)
-    clocks.timed_out(game)
-    played = []
-    if game.timeout_policy == Game.TimeoutPolicy.FORFEIT:
-        services.seat_resign(game, seat, actor="system", reason="time ran out")
-    else:
-        for _ in range(LONGEST_TURN):
-            if game.status != Game.Status.ACTIVE or game.to_move != seat.position:
-                break
-            table = game_table(game)
-            command = table.engine.default_command(table.state)
-            played.append(table.engine.format(command))
-            services.play(
-                game, table, command, actor="system", auto="timeout", reason="time ran out"
-            )
-    outbox.queue(
-        game,
-        game.last_seq,
-        seat.user.email,
-        Outbox.Kind.TIMEOUT,
-        seat=seat.position,
-        policy=game.timeout_policy,
-        move=", ".join(played),
-    )
-    return True
 
 
 def warnings_queue(*, now: datetime) -> int:
@@ -334,77 +275,6 @@ def digests_queue(*, now: datetime) -> int:
                 outbox.queue(None, day, prefs.user.email, Outbox.Kind.DIGEST)
                 queued += 1
     return queued
-
-
-# --- vacation -----------------------------------------------------------------------------
-
-
-def vacation_left(prefs: PlayerSettings, now: datetime) -> timedelta:
-    """Vacation time left this year (the allowance is ``vacation_days_per_year``)."""
-    used = prefs.vacation_seconds_used if prefs.vacation_year == now.year else 0
-    if prefs.vacation_started_at is not None:
-        used += int((now - prefs.vacation_started_at).total_seconds())
-    return max(timedelta(0), timedelta(days=prefs.vacation_days_per_year, seconds=-used))
-
-
-@transaction.atomic
-def vacation_start(*, user, now: datetime | None = None) -> PlayerSettings:
-    """Go on vacation: the player's clocks stop in every game until they come back or
-    their vacation days for the year run out."""
-    now = now or timezone.now()
-    prefs, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
-    if prefs.vacation_started_at is not None:
-        raise Conflict("you are already on vacation", code="on_vacation")
-    if prefs.vacation_year != now.year:
-        prefs.vacation_year, prefs.vacation_seconds_used = now.year, 0
-    if vacation_left(prefs, now) <= timedelta(0):
-        raise Conflict(
-            f"you have used your {prefs.vacation_days_per_year} vacation days this year",
-            code="no_vacation_left",
-        )
-    prefs.vacation_started_at = now
-    prefs.save()
-    for game in _games_waiting_locked(user):
-        clocks.stop(game, now=now)
-    return prefs
-
-
-@transaction.atomic
-def vacation_end(*, user, now: datetime | None = None) -> PlayerSettings:
-    """Come back: the days used are counted and the clocks run again from what they had
-    left."""
-    now = now or timezone.now()
-    prefs, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
-    if prefs.vacation_started_at is None:
-        raise Conflict("you are not on vacation", code="not_on_vacation")
-    allowance = prefs.vacation_days_per_year * 86400
-    spent = int((now - prefs.vacation_started_at).total_seconds())
-    prefs.vacation_seconds_used = min(allowance, prefs.vacation_seconds_used + spent)
-    prefs.vacation_started_at = None
-    prefs.save()
-    for game in _games_waiting_locked(user):
-        clocks.resume(game, now=now)
-    return prefs
-
-
-def vacations_expire(*, now: datetime) -> int:
-    """End every vacation whose days ran out, at the moment they ran out."""
-    ended = 0
-    on_vacation = PlayerSettings.objects.filter(vacation_started_at__isnull=False)
-    for prefs in list(on_vacation.select_related("user")[: settings.MAIL_SWEEP_BATCH]):
-        # vacation_start counted the year's days used before this vacation began.
-        ends = prefs.vacation_started_at + timedelta(
-            days=prefs.vacation_days_per_year, seconds=-prefs.vacation_seconds_used
-        )
-        if ends <= now:
-            vacation_end(user=prefs.user, now=ends)
-            ended += 1
-    return ended
-
-
-def _games_waiting_locked(user) -> list[Game]:
-    ids = list(waiting_for(user).values_list("pk", flat=True))
-    return list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
 
 
 # --- preferences and unsubscribe ----------------------------------------------------------

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from games import services as game_services
 from games.errors import ServiceError
 from games.mail import services, tokens
 from games.mail.selectors import player_by_address
@@ -37,10 +38,10 @@ def preferences(request: HttpRequest, token: str | None = None) -> HttpResponse:
         try:
             match request.POST.get("action"):
                 case "vacation_start":
-                    services.vacation_start(user=user)
+                    game_services.vacation_start(user=user)
                     message = "Enjoy your vacation: your clocks are stopped."
                 case "vacation_end":
-                    services.vacation_end(user=user)
+                    game_services.vacation_end(user=user)
                     message = "Welcome back: your clocks run again."
                 case _:
                     services.preferences_update(
@@ -52,7 +53,7 @@ def preferences(request: HttpRequest, token: str | None = None) -> HttpResponse:
         except ServiceError as refused:
             error = refused.message
     prefs = PlayerSettings.objects.filter(user=user).first() or PlayerSettings(user=user)
-    left = services.vacation_left(prefs, timezone.now())
+    left = game_services.vacation_left(prefs, timezone.now())
     context = {
         "kinds": [
             (kind, label, kind not in prefs.muted_kinds) for kind, label in KIND_LABELS.items()

@@ -131,14 +131,14 @@ def test_vacation_stops_the_clocks_in_every_game_until_the_player_is_back(
         if player_to_move(game) != alice:
             play_first_legal(game, player_to_move(game))
     started = clock.advance(hours=1)
-    mail.vacation_start(user=alice, now=started)
+    services.vacation_start(user=alice, now=started)
     for game in games:
         game.refresh_from_db()
         assert game.deadline is None
     back = clock.advance(days=10)
     assert mail.sweep(now=back)["timeouts"] == 0
     assert not [s for s in subjects_to(smtp, alice) if s.startswith("Reminder")]
-    mail.vacation_end(user=alice, now=back)
+    services.vacation_end(user=alice, now=back)
     prefs = PlayerSettings.objects.get(user=alice)
     assert prefs.vacation_seconds_used == int((back - started).total_seconds())
     for game in games:
@@ -155,13 +155,13 @@ def test_vacation_ends_by_itself_when_the_days_of_the_year_run_out(alice, bob, s
     if player_to_move(game) != alice:
         play_first_legal(game, bob)
     started = clock.advance(hours=1)
-    mail.vacation_start(user=alice, now=started)
+    services.vacation_start(user=alice, now=started)
     assert mail.sweep(now=started + 47 * HOUR)["vacations_ended"] == 0
     assert mail.sweep(now=started + 49 * HOUR)["vacations_ended"] == 1
     game.refresh_from_db()
     assert abs(game.deadline - (started + 48 * HOUR + 71 * HOUR)) < timedelta(minutes=2)
     with pytest.raises(Conflict):
-        mail.vacation_start(user=alice, now=started + 50 * HOUR)
+        services.vacation_start(user=alice, now=started + 50 * HOUR)
 
 
 @pytest.mark.django_db(transaction=True)

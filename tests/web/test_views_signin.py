@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 
 from games import services
+from games.services import accounts
 
 
 def link_from_mail() -> str:
@@ -59,7 +60,7 @@ def test_a_forged_link_gets_a_clear_page(client, db):
 
 def test_an_expired_link_gets_a_clear_page(client, alice, monkeypatch):
     token = services.sign_in_token(email=alice.email)
-    monkeypatch.setattr(services, "SIGN_IN_MAX_AGE", timedelta(seconds=-1))
+    monkeypatch.setattr(accounts, "SIGN_IN_MAX_AGE", timedelta(seconds=-1))
     response = client.post(f"/signin/link/{token}/")
     assert response.status_code == 400
     assert "expired" in response.text

@@ -1,0 +1,118 @@
+"""The only writers (``../shared/DESIGN.md``), one module per sub-domain. Every service is
+one transaction: lock the game row, fold its stream, decide, append, update the read model
+and write the outbox rows for the emails. Doors (API, pages, email, tasks, admin) validate
+input and call one of these.
+
+- ``tables``: open, join, leave, cancel a table; start a game; rebuild the read model.
+- ``moves``: moves, undo, takebacks, resignation, a player's "+1 day".
+- ``deadlines``: timeouts and vacations (clocks that run out or stop).
+- ``moderation``: moderators' acts on games and users, reports.
+- ``accounts``: signing in by email.
+- ``chat``: the game's chat and players' reports.
+- ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
+"""
+
+from games.services.accounts import SIGN_IN_MAX_AGE, account_sign_in, sign_in_token
+from games.services.chat import CHAT_MAX_LENGTH, chat_post, report_create
+from games.services.common import actor_of, play
+from games.services.deadlines import (
+    game_timeout,
+    timeouts_apply,
+    vacation_end,
+    vacation_left,
+    vacation_start,
+    vacations_expire,
+)
+from games.services.moderation import (
+    MODERATORS_GROUP,
+    is_moderator,
+    moderate_abort,
+    moderate_default_move,
+    moderate_extend_deadline,
+    moderate_hide_message,
+    moderate_pause,
+    moderate_replace_seat,
+    moderate_resume,
+    moderate_revert,
+    report_close,
+    user_reinstate,
+    user_suspend,
+)
+from games.services.moves import (
+    GRANTED_TIME,
+    MoveResult,
+    deadline_grant,
+    game_resign,
+    move_submit,
+    move_undo,
+    seat_resign,
+    takeback_answer,
+    takeback_request,
+)
+from games.services.tables import (
+    INVITATION_SALT,
+    TIME_CONTROL_DAYS,
+    game_cancel,
+    game_create,
+    game_join,
+    game_leave,
+    game_reproject,
+    invitation_seat,
+    invitation_token,
+    seat_seen,
+    validate_options,
+    validate_reminders,
+    validate_time_control,
+)
+
+__all__ = [
+    "CHAT_MAX_LENGTH",
+    "GRANTED_TIME",
+    "INVITATION_SALT",
+    "MODERATORS_GROUP",
+    "SIGN_IN_MAX_AGE",
+    "TIME_CONTROL_DAYS",
+    "MoveResult",
+    "account_sign_in",
+    "actor_of",
+    "chat_post",
+    "deadline_grant",
+    "game_cancel",
+    "game_create",
+    "game_join",
+    "game_leave",
+    "game_reproject",
+    "game_resign",
+    "game_timeout",
+    "invitation_seat",
+    "invitation_token",
+    "is_moderator",
+    "moderate_abort",
+    "moderate_default_move",
+    "moderate_extend_deadline",
+    "moderate_hide_message",
+    "moderate_pause",
+    "moderate_replace_seat",
+    "moderate_resume",
+    "moderate_revert",
+    "move_submit",
+    "move_undo",
+    "play",
+    "report_close",
+    "report_create",
+    "seat_resign",
+    "seat_seen",
+    "sign_in_token",
+    "takeback_answer",
+    "takeback_request",
+    "timeouts_apply",
+    "user_reinstate",
+    "user_suspend",
+    "validate_options",
+    "validate_reminders",
+    "validate_time_control",
+    "vacation_end",
+    "vacation_left",
+    "vacation_start",
+    "vacations_expire",
+]

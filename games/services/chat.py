@@ -1,0 +1,41 @@
+"""The game's chat and players' reports to the moderators."""
+
+from django.db import transaction
+
+from games.errors import BadRequest, Forbidden
+from games.models import ChatMessage, Game, Report, Seat
+from games.selectors import can_view, seat_of
+
+CHAT_MAX_LENGTH = 1000
+
+
+@transaction.atomic
+def chat_post(*, game: Game, user, text: str) -> ChatMessage:
+    """A player writes in the game's chat (players only; at most ``CHAT_MAX_LENGTH``
+    characters)."""
+    text = (text or "").strip()
+    seat = seat_of(game, user)
+    if seat is None or seat.status not in (Seat.Status.JOINED, Seat.Status.RESIGNED):
+        raise Forbidden("only the game's players write in its chat", code="not_a_player")
+    if not text:
+        raise BadRequest("the message is empty", code="empty_message")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise BadRequest(
+            f"a message holds at most {CHAT_MAX_LENGTH} characters, this one has {len(text)}",
+            code="message_too_long",
+        )
+    return ChatMessage.objects.create(game=game, author=user, text=text)
+
+
+@transaction.atomic
+def report_create(*, game: Game, reporter, reason: str, message: ChatMessage | None = None):
+    """A player reports a game or one of its chat messages to the moderators."""
+    if not (reason or "").strip():
+        raise BadRequest("say what is wrong", code="reason_required")
+    if seat_of(game, reporter) is None and not can_view(game, reporter):
+        raise Forbidden("you can only report games you can see", code="not_visible")
+    if message is not None and message.game_id != game.pk:
+        raise BadRequest("that message is not in this game", code="invalid_message")
+    return Report.objects.create(
+        game=game, message=message, reporter=reporter, reason=reason.strip()[:2000]
+    )

@@ -1,0 +1,149 @@
+"""Time running out and time stopped: the timeout policy of a game whose deadline has
+passed, and players' vacations (their clocks stop in every game)."""
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import Conflict
+from games.mail import outbox
+from games.models import Game, Outbox, PlayerSettings
+from games.selectors import game_table, waiting_for
+from games.services import clocks
+from games.services.common import play
+from games.services.moves import seat_resign
+
+log = logging.getLogger(__name__)
+
+# A timed-out seat's turn is played out by default moves; a turn is never longer.
+LONGEST_TURN = 100
+
+
+def timeouts_apply(*, now: datetime) -> int:
+    """Apply the timeout policy of every game whose deadline has passed."""
+    ids = (
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now, paused_at__isnull=True)
+        .order_by("deadline")
+        .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
+    )
+    applied = 0
+    for pk in list(ids):
+        try:
+            applied += game_timeout(game_id=pk, now=now)
+        except Exception:
+            # Its transaction rolled back; the other games still get their timeouts.
+            log.exception("game %s: the timeout could not be applied", pk)
+    return applied
+
+
+@transaction.atomic
+def game_timeout(*, game_id: int, now: datetime) -> bool:
+    """The seat to move ran out of time: with ``default_move`` its turn is played by its
+    engine's ``default_command`` (the documented least wasteful move); with ``forfeit``
+    the seat resigns. The player is told either way."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if (
+        game is None
+        or game.status != Game.Status.ACTIVE
+        or game.deadline is None
+        or game.deadline > now
+        or game.paused_at is not None
+    ):
+        return False
+    seat = game.seats.select_related("user").get(position=game.to_move)
+    clocks.timed_out(game)
+    played = []
+    if game.timeout_policy == Game.TimeoutPolicy.FORFEIT:
+        seat_resign(game, seat, actor="system", reason="time ran out")
+    else:
+        for _ in range(LONGEST_TURN):
+            if game.status != Game.Status.ACTIVE or game.to_move != seat.position:
+                break
+            table = game_table(game)
+            command = table.engine.default_command(table.state)
+            played.append(table.engine.format(command))
+            play(game, table, command, actor="system", auto="timeout", reason="time ran out")
+    outbox.queue(
+        game,
+        game.last_seq,
+        seat.user.email,
+        Outbox.Kind.TIMEOUT,
+        seat=seat.position,
+        policy=game.timeout_policy,
+        move=", ".join(played),
+    )
+    return True
+
+
+# --- vacation -----------------------------------------------------------------------------
+
+
+def vacation_left(prefs: PlayerSettings, now: datetime) -> timedelta:
+    """Vacation time left this year (the allowance is ``vacation_days_per_year``)."""
+    used = prefs.vacation_seconds_used if prefs.vacation_year == now.year else 0
+    if prefs.vacation_started_at is not None:
+        used += int((now - prefs.vacation_started_at).total_seconds())
+    return max(timedelta(0), timedelta(days=prefs.vacation_days_per_year, seconds=-used))
+
+
+@transaction.atomic
+def vacation_start(*, user, now: datetime | None = None) -> PlayerSettings:
+    """Go on vacation: the player's clocks stop in every game until they come back or
+    their vacation days for the year run out."""
+    now = now or timezone.now()
+    prefs, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+    if prefs.vacation_started_at is not None:
+        raise Conflict("you are already on vacation", code="on_vacation")
+    if prefs.vacation_year != now.year:
+        prefs.vacation_year, prefs.vacation_seconds_used = now.year, 0
+    if vacation_left(prefs, now) <= timedelta(0):
+        raise Conflict(
+            f"you have used your {prefs.vacation_days_per_year} vacation days this year",
+            code="no_vacation_left",
+        )
+    prefs.vacation_started_at = now
+    prefs.save()
+    for game in _games_waiting_locked(user):
+        clocks.stop(game, now=now)
+    return prefs
+
+
+@transaction.atomic
+def vacation_end(*, user, now: datetime | None = None) -> PlayerSettings:
+    """Come back: the days used are counted and the clocks run again from what they had
+    left."""
+    now = now or timezone.now()
+    prefs, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+    if prefs.vacation_started_at is None:
+        raise Conflict("you are not on vacation", code="not_on_vacation")
+    allowance = prefs.vacation_days_per_year * 86400
+    spent = int((now - prefs.vacation_started_at).total_seconds())
+    prefs.vacation_seconds_used = min(allowance, prefs.vacation_seconds_used + spent)
+    prefs.vacation_started_at = None
+    prefs.save()
+    for game in _games_waiting_locked(user):
+        clocks.resume(game, now=now)
+    return prefs
+
+
+def vacations_expire(*, now: datetime) -> int:
+    """End every vacation whose days ran out, at the moment they ran out."""
+    ended = 0
+    on_vacation = PlayerSettings.objects.filter(vacation_started_at__isnull=False)
+    for prefs in list(on_vacation.select_related("user")[: settings.MAIL_SWEEP_BATCH]):
+        # vacation_start counted the year's days used before this vacation began.
+        ends = prefs.vacation_started_at + timedelta(
+            days=prefs.vacation_days_per_year, seconds=-prefs.vacation_seconds_used
+        )
+        if ends <= now:
+            vacation_end(user=prefs.user, now=ends)
+            ended += 1
+    return ended
+
+
+def _games_waiting_locked(user) -> list[Game]:
+    ids = list(waiting_for(user).values_list("pk", flat=True))
+    return list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk"))

@@ -1,0 +1,314 @@
+"""Opening, joining, leaving and cancelling tables; starting a game; the read model
+rebuilt from the events."""
+
+import random
+from datetime import timedelta
+
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils import timezone
+
+from games import table as tbl
+from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.models import Game, Outbox, Seat, SeatClock
+from games.registry import GAME_TYPES, game_type
+from games.selectors import game_table, seat_of
+from games.services.common import (
+    actor_of,
+    after_move,
+    append_events,
+    game_rng,
+    locked_game,
+    play_unchosen,
+    project,
+    queue_email,
+    rules_event,
+    table_event,
+)
+
+TIME_CONTROL_DAYS = (1, 2, 3, 5, 7, 14)
+INVITATION_SALT = "azulsite.invitation"
+
+
+# --- creating and joining games ---------------------------------------------------------
+
+
+def validate_time_control(time_control: dict | None) -> dict:
+    """``{"kind": "none"}``, ``{"kind": "per_move", "days": 1|2|3|5|7|14}`` or
+    ``{"kind": "bank", "bank_hours": 72, "increment_hours": 12, "cap_hours": 120}``."""
+    control = dict(time_control or {"kind": "none"})
+    kind = control.get("kind", "none")
+    accepted = (
+        'accepted: {"kind": "none"}, {"kind": "per_move", "days": 1, 2, 3, 5, 7 or 14}, or '
+        '{"kind": "bank", "bank_hours": H, "increment_hours": H, "cap_hours": H}'
+    )
+    if kind == "none":
+        return {"kind": "none"}
+    if kind == "per_move":
+        if control.get("days") not in TIME_CONTROL_DAYS:
+            raise BadRequest(
+                f"days per move must be one of {TIME_CONTROL_DAYS}; {accepted}",
+                code="invalid_time_control",
+            )
+        return {"kind": "per_move", "days": control["days"]}
+    if kind == "bank":
+        try:
+            bank, increment, cap = (
+                int(control[name]) for name in ("bank_hours", "increment_hours", "cap_hours")
+            )
+        except (KeyError, TypeError, ValueError):
+            raise BadRequest(
+                f"a bank needs whole hours; {accepted}", code="invalid_time_control"
+            ) from None
+        if not (1 <= bank <= cap <= 24 * 60 and 0 <= increment <= cap):
+            raise BadRequest(
+                "a bank needs 1 <= bank_hours <= cap_hours <= 1440 and "
+                "0 <= increment_hours <= cap_hours",
+                code="invalid_time_control",
+            )
+        return {"kind": "bank", "bank_hours": bank, "increment_hours": increment, "cap_hours": cap}
+    raise BadRequest(f"unknown time control {kind!r}; {accepted}", code="invalid_time_control")
+
+
+REMINDER_HOURS = ("first_hours", "every_hours", "warning_hours")
+
+
+def validate_reminders(reminders: dict | None) -> dict:
+    """A game's reminder policy, kept in its time control: ``{"reminders": {"first_hours":
+    24, "every_hours": 24, "warning_hours": 12}}``; a value left out is the site's default
+    (``MAIL_REMINDER_*`` settings), nothing given is ``{}``."""
+    if not reminders:
+        return {}
+    unknown = sorted(set(reminders) - set(REMINDER_HOURS))
+    if unknown:
+        raise BadRequest(
+            f"unknown reminder setting(s) {unknown}; accepted: {', '.join(REMINDER_HOURS)}",
+            code="invalid_reminders",
+        )
+    if not all(isinstance(value, int) and 1 <= value <= 24 * 14 for value in reminders.values()):
+        raise BadRequest("reminder times are whole hours from 1 to 336", code="invalid_reminders")
+    return {"reminders": dict(reminders)}
+
+
+def validate_options(engine, options: dict | None) -> dict:
+    """The engine's options with defaults filled in; unknown names or values refused."""
+    options = dict(options or {})
+    result = {}
+    for name, allowed in engine.OPTIONS.items():
+        value = options.pop(name, allowed[0])
+        if value not in allowed:
+            raise BadRequest(
+                f"option {name} must be one of {list(allowed)}, not {value!r}",
+                code="invalid_options",
+            )
+        result[name] = value
+    if options:
+        known = ", ".join(engine.OPTIONS) or "none"
+        raise BadRequest(
+            f"unknown option(s) {sorted(options)}; this game takes: {known}", code="invalid_options"
+        )
+    return result
+
+
+@transaction.atomic
+def game_create(
+    *,
+    creator,
+    game: str,
+    players: int,
+    options: dict | None = None,
+    time_control: dict | None = None,
+    timeout_policy: str = Game.TimeoutPolicy.DEFAULT_MOVE,
+    self_undo: bool = True,
+    private: bool = False,
+    invite: list[str] | tuple[str, ...] = (),
+    reminders: dict | None = None,
+) -> Game:
+    """Open a table: the creator takes a seat, invited addresses get a seat each (and an
+    invitation email with a signed link), the other seats stay open for anyone to join.
+    ``reminders`` sets the game's reminder policy (``validate_reminders``)."""
+    if game not in GAME_TYPES:
+        raise BadRequest(
+            f"unknown game {game!r}; accepted: {', '.join(GAME_TYPES)}", code="invalid_game"
+        )
+    engine = game_type(game).engine
+    if not isinstance(players, int) or players not in engine.PLAYERS:
+        raise BadRequest(
+            f"players must be {min(engine.PLAYERS)} to {max(engine.PLAYERS)}, not {players!r}",
+            code="invalid_players",
+        )
+    if timeout_policy not in Game.TimeoutPolicy.values:
+        raise BadRequest(
+            f"timeout_policy must be one of {Game.TimeoutPolicy.values}",
+            code="invalid_time_control",
+        )
+    emails = _invited_emails(invite, creator)
+    if len(emails) > players - 1:
+        raise BadRequest(
+            f"{len(emails)} invitations for {players - 1} free seats", code="too_many_invitations"
+        )
+    new = Game.objects.create(
+        game_type=game,
+        options=validate_options(engine, options),
+        players=players,
+        time_control={**validate_time_control(time_control), **validate_reminders(reminders)},
+        timeout_policy=timeout_policy,
+        self_undo=bool(self_undo),
+        private=bool(private),
+        created_by=creator,
+    )
+    Seat.objects.create(game=new, user=creator, status=Seat.Status.JOINED, joined_at=new.created_at)
+    for email in emails:
+        seat = Seat.objects.create(game=new, invited_email=email, status=Seat.Status.INVITED)
+        queue_email(new, 0, email, Outbox.Kind.INVITATION, token=invitation_token(seat))
+    for _ in range(players - 1 - len(emails)):
+        Seat.objects.create(game=new, status=Seat.Status.OPEN)
+    return new
+
+
+def _invited_emails(invite, creator) -> list[str]:
+    emails = []
+    for raw in invite or ():
+        email = str(raw).strip().lower()
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise BadRequest(
+                f"{raw!r} is not an email address", code="invalid_invitation"
+            ) from None
+        if email == creator.email.lower():
+            raise BadRequest("you already have a seat at your own table", code="invalid_invitation")
+        if email in emails:
+            raise BadRequest(f"{email} is invited twice", code="invalid_invitation")
+        emails.append(email)
+    return emails
+
+
+def invitation_token(seat: Seat) -> str:
+    """A signed token naming an invited seat (the link in the invitation email)."""
+    return signing.dumps({"seat": seat.pk}, salt=INVITATION_SALT)
+
+
+def invitation_seat(token: str) -> Seat:
+    """The invited seat a token names; ``NotFound`` for a forged or stale token."""
+    try:
+        seat_id = signing.loads(token, salt=INVITATION_SALT, max_age=timedelta(days=60))["seat"]
+        return Seat.objects.select_related("game").get(pk=seat_id)
+    except (signing.BadSignature, KeyError, TypeError, Seat.DoesNotExist):
+        raise NotFound("this invitation link is not valid (or has expired)") from None
+
+
+@transaction.atomic
+def game_join(*, game: Game, user, token: str | None = None) -> Game:
+    """Take a seat: the seat an invitation names (``token``), the seat invited under the
+    user's address, or an open seat. The game starts when the last seat is taken."""
+    game = locked_game(game)
+    if game.status != Game.Status.OPEN:
+        raise Conflict("this game is no longer waiting for players", code="not_open")
+    seats = list(game.seats.select_for_update())
+    if any(seat.user_id == user.pk for seat in seats):
+        raise Conflict("you already have a seat in this game", code="already_seated")
+    if token is not None:
+        invited = invitation_seat(token)
+        if invited.game_id != game.pk or invited.status != Seat.Status.INVITED:
+            raise Conflict(
+                "this invitation has already been used or withdrawn", code="invitation_used"
+            )
+        seat = next(s for s in seats if s.pk == invited.pk)
+    else:
+        seat = next(
+            (
+                s
+                for s in seats
+                if s.status == Seat.Status.INVITED and s.invited_email.lower() == user.email.lower()
+            ),
+            None,
+        ) or next((s for s in seats if s.status == Seat.Status.OPEN), None)
+    if seat is None:
+        raise Conflict("every seat is taken or reserved for an invited player", code="no_seat")
+    seat.user = user
+    seat.status = Seat.Status.JOINED
+    seat.joined_at = timezone.now()
+    seat.save()
+    if all(s.status == Seat.Status.JOINED for s in seats):
+        _start(game, seats)
+    return game
+
+
+@transaction.atomic
+def game_leave(*, game: Game, user) -> Game:
+    """Give up a seat before the game starts (the creator cancels instead)."""
+    game = locked_game(game)
+    if game.status != Game.Status.OPEN:
+        raise Conflict("the game has started: resign instead", code="not_open")
+    if game.created_by_id == user.pk:
+        raise Conflict("you created this game: cancel it instead", code="creator_cannot_leave")
+    seat = game.seats.filter(user=user).first()
+    if seat is None:
+        raise Forbidden("you have no seat in this game", code="not_a_player")
+    seat.user, seat.status, seat.joined_at = None, Seat.Status.OPEN, None
+    seat.save()
+    return game
+
+
+@transaction.atomic
+def game_cancel(*, game: Game, user) -> Game:
+    """The creator calls off a game that has not started."""
+    game = locked_game(game)
+    if game.created_by_id != user.pk:
+        raise Forbidden("only the player who created the game can cancel it", code="not_creator")
+    if game.status != Game.Status.OPEN:
+        raise Conflict("only a game waiting for players can be cancelled", code="not_open")
+    game.status = Game.Status.CANCELLED
+    game.finished_at = timezone.now()
+    game.save(update_fields=["status", "finished_at"])
+    return game
+
+
+def _start(game: Game, seats: list[Seat]) -> None:
+    """Shuffle the seat order, record it with the engine's opening draw, and begin."""
+    order = list(seats)
+    random.SystemRandom().shuffle(order)
+    for position, seat in enumerate(order):
+        Seat.objects.filter(pk=seat.pk).update(position=position)
+    engine = game_type(game.game_type).engine
+    started = tbl.Started(
+        game.game_type, game.options, tuple(actor_of(seat.user) for seat in order)
+    )
+    opening = engine.start(game.players, game.options, game_rng(game))
+    game.started_at = timezone.now()
+    game.status = Game.Status.ACTIVE
+    table = tbl.Table(engine=engine)
+    append_events(
+        game,
+        [table_event(started), *map(rules_event(engine), opening)],
+        actor="system",
+        table=table,
+    )
+    for seat in order:
+        queue_email(game, game.last_seq, seat.user.email, Outbox.Kind.GAME_STARTED)
+    play_unchosen(game, table)
+    after_move(game, table, before=None)
+
+
+def seat_seen(*, game: Game, user) -> None:
+    """Note that the player has the game's page open now: a "your turn" email is not sent
+    to someone who was just looking (issue 7)."""
+    seat = seat_of(game, user)
+    if seat is not None:
+        SeatClock.objects.update_or_create(seat=seat, defaults={"last_seen_at": timezone.now()})
+
+
+@transaction.atomic
+def game_reproject(*, game: Game) -> bool:
+    """Rebuild the game's read model from its events; whether it had drifted."""
+    game = locked_game(game)
+    table = game_table(game)
+    before = (game.status, game.last_seq, game.to_move, game.scores, game.winners)
+    game.last_seq = table.last_seq
+    if table.started and game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+        game.status = Game.Status.ACTIVE
+    project(game, table, now=game.last_move_at)
+    return before != (game.status, game.last_seq, game.to_move, game.scores, game.winners)
