@@ -76,8 +76,11 @@ def append(
     actor: str,
     reason: str = "",
     idempotency_key: str | None = None,
+    recorded_at: datetime | None = None,
 ) -> list[StoredEvent]:
-    """Append ``events`` after ``expected_seq`` and return them as stored.
+    """Append ``events`` after ``expected_seq`` and return them as stored (``recorded_at``:
+    when they happened, if the writer knows better than the clock now — a sweep applying
+    a deadline that passed a moment ago).
 
     With an ``idempotency_key`` already used on this stream, returns what that first append
     wrote and writes nothing, whatever ``expected_seq`` says now.
@@ -88,7 +91,7 @@ def append(
         earlier = appended_with(stream, idempotency_key)
         if earlier:
             return earlier
-    now = timezone.now()
+    now = recorded_at or timezone.now()
     stored = [
         StoredEvent(
             stream, expected_seq + offset, event.type, event.version, event.data, actor, reason, now
@@ -156,30 +159,36 @@ def _server_bound_cursor():
     return psycopg.Cursor(connection.connection)
 
 
-def load(stream: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+def load(
+    stream: str, after: int = 0, upto: int | None = None, *, legacy_namespace: str | None = None
+) -> list[StoredEvent]:
     """The stream's events with ``after < seq <= upto`` in order, upcast to their latest
-    versions."""
+    versions (``legacy_namespace``: the namespace of bare, pre-namespace type names)."""
     rows = Event.objects.filter(stream=stream, seq__gt=after)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
-    return [_stored(row) for row in rows.order_by("seq")]
+    return [_stored(row, legacy_namespace) for row in rows.order_by("seq")]
 
 
-def appended_with(stream: str, idempotency_key: str) -> list[StoredEvent]:
+def appended_with(
+    stream: str, idempotency_key: str, *, legacy_namespace: str | None = None
+) -> list[StoredEvent]:
     """What the append that used ``idempotency_key`` on ``stream`` wrote (or nothing)."""
     first = Event.objects.filter(stream=stream, idempotency_key=idempotency_key).first()
     if first is None:
         return []
     batch = Event.objects.filter(stream=stream, batch=first.batch).order_by("seq")
-    return [_stored(row) for row in batch]
+    return [_stored(row, legacy_namespace) for row in batch]
 
 
-def _stored(row: Event) -> StoredEvent:
-    version, data = upcast(row.type, row.version, row.data)
+def _stored(row: Event, legacy_namespace: str | None = None) -> StoredEvent:
+    type_name, version, data = upcast(
+        row.type, row.version, row.data, legacy_namespace=legacy_namespace
+    )
     return StoredEvent(
         stream=row.stream,
         seq=row.seq,
-        type=row.type,
+        type=type_name,
         version=version,
         data=data,
         actor=row.actor,

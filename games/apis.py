@@ -32,13 +32,11 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView, set_rollback
 
-from events.store import StoredEvent
 from games import selectors, services
 from games import table as tbl
-from games.errors import BadRequest, Conflict, Forbidden, ServiceError
+from games.errors import BadRequest, Forbidden, ServiceError
 from games.models import Game
 from games.registry import GAME_TYPES, game_type
-from games.rules.common import InvalidNotation
 
 logger = logging.getLogger(__name__)
 
@@ -265,7 +263,13 @@ class YouSerializer(serializers.Serializer):
     seat = serializers.IntegerField(allow_null=True, help_text="null until the game starts")
     your_turn = serializers.BooleanField()
     can_undo = serializers.BooleanField(help_text="POST undo/ would take back your last move")
+    takeback_points = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the to_seq values a takeback request may name now, newest first",
+    )
     can_answer_takeback = serializers.BooleanField()
+    can_grant_day = serializers.BooleanField(help_text="POST grant-day/ would give one more day")
+    can_resign = serializers.BooleanField()
 
 
 @extend_schema_serializer(component_name="GameDetail")
@@ -300,20 +304,18 @@ class GameDetailSerializer(GameSummarySerializer):
         seat = selectors.seat_of(game, self.context["user"])
         if seat is None:
             return None
-        table = self._table(game)
         playing = game.status == Game.Status.ACTIVE and seat.status == seat.Status.JOINED
-        position = seat.position
-        pending = table.takeback
+        allowed = tbl.seat_actions(
+            self._table(game), seat.position if playing else None, self_undo=game.self_undo
+        )
         return {
-            "seat": position,
-            "your_turn": playing and table.to_move() == position,
-            "can_undo": playing
-            and game.self_undo
-            and tbl.undoable_step(table, position) is not None,
-            "can_answer_takeback": playing
-            and pending is not None
-            and position != pending.seat
-            and position not in pending.accepted,
+            "seat": seat.position,
+            "your_turn": allowed.move,
+            "can_undo": allowed.undo,
+            "takeback_points": list(allowed.takeback_points),
+            "can_answer_takeback": allowed.answer_takeback,
+            "can_grant_day": allowed.grant_time,
+            "can_resign": allowed.resign,
         }
 
     def _table(self, game: Game) -> tbl.Table:
@@ -701,29 +703,10 @@ class MoveSubmitApi(Api):
             expected_seq=data.get("expected_seq"),
             idempotency_key=key,
         )
-        events, answer = result.events, status.HTTP_201_CREATED
-        if result.replayed:
-            if not same_move(events[0], user=request.user, game=game, move=data["move"]):
-                raise Conflict(
-                    f"this Idempotency-Key was used for another move ({events[0].data['move']}):"
-                    " send a new move with a fresh key",
-                    code="idempotency_key_reused",
-                )
-            events, answer = selectors.move_events(game, events), status.HTTP_200_OK
+        events = result.events
+        answer = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
         body = {"events": [selectors.public_event(e) for e in events], "last_seq": events[-1].seq}
         return Response(self.OutputSerializer(body).data, status=answer)
-
-
-def same_move(first: StoredEvent, *, user, game: Game, move: str) -> bool:
-    """Whether the move an Idempotency-Key first played (its first event) is this user's
-    ``move`` again (``f1 BLUE 1`` is ``F1 blue 1``): a key reused for another move must not
-    be answered with the old one."""
-    engine = game_type(game.game_type).engine
-    try:
-        notation = engine.format(engine.parse(move))
-    except InvalidNotation:
-        notation = move
-    return first.actor == services.actor_of(user) and first.data.get("move") == notation
 
 
 def idempotency_key(request) -> str | None:

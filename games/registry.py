@@ -15,14 +15,16 @@ class GameType:
     slug: str
     title: str
     engine: ModuleType
+    # Its events are stored as ``<namespace>.<EventName>`` (``azul.TilesTaken``).
+    namespace: str
 
 
 GAME_TYPES = {
     game.slug: game
     for game in (
-        GameType("summer-pavilion", "Azul: Summer Pavilion", summer_pavilion),
-        GameType("azul", "Azul", azul),
-        GameType("miyabi", "Miyabi", miyabi),
+        GameType("summer-pavilion", "Azul: Summer Pavilion", summer_pavilion, "summer_pavilion"),
+        GameType("azul", "Azul", azul, "azul"),
+        GameType("miyabi", "Miyabi", miyabi, "miyabi"),
     )
 }
 

@@ -24,17 +24,33 @@ def game_get(game_id) -> Game:
         raise NotFound(f"no game {game_id}") from None
 
 
-def records(game: Game, upto: int | None = None) -> list[tbl.Record]:
-    return [as_record(event) for event in store.load(game.stream, upto=upto)]
+def empty_table(game: Game) -> tbl.Table:
+    """The game's table before its first event."""
+    kind = game_type(game.game_type)
+    return tbl.empty(kind.engine, kind.namespace, game.time_control)
 
 
-def as_record(event: StoredEvent) -> tbl.Record:
-    return tbl.Record(event.seq, event.type, event.version, event.data, event.actor)
+def stored_events(game: Game, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+    """The game's events as stored (upcast, types namespaced), in order."""
+    namespace = game_type(game.game_type).namespace
+    return store.load(game.stream, after=after, upto=upto, legacy_namespace=namespace)
+
+
+def records(game: Game, *, after: int = 0, upto: int | None = None) -> list[tbl.Record]:
+    """The game's events as the table reads them."""
+    table = empty_table(game)
+    return [as_record(table, event) for event in stored_events(game, after=after, upto=upto)]
+
+
+def as_record(table: tbl.Table, event: StoredEvent) -> tbl.Record:
+    decoded = tbl.decode(table, event.type, event.version, event.data)
+    return tbl.Record(event.seq, decoded, event.actor, event.recorded_at)
 
 
 # Tables folded up to some event, per process: a stream only ever grows, so a cached table
 # needs just the events appended since. This keeps a move's cost flat however long the
 # game has run. Keyed by the game's secret too, so a reused id never meets a stale table.
+# Tables are immutable: a cached one is shared, never copied.
 _TABLES: OrderedDict[tuple[int, str], tbl.Table] = OrderedDict()
 _TABLES_LOCK = threading.Lock()
 TABLES_KEPT = 512
@@ -43,16 +59,12 @@ TABLES_KEPT = 512
 def game_table(game: Game, upto: int | None = None) -> tbl.Table:
     """The table after event ``upto`` (default: the latest), folded from the stream."""
     if upto is not None:
-        return tbl.fold(game_type(game.game_type).engine, records(game, upto))
+        return tbl.fold(empty_table(game), records(game, upto=upto))
     key = (game.pk, game.rng_secret)
     with _TABLES_LOCK:
         cached = _TABLES.get(key)
-    if cached is None:
-        table = tbl.fold(game_type(game.game_type).engine, records(game))
-    else:
-        table = cached.fork()
-        for event in store.load(game.stream, after=cached.last_seq):
-            tbl.apply(table, as_record(event))
+    start = cached or empty_table(game)
+    table = tbl.fold(start, records(game, after=start.last_seq))
     if connection.in_atomic_block:
         # The caller may append to this table and then roll back: remember it only once
         # everything it holds is committed.
@@ -63,11 +75,10 @@ def game_table(game: Game, upto: int | None = None) -> tbl.Table:
 
 
 def _remember(key: tuple[int, str], table: tbl.Table) -> None:
-    kept = table.fork()
     with _TABLES_LOCK:
         cached = _TABLES.get(key)
-        if cached is None or cached.last_seq < kept.last_seq:
-            _TABLES[key] = kept
+        if cached is None or cached.last_seq < table.last_seq:
+            _TABLES[key] = table
         _TABLES.move_to_end(key)
         while len(_TABLES) > TABLES_KEPT:
             _TABLES.popitem(last=False)
@@ -197,89 +208,104 @@ def export_record(game: Game) -> list[dict]:
         "scores": game.scores,
         "winners": game.winners,
     }
-    return [header, *(public_event(event) for event in store.load(game.stream))]
+    return [header, *(public_event(event) for event in stored_events(game))]
 
 
 def events_after(game: Game, after: int = 0) -> list[dict]:
     """The public form of the game's events after seq ``after``, in order."""
-    return [public_event(event) for event in store.load(game.stream, after=after)]
-
-
-def move_events(game: Game, batch: list[StoredEvent]) -> list[StoredEvent]:
-    """Everything one move appended: its own ``batch`` and the moves nobody chose that the
-    service played right after it (forced moves, a resigned seat's turns). An idempotent
-    retry is answered with these, exactly as the first request was."""
-    written = list(batch)
-    for event in store.load(game.stream, after=batch[-1].seq):
-        unchosen = (
-            event.type == tbl.TABLE_PREFIX + tbl.Moved.__name__
-            and event.actor == "system"
-            and event.data.get("auto") in tbl.UNCHOSEN
-        )
-        if event.type.startswith(tbl.TABLE_PREFIX) and not unchosen:
-            break
-        written.append(event)
-    return written
+    return [public_event(event) for event in stored_events(game, after=after)]
 
 
 def move_history(game: Game) -> list[dict]:
     """The game's history as the move list shows it: the start and every move (``end`` is
     the seq after its last event, for ``game_table(upto=end)``), moves later voided marked
-    ``voided``, and notes for undos, takebacks, resignations and moderators' acts (who,
-    when, why: the event's actor and reason)."""
-    events = store.load(game.stream)
+    ``voided``, and notes for undos, takebacks, resignations, clocks and moderators' acts
+    (who, when, why: the event's actor and reason)."""
+    table = empty_table(game)
+    events = stored_events(game)
     names = _actor_names({event.actor for event in events})
     entries: list[dict] = []
     current: dict | None = None
-    for event in events:
-        if not event.type.startswith(tbl.TABLE_PREFIX):
+    for stored in events:
+        event = tbl.decode(table, stored.type, stored.version, stored.data)
+        if not isinstance(event, tbl.TABLE_EVENTS):
             if current is not None:
-                current["end"] = event.seq
+                current["end"] = stored.seq
             continue
-        kind = event.type[len(tbl.TABLE_PREFIX) :]
-        data = event.data
         base = {
-            "seq": event.seq,
-            "end": event.seq,
-            "actor": names.get(event.actor, event.actor),
-            "reason": event.reason,
-            "at": event.recorded_at,
+            "seq": stored.seq,
+            "end": stored.seq,
+            "actor": names.get(stored.actor, stored.actor),
+            "reason": stored.reason,
+            "at": stored.recorded_at,
         }
         current = None
-        match kind:
-            case "Started":
+        match event:
+            case tbl.Started():
                 current = {**base, "kind": "start", "text": "the game begins", "voided": False}
                 entries.append(current)
-            case "Moved":
+            case tbl.Moved(seat=seat, move=move, auto=auto):
                 current = {
                     **base,
                     "kind": "move",
-                    "seat": data["seat"],
-                    "text": data["move"],
-                    "auto": data.get("auto", ""),
+                    "seat": seat,
+                    "text": move,
+                    "auto": auto,
                     "voided": False,
                 }
                 entries.append(current)
-            case "MovesVoided":
+            case tbl.MovesVoided(back_to=back_to):
                 for entry in entries:
-                    if entry["kind"] == "move" and entry["seq"] > data["back_to"]:
+                    if entry["kind"] == "move" and entry["seq"] > back_to:
                         entry["voided"] = True
-                text = f"{data['cause']}: the moves after event {data['back_to']} are taken back"
-                entries.append({**base, "kind": "note", "text": text})
-            case "TakebackRequested":
-                text = f"seat {data['seat'] + 1} asks to take back to event {data['to_seq']}"
-                entries.append({**base, "kind": "note", "text": text})
-            case "TakebackAnswered":
-                answer = "accepts" if data["accepted"] else "declines"
-                text = f"seat {data['seat'] + 1} {answer} the takeback"
-                entries.append({**base, "kind": "note", "text": text})
-            case "Resigned":
-                entries.append({**base, "kind": "note", "text": f"seat {data['seat'] + 1} resigns"})
+                entries.append({**base, "kind": "note", "text": _note(event)})
             case _:
-                details = ", ".join(f"{k}: {v}" for k, v in data.get("details", {}).items())
-                text = f"{data.get('action', kind)}" + (f" ({details})" if details else "")
-                entries.append({**base, "kind": "note", "text": text})
+                entries.append({**base, "kind": "note", "text": _note(event)})
     return entries
+
+
+def _note(event) -> str:
+    """A table event in words, for the move list."""
+    match event:
+        case tbl.MovesVoided(cause="undo"):
+            return "a move is undone"
+        case tbl.MovesVoided(cause="takeback"):
+            return "the players agree to take moves back"
+        case tbl.MovesVoided():
+            return "a moderator takes the game back"
+        case tbl.TakebackRequested(seat=seat):
+            return f"player {seat + 1} asks to take moves back"
+        case tbl.TakebackAnswered(seat=seat, accepted=accepted):
+            return f"player {seat + 1} {'accepts' if accepted else 'declines'} the takeback"
+        case tbl.Resigned(seat=seat):
+            return f"player {seat + 1} resigns"
+        case tbl.SeatReplaced(seat=seat):
+            return f"a new player takes the place of player {seat + 1}"
+        case tbl.Paused():
+            return "the clocks are paused"
+        case tbl.Resumed():
+            return "the clocks run again"
+        case tbl.DeadlineExtended(seconds=seconds):
+            return f"the player to move gets {_duration(seconds)} more"
+        case tbl.TimeGranted(seat=seat, by=by, seconds=seconds):
+            return f"player {by + 1} gives player {seat + 1} {_duration(seconds)} more"
+        case tbl.VacationStarted(seat=seat):
+            return f"player {seat + 1} is on vacation"
+        case tbl.VacationEnded(seat=seat):
+            return f"player {seat + 1} is back from vacation"
+        case tbl.Aborted():
+            return "the game is stopped with no result"
+        case tbl.MessageHidden():
+            return "a chat message is hidden"
+    return type(event).__name__
+
+
+def _duration(seconds: int) -> str:
+    hours = seconds // 3600
+    if hours % 24 == 0:
+        days = hours // 24
+        return f"{days} day" + ("s" if days != 1 else "")
+    return f"{hours} hour" + ("s" if hours != 1 else "")
 
 
 def _actor_names(actors: set[str]) -> dict[str, str]:

@@ -1,23 +1,32 @@
-"""The table: what the service adds around a rules engine, folded from a game's stream.
+"""The table: a pure decider around a rules engine, like the engines themselves.
 
-A game's stream holds two kinds of events (``../shared/DESIGN.md``): the engine's rules
-events and the service's table events (type ``table.*``). Each move is one append:
-``table.Moved`` (who, in notation) followed by the rules events that ``decide`` returned,
-so the history falls into *steps*. ``table.MovesVoided`` (an undo, an agreed takeback, a
-moderator's revert) drops the steps after a point; nothing is ever deleted, replay just
-skips them. Standard library only, like the engines, so ``verify_game`` can use it too.
+A game's stream holds the engine's rules events and the table's own events (stored as
+``table.*``; rules events as ``<game namespace>.*``). ``decide(table, command)`` returns the
+events a table command causes (a move's ``Moved`` followed by the rules events its engine
+decided); ``evolve(table, record)`` folds one stored event into a new, immutable ``Table``.
+Each move is one append, so the history falls into *steps*: a ``Moved`` and its rules
+events. ``MovesVoided`` (an undo, an agreed takeback, a moderator's revert) drops the steps
+after a point; nothing is ever deleted, replay just skips them. The clock of every seat
+(``games.clock``) is folded from the same events. Standard library only.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
+from datetime import datetime
 from types import ModuleType
 from typing import Any
 
+from events.upcasting import Renamed, upcaster
+from games import clock as clocks
+from games.clock import Clock, TimeControl
 from games.rules.common import Codec, RulesError
 
-TABLE_PREFIX = "table."
+TABLE = "table"
+
+# --- events (past tense): what happened at the table -----------------------------------
 
 
 @dataclass(frozen=True)
@@ -33,7 +42,8 @@ class Started:
 @dataclass(frozen=True)
 class Moved:
     """A seat gave a command; the rules events it caused follow in the same append.
-    ``auto`` says why nobody typed it: ``timeout``, ``resigned``, ``moderator`` (or "")."""
+    ``auto`` says why nobody typed it: ``forced``, ``resigned``, ``timeout``,
+    ``moderator`` (or "")."""
 
     seat: int
     move: str
@@ -51,7 +61,7 @@ class MovesVoided:
 
 @dataclass(frozen=True)
 class TakebackRequested:
-    """A seat asks the others to take the game back to the state after ``to_seq``."""
+    """A seat asks the others to take the game back to the position after ``to_seq``."""
 
     request: int
     seat: int
@@ -75,12 +85,64 @@ class Resigned:
 
 
 @dataclass(frozen=True)
-class Moderated:
-    """A moderator's act that changes no rules state (pause, resume, extend a deadline,
-    replace a seat, abort, hide a message): the audit trail. ``details`` holds its facts."""
+class SeatReplaced:
+    """A moderator gave a seat to another player."""
 
-    action: str
-    details: dict
+    seat: int
+    replaced: str
+    by: str
+
+
+@dataclass(frozen=True)
+class Paused:
+    """A moderator stopped every clock."""
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """A moderator started the clocks again."""
+
+
+@dataclass(frozen=True)
+class DeadlineExtended:
+    """A moderator gave the seat to move more time."""
+
+    seconds: int
+
+
+@dataclass(frozen=True)
+class TimeGranted:
+    """A player gave the seat to move more time ("+1 day")."""
+
+    seat: int
+    by: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class VacationStarted:
+    """The player of the seat went on vacation: its clock stops."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class VacationEnded:
+    """The player of the seat came back: its clock runs again."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Aborted:
+    """A moderator ended the game with no result."""
+
+
+@dataclass(frozen=True)
+class MessageHidden:
+    """A moderator hid a chat message of the game."""
+
+    message: int
 
 
 TABLE_EVENTS = (
@@ -90,118 +152,192 @@ TABLE_EVENTS = (
     TakebackRequested,
     TakebackAnswered,
     Resigned,
-    Moderated,
+    SeatReplaced,
+    Paused,
+    Resumed,
+    DeadlineExtended,
+    TimeGranted,
+    VacationStarted,
+    VacationEnded,
+    Aborted,
+    MessageHidden,
 )
 codec = Codec(*TABLE_EVENTS)
+
+# --- commands (imperative): what someone asks of the table ------------------------------
+
+
+@dataclass(frozen=True)
+class Begin:
+    """Seat the players (in this order) and deal the opening."""
+
+    game: str
+    options: dict
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Play:
+    """``seat`` gives a rules command (``auto``: why nobody typed it)."""
+
+    seat: int
+    command: Any
+    auto: str = ""
+
+
+@dataclass(frozen=True)
+class Undo:
+    seat: int
+
+
+@dataclass(frozen=True)
+class RequestTakeback:
+    seat: int
+    to_seq: int
+
+
+@dataclass(frozen=True)
+class AnswerTakeback:
+    seat: int
+    request: int
+    accept: bool
+
+
+@dataclass(frozen=True)
+class Resign:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Revert:
+    to_seq: int
+
+
+@dataclass(frozen=True)
+class ReplaceSeat:
+    seat: int
+    by: str
+
+
+@dataclass(frozen=True)
+class Pause:
+    pass
+
+
+@dataclass(frozen=True)
+class Resume:
+    pass
+
+
+@dataclass(frozen=True)
+class ExtendDeadline:
+    seconds: int
+
+
+@dataclass(frozen=True)
+class GrantTime:
+    by: int
+    seconds: int
+
+
+@dataclass(frozen=True)
+class StartVacation:
+    seat: int
+
+
+@dataclass(frozen=True)
+class EndVacation:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Abort:
+    pass
+
+
+@dataclass(frozen=True)
+class HideMessage:
+    message: int
+
+
+class Refused(Exception):
+    """A table command that cannot be done now: a ``code`` the doors turn into a sentence
+    for the reader, and the facts it needs (``params``)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
 
 # Ruling (issue 5): a resigned seat in a game of three or four keeps its place and plays
 # its engine's default command whenever its turn comes, so the others play on unchanged.
 AUTO_FOR_RESIGNED = "resigned"
+# Moves nobody chose: they do not count as "another player acting" for an undo.
+UNCHOSEN = frozenset({"forced", AUTO_FOR_RESIGNED})
 
-
-def table_type(event: Any) -> str:
-    """The stored type of a table event."""
-    return TABLE_PREFIX + type(event).__name__
-
-
-def encode_table(event: Any) -> tuple[str, dict]:
-    """(stored type, data) of a table event."""
-    data = codec.encode(event)
-    del data["type"], data["version"]
-    return table_type(event), data
+# --- the table --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Record:
-    """One stored event as the table reads it."""
+    """One stored event as the table reads it: its place in the stream, the event (a table
+    event or the engine's), who did it and when."""
 
     seq: int
-    type: str
-    version: int
-    data: dict
+    event: Any
     actor: str = "system"
+    at: datetime | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Step:
-    """A move (or the start) and the rules events it caused."""
+    """The start or a move, the rules events it caused, and the rules state after it."""
 
     seq: int
     seat: int | None
     move: str
     auto: str
-    events: list = field(default_factory=list)
+    events: tuple = ()
     barrier: bool = False
     last: int = 0
+    state: Any = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Takeback:
+    """An open takeback request and the seats that accepted it so far."""
+
     request: int
     seat: int
     to_seq: int
-    accepted: set[int] = field(default_factory=set)
+    accepted: frozenset[int] = frozenset()
 
 
-@dataclass
+@dataclass(frozen=True)
 class Table:
-    """Where a game stands: seats, the counting steps, the rules state, open requests."""
+    """Where a game stands: seats, the steps that count, the rules state after them, an
+    open takeback request, resignations and the clock."""
 
     engine: ModuleType
+    namespace: str
     players: tuple[str, ...] = ()
-    steps: list[Step] = field(default_factory=list)
-    resigned: set[int] = field(default_factory=set)
+    steps: tuple[Step, ...] = ()
+    resigned: frozenset[int] = frozenset()
     takeback: Takeback | None = None
     last_seq: int = 0
     aborted: bool = False
-    _state: Any = None
+    clock: Clock = Clock()
 
     @property
     def started(self) -> bool:
-        """Whether the engine's opening events are in (not just ``table.Started``)."""
+        """Whether the engine's opening events are in (not just ``Started``)."""
         return bool(self.steps and self.steps[0].events)
-
-    def fork(self) -> Table:
-        """A copy that folding more events into leaves this one untouched (the state and
-        the events themselves are immutable and shared)."""
-        steps = list(self.steps)
-        if steps:
-            last = steps[-1]
-            steps[-1] = Step(
-                last.seq,
-                last.seat,
-                last.move,
-                last.auto,
-                list(last.events),
-                last.barrier,
-                last.last,
-            )
-        takeback = self.takeback and Takeback(
-            self.takeback.request,
-            self.takeback.seat,
-            self.takeback.to_seq,
-            set(self.takeback.accepted),
-        )
-        return Table(
-            engine=self.engine,
-            players=self.players,
-            steps=steps,
-            resigned=set(self.resigned),
-            takeback=takeback,
-            last_seq=self.last_seq,
-            aborted=self.aborted,
-            _state=self.state,
-        )
 
     @property
     def state(self) -> Any:
         """The rules state: the fold of every counting rules event."""
-        if self._state is None and self.started:
-            self._state = self.engine.replay(e for step in self.steps for e in step.events)
-        return self._state
-
-    def rules_events(self) -> list:
-        return [event for step in self.steps for event in step.events]
+        return self.steps[-1].state if self.steps else None
 
     @property
     def over(self) -> bool:
@@ -223,8 +359,8 @@ class Table:
         return tuple(self.engine.scores(self.state)) if self.started else ()
 
     def winners(self) -> tuple[int, ...]:
-        """Seats sharing the victory: the engine's outcome among seats that did not resign
-        (a player who resigned cannot win; the last player left wins)."""
+        """Seats sharing the victory: the engine's outcome, by the game's own tie-breaks,
+        among the seats that did not resign (the last player left wins)."""
         if not self.over or self.aborted:
             return ()
         active = self.active_seats()
@@ -237,6 +373,9 @@ class Table:
         best = max(result.scores[seat] for seat in active)
         return tuple(seat for seat in active if result.scores[seat] == best)
 
+    def rules_events(self) -> list:
+        return [event for step in self.steps for event in step.events]
+
     def step_at(self, seq: int) -> Step | None:
         for step in self.steps:
             if step.seq == seq:
@@ -244,70 +383,254 @@ class Table:
         return None
 
     def boundaries(self) -> list[int]:
-        """The ends of the start and of each move but the last: where a takeback may go."""
+        """The ends of the start and of each move but the last: where a revert may go."""
         return [step.last for step in self.steps[:-1]]
 
 
-def fold(engine: ModuleType, records: Iterable[Record]) -> Table:
-    """The table after ``records`` (in seq order)."""
-    table = Table(engine=engine)
+def empty(engine: ModuleType, namespace: str, control: dict | None = None) -> Table:
+    """The table before its first event, with the game's time control."""
+    return Table(engine, namespace, clock=Clock(TimeControl.from_dict(control)))
+
+
+def fold(table: Table, records: Iterable[Record]) -> Table:
+    """``table`` after ``records`` (in seq order)."""
     for record in records:
-        apply(table, record)
+        table = evolve(table, record)
     return table
 
 
-def apply(table: Table, record: Record) -> None:
-    """Fold one stored event into the table (in place: a fold is private to its caller)."""
-    table.last_seq = record.seq
-    if not record.type.startswith(TABLE_PREFIX):
-        event = table.engine.decode({"type": record.type, "version": record.version, **record.data})
-        step = table.steps[-1]
-        step.events.append(event)
-        step.last = record.seq
-        step.barrier = step.barrier or table.engine.is_barrier(event)
-        if table._state is not None:
-            table._state = table.engine.evolve(table._state, event)
-        return
-    event = codec.decode(
-        {"type": record.type[len(TABLE_PREFIX) :], "version": record.version, **record.data}
-    )
+# --- decide -----------------------------------------------------------------------------
+
+
+def decide(table: Table, command: Any, rng: random.Random) -> list:
+    """The events ``command`` causes (table events and, for a move, the rules events its
+    engine decided), or ``Refused``; an engine's ``IllegalMove`` passes through. Never
+    changes ``table``."""
+    match command:
+        case Begin(game=game, options=options, players=players):
+            if table.steps:
+                raise Refused("already_started")
+            return [
+                Started(game, options, players),
+                *table.engine.start(len(players), options, rng),
+            ]
+        case Play(seat=seat, command=rules_command, auto=auto):
+            _check_in_play(table)
+            if table.to_move() != seat:
+                raise Refused("not_your_turn", to_move=table.to_move())
+            engine = table.engine
+            events = engine.decide(table.state, rules_command, rng)
+            moved = Moved(
+                seat, engine.format(rules_command), engine.encode_command(rules_command), auto
+            )
+            return [moved, *events]
+        case Undo(seat=seat):
+            _check_in_play(table)
+            step = undoable_step(table, seat)
+            if step is None:
+                raise Refused("nothing_to_undo")
+            return [MovesVoided(step.seq - 1, "undo")]
+        case RequestTakeback(seat=seat, to_seq=to_seq):
+            _check_in_play(table)
+            if to_seq not in takeback_points(table):
+                if to_seq in table.boundaries():
+                    raise Refused("takeback_crosses_draw")
+                raise Refused("invalid_takeback", accepted=list(takeback_points(table)))
+            if table.takeback is not None:
+                raise Refused("takeback_open", request=table.takeback.request)
+            return [TakebackRequested(table.last_seq + 1, seat, to_seq)]
+        case AnswerTakeback(seat=seat, request=request, accept=accept):
+            _check_in_play(table)
+            pending = table.takeback
+            if pending is None or pending.request != request:
+                raise Refused("no_takeback")
+            if seat == pending.seat:
+                raise Refused("own_request")
+            answered = TakebackAnswered(request, seat, bool(accept))
+            others = {s for s in table.active_seats() if s != pending.seat}
+            if accept and others <= pending.accepted | {seat}:
+                return [answered, MovesVoided(pending.to_seq, "takeback")]
+            return [answered]
+        case Resign(seat=seat):
+            _check_in_play(table)
+            if seat in table.resigned:
+                raise Refused("already_resigned")
+            return [Resigned(seat)]
+        case Revert(to_seq=to_seq):
+            _check_in_play(table)
+            if to_seq not in table.boundaries():
+                raise Refused("invalid_revert", accepted=table.boundaries())
+            return [MovesVoided(to_seq, "revert")]
+        case ReplaceSeat(seat=seat, by=by):
+            if not 0 <= seat < len(table.players):
+                raise Refused("invalid_seat", seats=len(table.players))
+            if by in table.players:
+                raise Refused("already_seated")
+            return [SeatReplaced(seat, table.players[seat], by)]
+        case Pause():
+            _check_in_play(table)
+            if table.clock.paused_since is not None:
+                raise Refused("already_paused")
+            return [Paused()]
+        case Resume():
+            if table.clock.paused_since is None:
+                raise Refused("not_paused")
+            return [Resumed()]
+        case ExtendDeadline(seconds=seconds):
+            _timed_turn(table)
+            return [DeadlineExtended(seconds)]
+        case GrantTime(by=by, seconds=seconds):
+            seat = _timed_turn(table)
+            if seat == by:
+                raise Refused("own_turn")
+            return [TimeGranted(seat, by, seconds)]
+        case StartVacation(seat=seat):
+            return [] if seat in table.clock.away else [VacationStarted(seat)]
+        case EndVacation(seat=seat):
+            return [VacationEnded(seat)] if seat in table.clock.away else []
+        case Abort():
+            _check_in_play(table)
+            return [Aborted()]
+        case HideMessage(message=message):
+            return [MessageHidden(message)]
+    raise TypeError(f"not a table command: {command!r}")
+
+
+def _check_in_play(table: Table) -> None:
+    if not table.started or table.over:
+        raise Refused("not_in_play")
+
+
+def _timed_turn(table: Table) -> int:
+    _check_in_play(table)
+    if not table.clock.control.timed:
+        raise Refused("no_deadline")
+    return table.to_move()
+
+
+def unchosen_move(table: Table) -> Play | None:
+    """The move nobody has a choice about, if the seat to move has one: a resigned seat's
+    turn (its engine's default command) or a seat's only legal move (say, passing with
+    nothing left to play)."""
+    if table.over or not table.started:
+        return None
+    seat = table.to_move()
+    engine = table.engine
+    if seat in table.resigned:
+        return Play(seat, engine.default_command(table.state), AUTO_FOR_RESIGNED)
+    legal = engine.legal_commands(table.state)
+    if len(legal) == 1:
+        return Play(seat, legal[0], "forced")
+    return None
+
+
+# --- evolve -----------------------------------------------------------------------------
+
+
+def evolve(table: Table, record: Record) -> Table:
+    """``table`` after one stored event."""
+    event = record.event
+    at = record.at
+    before = table.to_move()
+    table = replace(table, last_seq=record.seq)
+    if not isinstance(event, TABLE_EVENTS):
+        *kept, last = table.steps
+        state = table.engine.evolve(last.state, event)
+        barrier = last.barrier or table.engine.is_barrier(event)
+        step = replace(
+            last, events=(*last.events, event), last=record.seq, state=state, barrier=barrier
+        )
+        return _turn(replace(table, steps=(*kept, step)), before, at, mover=last.seat)
     match event:
         case Started(players=players):
-            table.players = players
-            table.steps.append(Step(record.seq, None, "start", "", last=record.seq))
+            start = Step(record.seq, None, "start", "", last=record.seq)
+            clock = clocks.started(table.clock.control, len(players))
+            return replace(table, players=tuple(players), steps=(start,), clock=clock)
         case Moved(seat=seat, move=move, auto=auto):
-            table.state  # noqa: B018 - materialise before the step's events fold in
-            table.steps.append(Step(record.seq, seat, move, auto, last=record.seq))
-            table.takeback = None
+            step = Step(record.seq, seat, move, auto, last=record.seq, state=table.state)
+            clock = clocks.timed_out(table.clock, at) if auto == "timeout" else table.clock
+            return replace(table, steps=(*table.steps, step), takeback=None, clock=clock)
         case MovesVoided(back_to=back_to):
-            table.steps = [step for step in table.steps if step.seq <= back_to]
-            table._state = None
-            table.takeback = None
+            steps = tuple(step for step in table.steps if step.seq <= back_to)
+            return _turn(replace(table, steps=steps, takeback=None), before, at, voided=True)
         case TakebackRequested(request=request, seat=seat, to_seq=to_seq):
-            table.takeback = Takeback(request, seat, to_seq)
+            return replace(table, takeback=Takeback(request, seat, to_seq))
         case TakebackAnswered(request=request, seat=seat, accepted=accepted):
-            if table.takeback and table.takeback.request == request:
-                if accepted:
-                    table.takeback.accepted.add(seat)
-                else:
-                    table.takeback = None
+            pending = table.takeback
+            if pending is None or pending.request != request:
+                return table
+            if not accepted:
+                return replace(table, takeback=None)
+            return replace(table, takeback=replace(pending, accepted=pending.accepted | {seat}))
         case Resigned(seat=seat):
-            table.resigned.add(seat)
-            table.takeback = None
-        case Moderated(action="abort"):
-            table.aborted = True
-        case Moderated(action="replace_seat", details=details):
-            players = list(table.players)
-            players[details["seat"]] = details["to"]
-            table.players = tuple(players)
-        case Moderated():
-            pass
-        case _:
-            raise ValueError(f"unknown table event {record.type}")
+            table = replace(table, resigned=table.resigned | {seat}, takeback=None)
+            return _turn(table, before, at)
+        case SeatReplaced(seat=seat, by=by):
+            players = table.players[:seat] + (by,) + table.players[seat + 1 :]
+            return replace(table, players=players)
+        case Paused():
+            return replace(table, clock=clocks.paused(table.clock, at))
+        case Resumed():
+            return replace(table, clock=clocks.resumed(table.clock, at))
+        case DeadlineExtended(seconds=seconds):
+            return replace(table, clock=clocks.added(table.clock, table.clock.turn, seconds, at))
+        case TimeGranted(seat=seat, seconds=seconds):
+            return replace(table, clock=clocks.added(table.clock, seat, seconds, at))
+        case VacationStarted(seat=seat):
+            return replace(table, clock=clocks.away(table.clock, seat, at))
+        case VacationEnded(seat=seat):
+            return replace(table, clock=clocks.back(table.clock, seat, at))
+        case Aborted():
+            return _turn(replace(table, aborted=True), before, at)
+        case MessageHidden():
+            return table
+    raise TypeError(f"not a table event: {event!r}")
 
 
-# Moves nobody chose: they do not count as "another player acting" for an undo.
-UNCHOSEN = {"forced", AUTO_FOR_RESIGNED}
+def _turn(
+    table: Table,
+    before: int | None,
+    at: datetime | None,
+    *,
+    mover: int | None = None,
+    voided: bool = False,
+) -> Table:
+    """Pass the clock on when the seat to move changed (``mover``: the seat whose move
+    caused it; ``voided``: moves were taken back)."""
+    after = table.to_move()
+    if after == before and table.clock.turn == after:
+        return table
+    clock = clocks.turn_passed(table.clock, after, at, mover=mover, voided=voided)
+    return replace(table, clock=clock)
+
+
+# --- reading the stored form -------------------------------------------------------------
+
+
+def stored_type(table: Table, event: Any) -> str:
+    """The namespaced type an event is stored under: ``table.Moved``, ``azul.TilesTaken``."""
+    namespace = TABLE if isinstance(event, TABLE_EVENTS) else table.namespace
+    return f"{namespace}.{type(event).__name__}"
+
+
+def encode(table: Table, event: Any) -> tuple[str, int, dict]:
+    """(stored type, version, data) of a table or rules event."""
+    data = (codec if isinstance(event, TABLE_EVENTS) else table.engine).encode(event)
+    data.pop("type")
+    return stored_type(table, event), data.pop("version"), data
+
+
+def decode(table: Table, type_name: str, version: int, data: dict) -> Any:
+    """The event stored as ``type_name`` (already upcast to its latest version)."""
+    namespace, _, name = type_name.rpartition(".")
+    if namespace == TABLE:
+        return codec.decode({"type": name, "version": version, **data})
+    if namespace != table.namespace:
+        raise ValueError(f"{type_name} is not an event of this game ({table.namespace})")
+    return table.engine.decode({"type": name, "version": version, **data})
+
+
+# --- what a seat may do -----------------------------------------------------------------
 
 
 def undoable_step(table: Table, seat: int) -> Step | None:
@@ -323,108 +646,15 @@ def undoable_step(table: Table, seat: int) -> Step | None:
     return None
 
 
-def is_takeback_point(table: Table, seen: Table) -> bool:
-    """Whether going back to ``seen`` (the table as it was after some event N) lands on the
-    very position ``seen`` shows: N ends a move that still counts, and voiding every move
-    after N leaves exactly the moves that ``seen`` had."""
-    kept = [(step.seq, step.last) for step in table.steps if step.seq <= seen.last_seq]
-    return (
-        bool(kept)
-        and kept == [(step.seq, step.last) for step in seen.steps]
-        and (len(kept) < len(table.steps))
-    )
-
-
-def crosses_barrier(table: Table, to_seq: int) -> bool:
-    """Whether going back to ``to_seq`` would void a draw."""
-    return any(step.barrier for step in table.steps if step.seq > to_seq)
-
-
-class VerificationError(Exception):
-    """An exported record that does not follow the rules: says which event and why."""
-
-    def __init__(self, seq: int, reason: str) -> None:
-        super().__init__(f"event {seq}: {reason}")
-        self.seq = seq
-        self.reason = reason
-
-
-def verify(engine: ModuleType, records: list[Record]) -> Table:
-    """Replay a record through the rules, checking every step: the opening is what
-    ``start`` produces, each move is legal where it was made and its rules events are
-    exactly what ``decide`` returns — except draws (barriers), which must be of the same
-    kind and possible from the bag at that point. Raises ``VerificationError``."""
-    import random
-
-    table = Table(engine=engine)
-    index = 0
-    while index < len(records):
-        record = records[index]
-        batch = [record]
-        index += 1
-        while index < len(records) and not records[index].type.startswith(TABLE_PREFIX):
-            batch.append(records[index])
-            index += 1
-        try:
-            _verify_batch(table, batch, random.Random(0))
-        except VerificationError:
-            raise
-        except (RulesError, ValueError, KeyError, TypeError, IndexError) as error:
-            raise VerificationError(record.seq, str(error) or type(error).__name__) from error
-    return table
-
-
-def _verify_batch(table: Table, batch: list[Record], rng: Any) -> None:
-    head, rules = batch[0], batch[1:]
-    if not head.type.startswith(TABLE_PREFIX):
-        raise VerificationError(head.seq, "a rules event with no move or start before it")
-    if head.seq != table.last_seq + 1:
-        raise VerificationError(head.seq, f"expected event {table.last_seq + 1} (a gap)")
-    event = codec.decode(
-        {"type": head.type[len(TABLE_PREFIX) :], "version": head.version, **head.data}
-    )
-    engine = table.engine
-    if isinstance(event, Started):
-        if table.started:
-            raise VerificationError(head.seq, "the game started twice")
-        expected = engine.start(len(event.players), event.options, rng)
-        state = None
-    elif isinstance(event, Moved):
-        if not table.started or table.over:
-            raise VerificationError(head.seq, "a move outside a game in play")
-        state = table.state
-        if engine.to_move(state) != event.seat:
-            raise VerificationError(
-                head.seq, f"seat {event.seat} moved, but seat {engine.to_move(state)} was to move"
-            )
-        command = engine.parse(event.move)
-        expected = engine.decide(state, command, rng)
-    else:
-        if rules:
-            raise VerificationError(rules[0].seq, "rules events without a move")
-        apply(table, head)
-        return
-    if len(rules) != len(expected):
-        raise VerificationError(
-            head.seq, f"{len(rules)} rules events recorded, the rules give {len(expected)}"
-        )
-    apply(table, head)
-    for record, wanted in zip(rules, expected, strict=True):
-        if record.seq != table.last_seq + 1:
-            raise VerificationError(record.seq, f"expected event {table.last_seq + 1} (a gap)")
-        recorded = engine.decode({"type": record.type, "version": record.version, **record.data})
-        if engine.is_barrier(wanted):
-            if type(recorded) is not type(wanted):
-                raise VerificationError(
-                    record.seq, f"recorded {record.type}, the rules give {type(wanted).__name__}"
-                )
-        elif recorded != wanted:
-            raise VerificationError(
-                record.seq,
-                f"recorded {engine.encode(recorded)}, the rules give {engine.encode(wanted)}",
-            )
-        state = engine.evolve(state, recorded)
-        apply(table, record)
+def takeback_points(table: Table) -> tuple[int, ...]:
+    """The ends of moves a takeback may return to, newest first: every move but the last
+    can be taken back to its start, unless a draw (barrier) lies after that point."""
+    points = []
+    for earlier, later in zip(reversed(table.steps[:-1]), reversed(table.steps[1:]), strict=True):
+        if later.barrier:
+            break
+        points.append(earlier.last)
+    return tuple(points)
 
 
 @dataclass(frozen=True)
@@ -443,11 +673,11 @@ class SeatActions:
 NO_ACTIONS = SeatActions(False, False, (), False, False, False)
 
 
-def seat_actions(table: Table, seat: int | None, *, self_undo: bool, timed: bool) -> SeatActions:
+def seat_actions(table: Table, seat: int | None, *, self_undo: bool) -> SeatActions:
     """What ``seat`` may do now: move on its turn; undo its own last move (when the game
     allows it); ask to go back to the end of an earlier move that no draw separates from
     now (newest first); answer the open takeback it has not answered; give the seat to move
-    one more day (``timed`` games, not on its own turn); resign while the game is on."""
+    one more day (timed games, not on its own turn); resign while the game is on."""
     if seat is None or table.over or not table.started or seat in table.resigned:
         return NO_ACTIONS
     to_move = table.to_move()
@@ -459,17 +689,117 @@ def seat_actions(table: Table, seat: int | None, *, self_undo: bool, timed: bool
         answer_takeback=pending is not None
         and pending.seat != seat
         and seat not in pending.accepted,
-        grant_time=timed and to_move is not None and to_move != seat,
+        grant_time=table.clock.control.timed and to_move is not None and to_move != seat,
         resign=True,
     )
 
 
-def takeback_points(table: Table) -> tuple[int, ...]:
-    """The ends of moves a takeback may return to, newest first: every move but the last
-    can be taken back to its start, unless a draw (barrier) lies after that point."""
-    points = []
-    for earlier, later in zip(reversed(table.steps[:-1]), reversed(table.steps[1:]), strict=True):
-        if later.barrier:
-            break
-        points.append(earlier.last)
-    return tuple(points)
+# --- verifying an exported record -------------------------------------------------------
+
+
+class VerificationError(Exception):
+    """An exported record that does not follow the rules: says which event and why."""
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(f"event {seq}: {reason}")
+        self.seq = seq
+        self.reason = reason
+
+
+def verify(table: Table, records: list[Record]) -> Table:
+    """Replay a record through the rules, checking every step: the opening is what
+    ``start`` produces, each move is legal where it was made and its rules events are
+    exactly what ``decide`` returns — except draws (barriers), which must be of the same
+    kind and possible from the bag at that point. Raises ``VerificationError``."""
+    index = 0
+    while index < len(records):
+        head = records[index]
+        batch = [head]
+        index += 1
+        while index < len(records) and not isinstance(records[index].event, TABLE_EVENTS):
+            batch.append(records[index])
+            index += 1
+        try:
+            table = _verify_batch(table, batch)
+        except VerificationError:
+            raise
+        except (RulesError, Refused, ValueError, KeyError, TypeError, IndexError) as error:
+            raise VerificationError(head.seq, str(error) or type(error).__name__) from error
+    return table
+
+
+def _verify_batch(table: Table, batch: list[Record]) -> Table:
+    head, rules = batch[0], batch[1:]
+    if head.seq != table.last_seq + 1:
+        raise VerificationError(head.seq, f"expected event {table.last_seq + 1} (a gap)")
+    engine = table.engine
+    match head.event:
+        case Started(game=game, options=options, players=players):
+            expected = decide(table, Begin(game, options, players), random.Random(0))[1:]
+        case Moved(seat=seat, move=move):
+            if not table.started or table.over:
+                raise VerificationError(head.seq, "a move outside a game in play")
+            if table.to_move() != seat:
+                raise VerificationError(
+                    head.seq,
+                    f"player {seat + 1} moved, but player {table.to_move() + 1} was to move",
+                )
+            expected = engine.decide(table.state, engine.parse(move), random.Random(0))
+        case event if not isinstance(event, TABLE_EVENTS):
+            raise VerificationError(head.seq, "a rules event with no move or start before it")
+        case _:
+            if rules:
+                raise VerificationError(rules[0].seq, "rules events without a move")
+            return evolve(table, head)
+    if len(rules) != len(expected):
+        raise VerificationError(
+            head.seq, f"{len(rules)} rules events recorded, the rules give {len(expected)}"
+        )
+    table = evolve(table, head)
+    for record, wanted in zip(rules, expected, strict=True):
+        if record.seq != table.last_seq + 1:
+            raise VerificationError(record.seq, f"expected event {table.last_seq + 1} (a gap)")
+        recorded = record.event
+        if engine.is_barrier(wanted):
+            if type(recorded) is not type(wanted):
+                raise VerificationError(
+                    record.seq,
+                    f"recorded {type(recorded).__name__}, the rules give {type(wanted).__name__}",
+                )
+        elif recorded != wanted:
+            raise VerificationError(
+                record.seq,
+                f"recorded {engine.encode(recorded)}, the rules give {engine.encode(wanted)}",
+            )
+        table = evolve(table, record)
+    return table
+
+
+# --- events written before the table had one event per act ------------------------------
+
+
+@upcaster(TABLE, "Moderated", 1)
+def _moderated_as_its_own_event(data: dict) -> Renamed:
+    """Until November 2026 every moderator's act (and a player's "+1 day") was one
+    ``table.Moderated`` event with an action name: read each as its own event."""
+    details = data.get("details", {})
+    match data["action"]:
+        case "pause":
+            return Renamed("Paused", 1, {})
+        case "resume":
+            return Renamed("Resumed", 1, {})
+        case "extend_deadline":
+            return Renamed("DeadlineExtended", 1, {"seconds": details["hours"] * 3600})
+        case "grant_time":
+            return Renamed("TimeGranted", 1, details)
+        case "replace_seat":
+            return Renamed(
+                "SeatReplaced",
+                1,
+                {"seat": details["seat"], "replaced": details["from"], "by": details["to"]},
+            )
+        case "abort":
+            return Renamed("Aborted", 1, {})
+        case "hide_message":
+            return Renamed("MessageHidden", 1, {"message": details["message"]})
+    raise ValueError(f"unknown moderator's act {data['action']!r}")

@@ -238,7 +238,8 @@ def _game_page(
         and game.status == Game.Status.ACTIVE
         and seat.position is not None
     )
-    my_turn = playing and table.to_move() == seat.position
+    allowed = tbl.seat_actions(table, seat.position if playing else None, self_undo=game.self_undo)
+    my_turn = allowed.move
     context.update(_table_context(game, table, picks_for=seat.position if my_turn else None))
     history = _numbered(selectors.move_history(game), players)
     context.update(
@@ -246,16 +247,11 @@ def _game_page(
             "history": history,
             "playing": playing,
             "my_turn": my_turn,
-            "can_grant_day": playing and not my_turn and game.deadline is not None,
-            "can_undo": playing
-            and game.self_undo
-            and tbl.undoable_step(table, seat.position) is not None,
+            "can_grant_day": allowed.grant_time,
+            "can_undo": allowed.undo,
             "takeback": table.takeback,
-            "takeback_points": _takeback_points(history, table) if playing else [],
-            "answer_takeback": playing
-            and table.takeback is not None
-            and table.takeback.seat != seat.position
-            and seat.position not in table.takeback.accepted,
+            "takeback_points": _takeback_points(history, allowed.takeback_points),
+            "answer_takeback": allowed.answer_takeback,
         }
     )
     if my_turn:
@@ -313,13 +309,12 @@ def _numbered(history: list[dict], players: list[dict]) -> list[dict]:
     return history
 
 
-def _takeback_points(history: list[dict], table: tbl.Table) -> list[dict]:
+def _takeback_points(history: list[dict], allowed: tuple[int, ...]) -> list[dict]:
     """The moves one may ask to take back to (the latest ten), newest first."""
-    boundaries = set(table.boundaries())
     points = [
         {"to_seq": entry["seq"] - 1, "label": f"before {entry['text']}"}
         for entry in history
-        if entry["kind"] == "move" and not entry["voided"] and entry["seq"] - 1 in boundaries
+        if entry["kind"] == "move" and not entry["voided"] and entry["seq"] - 1 in allowed
     ]
     return points[::-1][:10]
 

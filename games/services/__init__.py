@@ -14,7 +14,7 @@ input and call one of these.
 
 from games.services.accounts import SIGN_IN_MAX_AGE, account_sign_in, sign_in_token
 from games.services.chat import CHAT_MAX_LENGTH, chat_post, report_create
-from games.services.common import actor_of, play
+from games.services.common import actor_of
 from games.services.deadlines import (
     game_timeout,
     timeouts_apply,
@@ -97,7 +97,6 @@ __all__ = [
     "moderate_revert",
     "move_submit",
     "move_undo",
-    "play",
     "report_close",
     "report_create",
     "seat_resign",

@@ -1,9 +1,10 @@
-"""The write path every service shares: lock the game row, append to its stream, fold
-the table, play the moves nobody chooses, project the read model and queue the emails.
-For services only: every function here runs inside the caller's transaction."""
+"""The write path every service shares: lock the game row, let the table decide, append its
+events to the stream, fold them, play the moves nobody chooses, project the read model and
+queue the emails the change causes. For services only: every function here runs inside the
+caller's transaction, with the game row locked."""
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -12,11 +13,49 @@ from django.utils import timezone
 from events import store
 from events.store import ConcurrencyConflict, NewEvent, StoredEvent
 from games import table as tbl
-from games.errors import Conflict, Forbidden, NotFound
+from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from games.mail import outbox
 from games.models import Game, Outbox, Seat
-from games.selectors import seat_of
+from games.selectors import game_table, seat_of
 from games.services import clocks
+
+# What a refused table command tells the player: the kind of error and the sentence.
+REFUSALS: dict[str, tuple[type[ServiceError], str]] = {
+    "already_started": (Conflict, "this game has already started"),
+    "not_in_play": (Conflict, "this game is not in play"),
+    "not_your_turn": (Forbidden, "it is not your turn"),
+    "nothing_to_undo": (
+        Conflict,
+        "nothing to undo: your last move is followed by another player's move or by a draw "
+        "of new tiles (ask the others for a takeback instead)",
+    ),
+    "invalid_takeback": (
+        BadRequest,
+        "that point is not the end of a move that can still be taken back: choose one from "
+        "the move list",
+    ),
+    "takeback_crosses_draw": (
+        Conflict,
+        "new tiles were drawn after that point: no takeback crosses a draw",
+    ),
+    "takeback_open": (Conflict, "a takeback request is already open"),
+    "no_takeback": (
+        NotFound,
+        "no such open takeback request (it may have lapsed when someone moved)",
+    ),
+    "own_request": (Forbidden, "you asked for this takeback: the others answer it"),
+    "already_resigned": (Conflict, "you have already resigned"),
+    "invalid_revert": (
+        BadRequest,
+        "that point is not the end of a move that still counts: choose one from the move list",
+    ),
+    "invalid_seat": (BadRequest, "there is no such seat in this game"),
+    "already_seated": (Conflict, "that player already has a seat in this game"),
+    "already_paused": (Conflict, "the clocks are already paused"),
+    "not_paused": (Conflict, "the clocks are not paused"),
+    "no_deadline": (Conflict, "this game has no time control"),
+    "own_turn": (Forbidden, "only an opponent can give the player to move more time"),
+}
 
 
 def actor_of(user) -> str:
@@ -31,63 +70,129 @@ def locked_game(game: Game) -> Game:
         raise NotFound(f"no game {game.pk}") from None
 
 
-def play(
+def act(
     game: Game,
-    table: tbl.Table,
     command: Any,
     *,
     actor: str,
-    auto: str = "",
     reason: str = "",
     idempotency_key: str | None = None,
-) -> list[StoredEvent]:
-    """Decide ``command`` for the seat to move and append it, then the moves nobody has a
-    choice about (a resigned seat's turns, a single legal move). For services only: the
-    caller holds the game's lock. Raises ``IllegalMove``."""
-    engine = table.engine
-    seat = table.to_move()
-    events = engine.decide(table.state, command, game_rng(game))
-    moved = tbl.Moved(seat, engine.format(command), engine.encode_command(command), auto)
-    before = game.to_move
-    written = append_events(
-        game,
-        [table_event(moved), *map(rules_event(engine), events)],
-        actor=actor,
-        reason=reason,
-        idempotency_key=idempotency_key,
-        table=table,
+    table: tbl.Table | None = None,
+    at: datetime | None = None,
+) -> tuple[tbl.Table, list[StoredEvent]]:
+    """Decide a table command, append what it causes, then the moves nobody has a choice
+    about (a resigned seat's turns, a single legal move); project the read model and queue
+    the emails. Returns the table after it all and what was appended. ``at``: when it
+    happened, for the sweep's acts (a deadline or a vacation that ran out). Raises the
+    service error of a refusal; an engine's ``IllegalMove`` passes through."""
+    before = table or game_table(game)
+    try:
+        events = tbl.decide(before, command, game_rng(game))
+    except tbl.Refused as refused:
+        kind, message = REFUSALS[refused.code]
+        raise kind(message, code=refused.code, **refused.params) from None
+    if not events:
+        return before, []
+    table, written = append(
+        game, before, events, actor=actor, reason=reason, idempotency_key=idempotency_key, at=at
     )
-    written += play_unchosen(game, table)
-    after_move(game, table, before)
-    return written
+    voided = next((e.back_to for e in events if isinstance(e, tbl.MovesVoided)), None)
+    while (unchosen := tbl.unchosen_move(table)) is not None:
+        events = tbl.decide(table, unchosen, game_rng(game))
+        table, more = append(game, table, events, actor="system", at=at)
+        written += more
+    changed(game, before, table, voided=voided, now=at)
+    return table, written
 
 
-def play_unchosen(game: Game, table: tbl.Table) -> list[StoredEvent]:
-    """Moves that need nobody: a resigned seat's turns (its default command) and a seat's
-    only legal move (e.g. passing with nothing left to play)."""
-    written: list[StoredEvent] = []
-    while not table.over:
-        seat = table.to_move()
-        engine = table.engine
-        legal = engine.legal_commands(table.state)
-        if seat in table.resigned:
-            command, auto = engine.default_command(table.state), tbl.AUTO_FOR_RESIGNED
-        elif len(legal) == 1:
-            command, auto = legal[0], "forced"
-        else:
-            break
-        events = engine.decide(table.state, command, game_rng(game))
-        moved = tbl.Moved(seat, engine.format(command), engine.encode_command(command), auto)
-        written += append_events(
-            game,
-            [table_event(moved), *map(rules_event(engine), events)],
-            actor="system",
-            table=table,
+def append(
+    game: Game,
+    table: tbl.Table,
+    events: list,
+    *,
+    actor: str,
+    reason: str = "",
+    idempotency_key: str | None = None,
+    at: datetime | None = None,
+) -> tuple[tbl.Table, list[StoredEvent]]:
+    """Append ``events`` after ``game.last_seq`` and fold them into ``table``."""
+    new = []
+    for event in events:
+        kind, version, data = tbl.encode(table, event)
+        new.append(NewEvent(kind, data, version))
+    try:
+        written = store.append(
+            game.stream,
+            game.last_seq,
+            new,
+            actor=actor,
+            reason=reason,
+            idempotency_key=idempotency_key,
+            recorded_at=at,
         )
-    return written
+    except ConcurrencyConflict as conflict:
+        raise Conflict(
+            "someone else acted in this game at the same moment: reload and try again",
+            code="stale",
+            current_seq=conflict.current_seq,
+        ) from None
+    game.last_seq = written[-1].seq
+    for event, stored in zip(events, written, strict=True):
+        table = tbl.evolve(table, tbl.Record(stored.seq, event, stored.actor, stored.recorded_at))
+    return table, written
 
 
-# --- helpers ------------------------------------------------------------------------------
+def changed(
+    game: Game, before: tbl.Table, after: tbl.Table, *, voided: int | None = None, now=None
+) -> None:
+    """The read model and the emails after a change from ``before`` to ``after``: the turn
+    email for a new seat to move (after a grace period, so an immediate undo sends none),
+    the end-of-game emails, and no turn email left waiting for moves that were ``voided``
+    (the steps after that seq)."""
+    now = now or timezone.now()
+    was_active = game.status == Game.Status.ACTIVE
+    if _last_step(after) != _last_step(before):
+        game.last_move_at = now
+    project(game, after, before=before, now=now)
+    if voided is not None:
+        Outbox.objects.filter(
+            game=game, seq__gt=voided, sent_at__isnull=True, kind=Outbox.Kind.YOUR_TURN
+        ).update(cancelled_at=now)
+    seats = joined_seats(game)
+    if was_active and game.status == Game.Status.FINISHED:
+        for seat in seats:
+            queue_email(game, game.last_seq, seat.user.email, Outbox.Kind.GAME_OVER)
+        return
+    if game.to_move is not None and game.to_move != before.to_move():
+        seat = next((s for s in seats if s.position == game.to_move), None)
+        if seat is not None:
+            grace = timedelta(seconds=settings.YOUR_TURN_GRACE_SECONDS)
+            queue_email(
+                game,
+                game.last_seq,
+                seat.user.email,
+                Outbox.Kind.YOUR_TURN,
+                due_at=now + grace,
+                seat=seat.position,
+            )
+
+
+def _last_step(table: tbl.Table) -> tuple[int, int] | None:
+    return (table.steps[-1].seq, table.steps[-1].last) if table.steps else None
+
+
+def project(game: Game, table: tbl.Table, *, before: tbl.Table | None = None, now=None) -> None:
+    """The read model from the table, in the transaction of the append."""
+    now = now or timezone.now()
+    game.last_seq = table.last_seq
+    game.to_move = table.to_move()
+    game.scores = list(table.scores())
+    game.winners = list(table.winners())
+    if table.over and game.status == Game.Status.ACTIVE:
+        game.status = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
+        game.finished_at = now
+    clocks.project(game, table.clock, before=before.clock if before else None, now=now)
+    game.save()
 
 
 def playing_seat(game: Game, user) -> Seat:
@@ -105,103 +210,6 @@ def game_rng(game: Game) -> random.Random:
     """The draws of a game come from its secret and the point reached, never from a
     client; the outcome of every draw is recorded in the events."""
     return random.Random(f"{game.rng_secret}:{game.last_seq}")
-
-
-def table_event(event: Any) -> NewEvent:
-    kind, data = tbl.encode_table(event)
-    return NewEvent(kind, data)
-
-
-def rules_event(engine):
-    def convert(event: Any) -> NewEvent:
-        data = engine.encode(event)
-        return NewEvent(data.pop("type"), data, data.pop("version"))
-
-    return convert
-
-
-def append_events(
-    game: Game,
-    events: list[NewEvent],
-    *,
-    actor: str,
-    reason: str = "",
-    idempotency_key: str | None = None,
-    table: tbl.Table | None = None,
-) -> list[StoredEvent]:
-    """Append to the game's stream after ``game.last_seq`` and fold into ``table``."""
-    try:
-        written = store.append(
-            game.stream,
-            game.last_seq,
-            events,
-            actor=actor,
-            reason=reason,
-            idempotency_key=idempotency_key,
-        )
-    except ConcurrencyConflict as conflict:
-        raise Conflict(str(conflict), code="stale", current_seq=conflict.current_seq) from None
-    game.last_seq = written[-1].seq
-    if table is not None:
-        for event in written:
-            tbl.apply(
-                table, tbl.Record(event.seq, event.type, event.version, event.data, event.actor)
-            )
-    return written
-
-
-def void_moves(
-    game: Game, table: tbl.Table, back_to: int, *, cause: str, actor: str, reason: str = ""
-) -> None:
-    """Void every step after ``back_to`` and cancel the emails they queued."""
-    append_events(
-        game,
-        [table_event(tbl.MovesVoided(back_to, cause))],
-        actor=actor,
-        reason=reason,
-        table=table,
-    )
-    Outbox.objects.filter(
-        game=game, seq__gt=back_to, sent_at__isnull=True, kind=Outbox.Kind.YOUR_TURN
-    ).update(cancelled_at=timezone.now())
-
-
-def after_move(game: Game, table: tbl.Table, before: int | None) -> None:
-    """Update the read model and queue the emails a move causes."""
-    was_active = game.status == Game.Status.ACTIVE
-    game.last_move_at = timezone.now()
-    project(game, table, now=game.last_move_at)
-    seats = joined_seats(game)
-    if was_active and game.status == Game.Status.FINISHED:
-        for seat in seats:
-            queue_email(game, game.last_seq, seat.user.email, Outbox.Kind.GAME_OVER)
-        return
-    if game.to_move is not None and game.to_move != before:
-        seat = next((s for s in seats if s.position == game.to_move), None)
-        if seat is not None:
-            grace = timedelta(seconds=settings.YOUR_TURN_GRACE_SECONDS)
-            queue_email(
-                game,
-                game.last_seq,
-                seat.user.email,
-                Outbox.Kind.YOUR_TURN,
-                due_at=timezone.now() + grace,
-                seat=seat.position,
-            )
-
-
-def project(game: Game, table: tbl.Table, *, now=None) -> None:
-    """The read model from the table, in the transaction of the append."""
-    now = now or timezone.now()
-    previous = game.to_move
-    game.to_move = table.to_move()
-    game.scores = list(table.scores())
-    game.winners = list(table.winners())
-    if table.over and game.status == Game.Status.ACTIVE:
-        game.status = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
-        game.finished_at = now
-    clocks.turn_changed(game, previous=previous, now=now, moved=clocks.ends_with_move(table))
-    game.save()
 
 
 def joined_seats(game: Game) -> list[Seat]:

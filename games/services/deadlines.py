@@ -8,12 +8,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games import table as tbl
 from games.errors import Conflict
 from games.mail import outbox
-from games.models import Game, Outbox, PlayerSettings
-from games.selectors import game_table, waiting_for
-from games.services import clocks
-from games.services.common import play
+from games.models import Game, Outbox, PlayerSettings, Seat
+from games.selectors import game_table
+from games.services.common import act, actor_of, locked_game
 from games.services.moves import seat_resign
 
 log = logging.getLogger(__name__)
@@ -54,18 +54,24 @@ def game_timeout(*, game_id: int, now: datetime) -> bool:
     ):
         return False
     seat = game.seats.select_related("user").get(position=game.to_move)
-    clocks.timed_out(game)
     played = []
     if game.timeout_policy == Game.TimeoutPolicy.FORFEIT:
-        seat_resign(game, seat, actor="system", reason="time ran out")
+        seat_resign(game, seat, actor="system", reason="time ran out", at=now)
     else:
+        table = game_table(game)
         for _ in range(LONGEST_TURN):
-            if game.status != Game.Status.ACTIVE or game.to_move != seat.position:
+            if table.over or table.to_move() != seat.position:
                 break
-            table = game_table(game)
             command = table.engine.default_command(table.state)
             played.append(table.engine.format(command))
-            play(game, table, command, actor="system", auto="timeout", reason="time ran out")
+            table, _ = act(
+                game,
+                tbl.Play(seat.position, command, "timeout"),
+                actor="system",
+                reason="time ran out",
+                table=table,
+                at=now,
+            )
     outbox.queue(
         game,
         game.last_seq,
@@ -106,8 +112,7 @@ def vacation_start(*, user, now: datetime | None = None) -> PlayerSettings:
         )
     prefs.vacation_started_at = now
     prefs.save()
-    for game in _games_waiting_locked(user):
-        clocks.stop(game, now=now)
+    _every_game_of(user, tbl.StartVacation, now)
     return prefs
 
 
@@ -124,8 +129,7 @@ def vacation_end(*, user, now: datetime | None = None) -> PlayerSettings:
     prefs.vacation_seconds_used = min(allowance, prefs.vacation_seconds_used + spent)
     prefs.vacation_started_at = None
     prefs.save()
-    for game in _games_waiting_locked(user):
-        clocks.resume(game, now=now)
+    _every_game_of(user, tbl.EndVacation, now)
     return prefs
 
 
@@ -144,6 +148,12 @@ def vacations_expire(*, now: datetime) -> int:
     return ended
 
 
-def _games_waiting_locked(user) -> list[Game]:
-    ids = list(waiting_for(user).values_list("pk", flat=True))
-    return list(Game.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+def _every_game_of(user, command, now: datetime) -> None:
+    """Record the vacation in every game the player is playing, so each game's clock knows
+    it (``command``: ``StartVacation`` or ``EndVacation``)."""
+    seats = Seat.objects.filter(
+        user=user, status=Seat.Status.JOINED, game__status=Game.Status.ACTIVE
+    ).order_by("game_id")
+    for game_id, position in list(seats.values_list("game_id", "position")):
+        game = locked_game(Game(pk=game_id))
+        act(game, command(position), actor=actor_of(user), at=now)

@@ -1,8 +1,6 @@
 """Moderation: every act of a moderator is an event of the game, with the moderator as
 actor and the reason given; nobody changes a game silently (issue 8)."""
 
-from datetime import timedelta
-
 from django.db import transaction
 from django.utils import timezone
 
@@ -10,20 +8,7 @@ from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ChatMessage, Game, PlayerSettings, Report
 from games.selectors import game_table
-from games.services.common import (
-    actor_of,
-    after_move,
-    append_events,
-    joined_seats,
-    locked_game,
-    play,
-    project,
-    table_event,
-    void_moves,
-)
-
-# Every act of a moderator is an event of the game, with the moderator as actor and the
-# reason given: nobody changes a game silently (issue 8).
+from games.services.common import act, actor_of, joined_seats, locked_game
 
 MODERATORS_GROUP = "moderators"
 
@@ -46,52 +31,30 @@ def _check_moderator(moderator, reason: str) -> None:
         )
 
 
-def _moderating(game: Game, moderator, reason: str) -> tuple[Game, tbl.Table, str]:
+def _moderating(game: Game, moderator, reason: str) -> tuple[Game, str]:
     _check_moderator(moderator, reason)
     game = locked_game(game)
     if game.status != Game.Status.ACTIVE:
         raise Conflict(f"this game is {game.get_status_display()}", code="not_active")
-    return game, game_table(game), f"moderator:{moderator.pk}"
+    return game, f"moderator:{moderator.pk}"
 
 
-def _record_moderation(game, table, actor, reason, action: str, **details) -> None:
-    append_events(
-        game,
-        [table_event(tbl.Moderated(action, details))],
-        actor=actor,
-        reason=reason.strip(),
-        table=table,
-    )
+def _moderate(game: Game, moderator, reason: str, command) -> Game:
+    game, actor = _moderating(game, moderator, reason)
+    act(game, command, actor=actor, reason=reason.strip())
+    return game
 
 
 @transaction.atomic
 def moderate_pause(*, game: Game, moderator, reason: str) -> Game:
     """Stop the game's clocks (the deadline waits while paused)."""
-    game, table, actor = _moderating(game, moderator, reason)
-    if game.paused_at is not None:
-        raise Conflict("the clocks are already paused", code="already_paused")
-    _record_moderation(game, table, actor, reason, "pause")
-    game.paused_at = timezone.now()
-    project(game, table)
-    return game
+    return _moderate(game, moderator, reason, tbl.Pause())
 
 
 @transaction.atomic
 def moderate_resume(*, game: Game, moderator, reason: str) -> Game:
     """Restart the clocks; the deadline moves on by the time they were stopped."""
-    game, table, actor = _moderating(game, moderator, reason)
-    if game.paused_at is None:
-        raise Conflict("the clocks are not paused", code="not_paused")
-    now = timezone.now()
-    paused = now - game.paused_at
-    _record_moderation(
-        game, table, actor, reason, "resume", paused_seconds=int(paused.total_seconds())
-    )
-    if game.deadline is not None:
-        game.deadline += paused
-    game.paused_at = None
-    project(game, table, now=now)
-    return game
+    return _moderate(game, moderator, reason, tbl.Resume())
 
 
 @transaction.atomic
@@ -99,76 +62,48 @@ def moderate_extend_deadline(*, game: Game, moderator, reason: str, hours: int) 
     """Give the seat to move more time."""
     if not isinstance(hours, int) or not 1 <= hours <= 24 * 30:
         raise BadRequest("extend by 1 to 720 hours", code="invalid_hours")
-    game, table, actor = _moderating(game, moderator, reason)
-    if game.deadline is None:
-        raise Conflict("this game has no deadline to extend", code="no_deadline")
-    _record_moderation(game, table, actor, reason, "extend_deadline", hours=hours)
-    game.deadline += timedelta(hours=hours)
-    project(game, table)
-    return game
+    return _moderate(game, moderator, reason, tbl.ExtendDeadline(hours * 3600))
 
 
 @transaction.atomic
 def moderate_default_move(*, game: Game, moderator, reason: str) -> Game:
     """The seat to move plays its default command (the engine's least wasteful move)."""
-    game, table, actor = _moderating(game, moderator, reason)
-    command = table.engine.default_command(table.state)
-    play(game, table, command, actor=actor, auto="moderator", reason=reason.strip())
+    game, actor = _moderating(game, moderator, reason)
+    table = game_table(game)
+    command = tbl.Play(table.to_move(), table.engine.default_command(table.state), "moderator")
+    act(game, command, actor=actor, reason=reason.strip(), table=table)
     return game
 
 
 @transaction.atomic
 def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user) -> Game:
     """Someone else takes over a seat (e.g. for a player who vanished)."""
-    game, table, actor = _moderating(game, moderator, reason)
+    game, actor = _moderating(game, moderator, reason)
     seats = {s.position: s for s in joined_seats(game)}
     if seat not in seats:
-        raise BadRequest(f"no seat {seat}; seats are {sorted(seats)}", code="invalid_seat")
-    if any(s.user_id == user.pk for s in seats.values()):
-        raise Conflict(f"{user.email} already has a seat in this game", code="already_seated")
+        raise BadRequest(
+            f"there is no player {seat + 1 if isinstance(seat, int) else seat!r}; players are "
+            f"numbered 1 to {len(seats)}",
+            code="invalid_seat",
+        )
+    act(game, tbl.ReplaceSeat(seat, actor_of(user)), actor=actor, reason=reason.strip())
     replaced = seats[seat]
-    _record_moderation(
-        game,
-        table,
-        actor,
-        reason,
-        "replace_seat",
-        seat=seat,
-        to=actor_of(user),
-        **{"from": actor_of(replaced.user)},
-    )
     replaced.user = user
     replaced.save(update_fields=["user"])
-    project(game, table)
     return game
 
 
 @transaction.atomic
 def moderate_revert(*, game: Game, moderator, reason: str, to_seq: int) -> Game:
-    """Take the game back to the position after event ``to_seq``. Moderators may cross
-    draws; the next draw is then a fresh one."""
-    game, table, actor = _moderating(game, moderator, reason)
-    valid = isinstance(to_seq, int) and 0 < to_seq < game.last_seq
-    if not valid or not tbl.is_takeback_point(table, game_table(game, upto=to_seq)):
-        raise BadRequest(
-            f"event {to_seq} is not the end of a move that still counts; choose one of "
-            f"{table.boundaries()[-10:]}",
-            code="invalid_revert",
-            accepted=table.boundaries(),
-        )
-    before = game.to_move
-    void_moves(game, table, to_seq, cause="revert", actor=actor, reason=reason.strip())
-    after_move(game, table, before)
-    return game
+    """Take the game back to the position after event ``to_seq`` (the end of a move that
+    still counts). Moderators may cross draws; the next draw is then a fresh one."""
+    return _moderate(game, moderator, reason, tbl.Revert(to_seq))
 
 
 @transaction.atomic
 def moderate_abort(*, game: Game, moderator, reason: str) -> Game:
     """End the game with no result."""
-    game, table, actor = _moderating(game, moderator, reason)
-    _record_moderation(game, table, actor, reason, "abort")
-    project(game, table)
-    return game
+    return _moderate(game, moderator, reason, tbl.Abort())
 
 
 @transaction.atomic
@@ -179,14 +114,10 @@ def moderate_hide_message(*, message: ChatMessage, moderator, reason: str) -> Ch
     if message.hidden_at is not None:
         raise Conflict("this message is already hidden", code="already_hidden")
     game = locked_game(message.game)
-    table = game_table(game)
-    _record_moderation(
-        game, table, f"moderator:{moderator.pk}", reason, "hide_message", message=message.pk
-    )
+    act(game, tbl.HideMessage(message.pk), actor=f"moderator:{moderator.pk}", reason=reason.strip())
     message.hidden_at = timezone.now()
     message.hidden_reason = reason.strip()
     message.save(update_fields=["hidden_at", "hidden_reason"])
-    project(game, table)
     return message
 
 

@@ -8,25 +8,15 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Game, Outbox, Seat, SeatClock
 from games.registry import GAME_TYPES, game_type
-from games.selectors import game_table, seat_of
-from games.services.common import (
-    actor_of,
-    after_move,
-    append_events,
-    game_rng,
-    locked_game,
-    play_unchosen,
-    project,
-    queue_email,
-    rules_event,
-    table_event,
-)
+from games.selectors import game_table
+from games.services.common import act, actor_of, locked_game, project, queue_email
 
 TIME_CONTROL_DAYS = (1, 2, 3, 5, 7, 14)
 INVITATION_SALT = "azulsite.invitation"
@@ -273,32 +263,26 @@ def _start(game: Game, seats: list[Seat]) -> None:
     random.SystemRandom().shuffle(order)
     for position, seat in enumerate(order):
         Seat.objects.filter(pk=seat.pk).update(position=position)
-    engine = game_type(game.game_type).engine
-    started = tbl.Started(
-        game.game_type, game.options, tuple(actor_of(seat.user) for seat in order)
-    )
-    opening = engine.start(game.players, game.options, game_rng(game))
     game.started_at = timezone.now()
     game.status = Game.Status.ACTIVE
-    table = tbl.Table(engine=engine)
-    append_events(
-        game,
-        [table_event(started), *map(rules_event(engine), opening)],
-        actor="system",
-        table=table,
-    )
+    players = tuple(actor_of(seat.user) for seat in order)
+    table, _ = act(game, tbl.Begin(game.game_type, game.options, players), actor="system")
     for seat in order:
-        queue_email(game, game.last_seq, seat.user.email, Outbox.Kind.GAME_STARTED)
-    play_unchosen(game, table)
-    after_move(game, table, before=None)
+        queue_email(game, table.steps[0].last, seat.user.email, Outbox.Kind.GAME_STARTED)
+
+
+# A player looking at the game's page is noted at most this often (a page polls every few
+# seconds: reading must not write a row each time).
+SEEN_EVERY = timedelta(minutes=1)
 
 
 def seat_seen(*, game: Game, user) -> None:
     """Note that the player has the game's page open now: a "your turn" email is not sent
     to someone who was just looking (issue 7)."""
-    seat = seat_of(game, user)
-    if seat is not None:
-        SeatClock.objects.update_or_create(seat=seat, defaults={"last_seen_at": timezone.now()})
+    now = timezone.now()
+    SeatClock.objects.filter(seat__game=game, seat__user=user).filter(
+        Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - SEEN_EVERY)
+    ).update(last_seen_at=now)
 
 
 @transaction.atomic
@@ -307,7 +291,6 @@ def game_reproject(*, game: Game) -> bool:
     game = locked_game(game)
     table = game_table(game)
     before = (game.status, game.last_seq, game.to_move, game.scores, game.winners)
-    game.last_seq = table.last_seq
     if table.started and game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         game.status = Game.Status.ACTIVE
     project(game, table, now=game.last_move_at)

@@ -56,21 +56,55 @@ def test_actor_reason_and_time_are_recorded():
 
 
 def test_old_versions_are_upcast_on_read_and_never_rewritten():
-    store.append("game-1", 0, [NewEvent("ScoreSet", {"points": 3}, version=1)], actor="system")
+    store.append("game-1", 0, [NewEvent("dice.ScoreSet", {"points": 3}, version=1)], actor="system")
 
-    @upcasting.upcaster("ScoreSet", 1)
+    @upcasting.upcaster("dice", "ScoreSet", 1)
     def points_to_score(data):
         return {"score": data["points"]}
 
-    @upcasting.upcaster("ScoreSet", 2)
+    @upcasting.upcaster("dice", "ScoreSet", 2)
     def score_with_bonus(data):
         return {**data, "bonus": 0}
 
     [event] = store.load("game-1")
-    assert (event.version, event.data) == (3, {"score": 3, "bonus": 0})
+    assert (event.type, event.version, event.data) == ("dice.ScoreSet", 3, {"score": 3, "bonus": 0})
     from events.models import Event
 
     assert Event.objects.get(stream="game-1").data == {"points": 3}
+
+
+def test_an_upcaster_of_one_game_never_touches_another_games_events():
+    @upcasting.upcaster("chess", "Scored", 1)
+    def doubled(data):
+        return {"points": data["points"] * 2}
+
+    store.append("game-1", 0, [NewEvent("go.Scored", {"points": 3})], actor="system")
+    store.append("game-2", 0, [NewEvent("chess.Scored", {"points": 3})], actor="system")
+    assert store.load("game-1")[0].data == {"points": 3}
+    assert store.load("game-2")[0].data == {"points": 6}
+
+
+def test_bare_names_from_before_namespaces_are_read_as_the_streams_game():
+    @upcasting.upcaster("checkers", "Jumped", 1)
+    def counted(data):
+        return {**data, "count": 1}
+
+    store.append("game-1", 0, [NewEvent("Jumped", {"from": 1})], actor="system")
+    [event] = store.load("game-1", legacy_namespace="checkers")
+    assert (event.type, event.version, event.data) == (
+        "checkers.Jumped",
+        2,
+        {"from": 1, "count": 1},
+    )
+
+
+def test_an_upcaster_may_turn_an_event_into_another_type_of_its_namespace():
+    @upcasting.upcaster("cards", "Acted", 1)
+    def split(data):
+        return upcasting.Renamed(data["action"].title(), 1, {})
+
+    store.append("game-1", 0, [NewEvent("cards.Acted", {"action": "shuffled"})], actor="system")
+    assert store.load("game-1")[0].type == "cards.Shuffled"
 
 
 def test_load_windows_after_and_upto():

@@ -50,7 +50,7 @@ def test_pausing_and_resuming_are_recorded_and_move_the_deadline(mod_client, mod
     response = moderate(mod_client, game, action="pause", reason="player in hospital")
     assert response.status_code == 302
     event = last_event(game)
-    assert (event.type, event.data["action"]) == ("table.Moderated", "pause")
+    assert event.type == "table.Paused"
     assert (event.actor, event.reason) == (f"moderator:{moderator.pk}", "player in hospital")
     game.refresh_from_db()
     assert game.paused_at is not None
@@ -64,7 +64,8 @@ def test_extending_the_deadline(mod_client, game):
     moderate(mod_client, game, action="extend_deadline", reason="holiday", hours="24")
     game.refresh_from_db()
     assert (game.deadline - deadline).total_seconds() == 24 * 3600
-    assert last_event(game).data == {"action": "extend_deadline", "details": {"hours": 24}}
+    event = last_event(game)
+    assert (event.type, event.data) == ("table.DeadlineExtended", {"seconds": 24 * 3600})
 
 
 def test_playing_the_default_move_for_the_seat_to_move(mod_client, moderator, game):
@@ -131,7 +132,8 @@ def test_hiding_a_chat_message_is_an_event_of_its_game(mod_client, game, alice):
     assert response.status_code == 302
     message.refresh_from_db()
     assert message.hidden_at is not None and message.hidden_reason == "insults"
-    assert last_event(game).data == {"action": "hide_message", "details": {"message": message.pk}}
+    event = last_event(game)
+    assert (event.type, event.data) == ("table.MessageHidden", {"message": message.pk})
 
 
 def test_suspended_players_cannot_move_and_are_reinstated_with_a_reason(mod_client, game):
@@ -176,7 +178,7 @@ def test_the_game_page_shows_seats_and_the_event_log(mod_client, game):
     moderate(mod_client, game, action="pause", reason="checking")
     page = mod_client.get(f"/admin/games/game/{game.pk}/change/")
     assert page.status_code == 200
-    assert b"table.Moderated" in page.content and b"checking" in page.content
+    assert b"table.Paused" in page.content and b"checking" in page.content
     assert b"alice@example.com" in page.content
 
 

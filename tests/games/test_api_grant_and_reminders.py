@@ -18,7 +18,7 @@ def test_an_opponent_gives_the_player_to_move_one_more_day(alice, bob):
     game.refresh_from_db()
     assert (game.deadline - deadline).days == 1
     granted = store.load(game.stream)[-1]
-    assert granted.data["action"] == "grant_time" and granted.actor == f"user:{waiting.pk}"
+    assert granted.type == "table.TimeGranted" and granted.actor == f"user:{waiting.pk}"
 
 
 def test_the_player_to_move_cannot_give_themselves_time(alice, bob):

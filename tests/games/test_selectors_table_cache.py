@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def full_fold(game) -> tbl.Table:
-    return tbl.fold(selectors.game_type(game.game_type).engine, selectors.records(game))
+    return tbl.fold(selectors.empty_table(game), selectors.records(game))
 
 
 def same(a: tbl.Table, b: tbl.Table) -> bool:

@@ -75,7 +75,7 @@ def test_the_game_starts_when_the_last_seat_is_taken_with_a_shuffled_order(alice
     assert first.type == "table.Started"
     seats = {s.position: f"user:{s.user_id}" for s in game.seats.all()}
     assert first.data["players"] == [seats[0], seats[1], seats[2]]
-    assert rules[0].type == "GameStarted"
+    assert rules[0].type == "summer_pavilion.GameStarted"
     assert game.status == Game.Status.ACTIVE and game.to_move is not None
     assert game.last_seq == len(rules) + 1
     kinds = sorted(Outbox.objects.exclude(kind="invitation").values_list("kind", flat=True))

@@ -5,7 +5,6 @@ from django.utils import timezone
 
 from events import store
 from games import selectors, services
-from games import table as tbl
 from games.models import ChatMessage, Game, SeatClock
 from tests.web.helpers import play_moves, player_to_move, started_game
 
@@ -147,7 +146,7 @@ def test_undo_takes_the_move_back_and_strikes_it_from_the_list(client, alice, bo
     game.refresh_from_db()
     assert game.to_move == selectors.seat_of(game, mover).position
     page = client.get(f"/games/{game.pk}/").text
-    assert 'class="move voided"' in page and "undo:" in page
+    assert 'class="move voided"' in page and "a move is undone" in page
     again = client.post(f"/games/{game.pk}/undo/")
     assert again.status_code == 409 and "nothing to undo" in again.text.lower()
 
@@ -168,7 +167,7 @@ def test_a_takeback_is_asked_and_accepted_on_the_page(client, alice, bob):
     )
     assert answer.status_code == 302
     assert selectors.game_table(game).last_seq > request
-    assert "takeback:" in client.get(f"/games/{game.pk}/").text
+    assert "agree to take moves back" in client.get(f"/games/{game.pk}/").text
     bad = client.post(f"/games/{game.pk}/takeback/", {"to_seq": 3})
     assert bad.status_code == 400 and "not the end of a move" in bad.text
 
@@ -197,18 +196,18 @@ def test_the_change_check_answers_the_last_seq(client, alice, bob):
 
 
 def test_moderators_acts_show_in_the_move_list_with_who_and_why(client, alice, bob):
+    """Recorded as before the table had one event per act: read through its upcaster."""
     game = started_game(alice, bob)
-    kind, data = tbl.encode_table(tbl.Moderated("pause", {"hours": 24}))
     store.append(
         game.stream,
         game.last_seq,
-        [store.NewEvent(kind, data)],
+        [store.NewEvent("table.Moderated", {"action": "pause", "details": {}})],
         actor=f"user:{alice.pk}",
         reason="player on holiday",
     )
     client.force_login(bob)
     page = client.get(f"/games/{game.pk}/replay/").text
-    assert "pause (hours: 24)" in page and "player on holiday" in page and "Alice" in page
+    assert "the clocks are paused" in page and "player on holiday" in page and "Alice" in page
 
 
 def test_a_miyabi_page_says_plainly_which_values_are_provisional(client, alice, bob):

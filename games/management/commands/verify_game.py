@@ -6,6 +6,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from events.upcasting import upcast
 from games import table as tbl
 from games.registry import GAME_TYPES
 from games.selectors import EXPORT_FORMAT
@@ -19,10 +20,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, file: str, **options) -> None:
         lines = _read(file)
-        header, records = _parse(lines)
-        engine = GAME_TYPES[header["game"]].engine
+        header, rows = _parse(lines)
+        kind = GAME_TYPES[header["game"]]
+        empty = tbl.empty(kind.engine, kind.namespace)
         try:
-            table = tbl.verify(engine, records)
+            table = tbl.verify(empty, _records(empty, rows))
         except tbl.VerificationError as error:
             raise CommandError(f"NOT OK: {error}") from None
         scores = list(table.scores())
@@ -38,7 +40,7 @@ class Command(BaseCommand):
             )
         state = "finished" if table.over else "in play"
         self.stdout.write(
-            f"OK: {header['game']} game {header.get('id', '?')}, {len(records)} events, {state}; "
+            f"OK: {header['game']} game {header.get('id', '?')}, {len(rows)} events, {state}; "
             f"scores {scores}" + (f"; winners {list(table.winners())}" if table.over else "")
         )
 
@@ -53,7 +55,7 @@ def _read(file: str) -> list[str]:
         raise CommandError(f"cannot read {file}: {error.strerror}") from None
 
 
-def _parse(lines: list[str]) -> tuple[dict, list[tbl.Record]]:
+def _parse(lines: list[str]) -> tuple[dict, list[dict]]:
     rows = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -67,17 +69,20 @@ def _parse(lines: list[str]) -> tuple[dict, list[tbl.Record]]:
     header = rows[0]
     if header.get("game") not in GAME_TYPES:
         raise CommandError(f"NOT OK: unknown game {header.get('game')!r}")
-    try:
-        records = [
-            tbl.Record(
-                row["seq"],
-                row["type"],
-                row.get("version", 1),
-                row["data"],
-                row.get("actor", "system"),
+    return header, rows[1:]
+
+
+def _records(table: tbl.Table, rows: list[dict]) -> list[tbl.Record]:
+    """The events of the record as the table reads them (old forms upcast, as the event
+    store reads them)."""
+    records = []
+    for number, row in enumerate(rows, start=1):
+        try:
+            kind, version, data = upcast(
+                row["type"], row.get("version", 1), row["data"], legacy_namespace=table.namespace
             )
-            for row in rows[1:]
-        ]
-    except (KeyError, TypeError) as error:
-        raise CommandError(f"NOT OK: an event lacks {error}") from None
-    return header, records
+            event = tbl.decode(table, kind, version, data)
+            records.append(tbl.Record(row["seq"], event, row.get("actor", "system")))
+        except (KeyError, TypeError, ValueError) as error:
+            raise CommandError(f"NOT OK: event {row.get('seq', number)}: {error}") from None
+    return records
