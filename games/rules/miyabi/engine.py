@@ -505,7 +505,9 @@ def default_command(state: State) -> Command:
     """Deterministic and wasting least (timeouts and bots): the placement scoring the most
     points now (a level-5 bonus included); among equals, the one covering the fewest
     visible objects, then the lowest level, then the first in ``legal_commands`` order.
-    Pass only when nothing fits."""
+    Pass only when nothing fits. ``IllegalMove`` once the game is over."""
+    if state.over:
+        raise IllegalMove("the game is over")
     garden = state.gardens[state.turn]
 
     def merit(indexed: tuple[int, PlaceTile]) -> tuple[int, int, int, int]:
