@@ -244,8 +244,8 @@ def _square(row, column, garden, picks) -> str:
 
 def facts(view: dict) -> list[tuple[str, str]]:
     return [
-        ("Building phase", f"{view['phase']} of {view['phases']}"),
-        ("Bonsai", f"player {view['bonsai'] + 1}"),
+        ("Building phase", f"{view['round']} of {view['rounds']}"),
+        ("Bonsai", f"player {view['start_player'] + 1}"),
         ("Tiles in the box", str(view["box"])),
         ("Tiles out of the game", str(view["removed"])),
     ]

@@ -177,7 +177,7 @@ def _supply(width, top, supply, picks) -> str:
 
 def player_svg(view: dict, seat: int, *, picks: bool) -> str:
     """One player's board: stars, structures, corner spaces, and the tiles beside it."""
-    player = view["players"][seat]
+    player = view["boards"][seat]
     side = Side(view["side"])
     costs = COSTS[side]
     parts = [
@@ -201,7 +201,7 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
             stroke="#d8c29c",
         ),
     ]
-    board = player["board"]
+    board = player["stars"]
     filled = {
         index(star, space)
         for star in range(STARS)
@@ -217,7 +217,7 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
     if player["has_start_token"]:
         parts.append(start_token(BOARD - 30, BOARD + 40, 30))
     parts.append(_beside(player["beside"], picks))
-    label = f"Board of seat {seat + 1}: {player['score']} points"
+    label = f"Board of seat {seat + 1}: {view['scores'][seat]} points"
     return document(BOARD, BOARD + 70, *parts, label=label, class_="board player-board")
 
 

@@ -6,12 +6,14 @@ the notation is documented in ``docs/notation.md (Azul)``.
 """
 
 from games.rules.azul.board import Colour
+from games.rules.azul.ending import EndReason, is_dead_position
 from games.rules.azul.engine import (
     NAME,
     OPTIONS,
     PLAYERS,
     decide,
     decode,
+    decode_command,
     default_command,
     encode,
     encode_command,
@@ -56,6 +58,7 @@ __all__ = [
     "Bonus",
     "Colour",
     "Command",
+    "EndReason",
     "Event",
     "FactoriesRefilled",
     "FloorLineCleared",
@@ -72,12 +75,14 @@ __all__ = [
     "WallTiled",
     "decide",
     "decode",
+    "decode_command",
     "default_command",
     "encode",
     "encode_command",
     "evolve",
     "format",
     "is_barrier",
+    "is_dead_position",
     "is_over",
     "legal_commands",
     "outcome",

@@ -4,10 +4,11 @@ Names follow the rulebook: factory displays, the centre of the table, pattern li
 wall, the floor line, the box lid, the first player marker. Rows, columns, pattern lines,
 factories and seats are numbered from 0 here; the notation shows them from 1.
 
-Rulings where the rulebook is silent: ``START_SEAT`` and ``LAST_ROUND`` below; in the
-engine, a grey-wall line without a legal space drops to the floor line
-(``_line_dropped_to_floor``), the marker taken onto a full floor line (``_take_tiles``),
-nobody taking the marker (``_next_start_player``) and no tile left to draw (``_refill``).
+Rulings where the rulebook is silent: ``START_SEAT`` below; in the engine, a grey-wall
+line without a legal space drops to the floor line (``_line_dropped_to_floor``), the marker
+taken onto a full floor line (``_take_tiles``) and nobody taking the marker
+(``_next_start_player``); in ``ending.py``, the end of a game by a dead position, a repeated
+position or no tile left to draw.
 """
 
 from enum import IntEnum
@@ -55,13 +56,6 @@ WALL_SIDES = (COLOURED, GREY)
 START_SEAT = 0
 """Ruling: the rulebook lets "the player who most recently visited Portugal" start; the
 service seats the players, so seat 0 starts the first round."""
-
-LAST_ROUND = 20
-"""Ruling: the rulebook ends the game only after a round in which a horizontal row was
-completed, and is silent on games where that can no longer happen (every free tile of a
-needed colour locked on pattern lines that can never be completed, or grey-wall rows whose
-empty spaces no missing colour may fill). So that every game ends, the game also ends after
-round 20. Real games end after 5 to 8 rounds; even random play rarely needs 15."""
 
 EMPTY_WALL: Wall = tuple((None,) * WALL_SIZE for _ in range(WALL_SIZE))
 

@@ -9,7 +9,7 @@ After a command, ``decide`` adds every automatic event until a player must choos
 """
 
 import random
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 from typing import assert_never
 
@@ -21,7 +21,6 @@ from games.rules.azul.board import (
     FACTORIES,
     FLOOR_SPACES,
     GREY,
-    LAST_ROUND,
     PATTERN_LINES,
     ROW_BONUS,
     START_SEAT,
@@ -40,6 +39,7 @@ from games.rules.azul.board import (
     score_wall_placement,
     wall_row_has,
 )
+from games.rules.azul.ending import REPETITIONS, EndReason, is_dead_position
 from games.rules.azul.model import (
     CENTRE,
     CODEC,
@@ -58,6 +58,7 @@ from games.rules.azul.model import (
     Phase,
     PlaceOnWall,
     PlayerBoard,
+    Position,
     State,
     TakeTiles,
     TilesTaken,
@@ -69,10 +70,12 @@ from games.rules.common import (
     Outcome,
     add_counts,
     apply_draw,
+    chosen_options,
     count_of,
     draw_tiles,
     fold,
     shared_winners,
+    table_view,
 )
 
 NAME = "azul"
@@ -96,23 +99,14 @@ EMPTY_BOARD = PlayerBoard(0, (EMPTY_LINE,) * PATTERN_LINES, EMPTY_WALL, (), Fals
 def start(players: int, options: dict, rng: random.Random) -> list[Event]:
     """Setup: every player uses the same wall side (option ``wall``); the start player
     fills each factory display with 4 tiles drawn at random from the bag of 100."""
-    if players not in PLAYERS:
-        raise IllegalMove(f"Azul is played by 2 to 4 players, not {players}")
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise IllegalMove(f"unknown options {sorted(unknown)}; Azul knows {sorted(OPTIONS)}")
-    wall = options.get("wall", WALL_SIDES[0])
-    if wall not in WALL_SIDES:
-        raise IllegalMove(f"the wall must be one of {', '.join(WALL_SIDES)}, not {wall!r}")
+    wall = chosen_options("Azul", players, PLAYERS, options, OPTIONS)["wall"]
     started = GameStarted(players, wall, START_SEAT)
-    refilled = _refill(evolve(None, started), START_SEAT, rng)
-    assert refilled is not None, "a full bag always fills the factory displays"
-    return [started, refilled]
+    return [started, _refill(evolve(None, started), START_SEAT, rng)]
 
 
 def evolve(state: State | None, event: Event) -> State:
     """The state after one event; pure and never draws. ``evolve(None, GameStarted)``
-    sets the table."""
+    sets the table; a second ``GameStarted`` is refused (``ValueError``)."""
     if state is None:
         if not isinstance(event, GameStarted):
             raise ValueError(f"a game starts with GameStarted, not {type(event).__name__}")
@@ -156,6 +150,8 @@ def _table_set(event: GameStarted) -> State:
         centre=NO_TILES,
         marker_in_centre=True,
         boards=(EMPTY_BOARD,) * event.players,
+        positions=(),
+        end_reason=None,
     )
 
 
@@ -212,6 +208,8 @@ def _tiles_taken(state: State, event: TilesTaken) -> State:
         centre=centre,
         marker_in_centre=state.marker_in_centre and not event.marker,
         boards=_replaced(state.boards, seat, board),
+        positions=state.positions,
+        end_reason=state.end_reason,
     )
 
 
@@ -242,13 +240,23 @@ def _floor_line_cleared(state: State, event: FloorLineCleared) -> State:
     board = state.boards[event.seat]
     board = replace(board, score=board.score + event.points, floor=(), marker=False)
     following = event.seat + 1
-    return replace(
+    state = replace(
         state,
         phase=Phase.TILING if following < state.players else Phase.REFILL,
         turn=following % state.players,
         lid=add_counts(state.lid, count_of(event.tiles, COLOURS)),
         boards=_replaced(state.boards, event.seat, board),
     )
+    if state.phase is Phase.REFILL:
+        return replace(state, positions=(*state.positions, _position(state)))
+    return state
+
+
+def _position(state: State) -> Position:
+    """The position after a wall-tiling phase, as the repeated-position ruling compares it:
+    every wall, pattern line and score, the next start player, the bag and the lid."""
+    boards = tuple((board.wall, board.lines, board.score) for board in state.boards)
+    return (boards, _next_start_player(state), state.bag, state.lid)
 
 
 def _game_ended(state: State, event: GameEnded) -> State:
@@ -256,7 +264,7 @@ def _game_ended(state: State, event: GameEnded) -> State:
         replace(board, score=board.score + bonus.points)
         for board, bonus in zip(state.boards, event.bonuses, strict=True)
     )
-    return replace(state, phase=Phase.OVER, boards=boards)
+    return replace(state, phase=Phase.OVER, boards=boards, end_reason=event.reason)
 
 
 # --- decide ---------------------------------------------------------------------------------
@@ -418,15 +426,28 @@ def _line_dropped_to_floor(seat: int, board: PlayerBoard, row: int) -> LineDropp
 
 
 def _next_round_or_end(state: State, rng: random.Random) -> Event:
-    """Phase C, or the end of the game after the wall tiling in which someone completed a
-    horizontal row (or, by ruling, after the ``LAST_ROUND``). The marker holder starts the
-    next round; ``_refill`` rules on the cases the rulebook leaves open."""
-    row_completed = any(complete_rows(board.wall) for board in state.boards)
-    if not row_completed and state.round < LAST_ROUND:
-        refilled = _refill(state, _next_start_player(state), rng)
-        if refilled is not None:
-            return refilled
-    return GameEnded(tuple(_bonus(board) for board in state.boards))
+    """Phase C, or the end of the game (``end_reason``). The marker holder starts the next
+    round."""
+    reason = end_reason(state)
+    if reason is None:
+        return _refill(state, _next_start_player(state), rng)
+    return GameEnded(tuple(_bonus(board) for board in state.boards), reason)
+
+
+def end_reason(state: State) -> EndReason | None:
+    """Why the game ends after this wall-tiling phase, or ``None`` if it goes on. Rulebook:
+    someone completed a horizontal row. Rulings (the rulebook is silent; ``ending.py``): no
+    tile can be drawn for the next round (bag and lid empty); a dead position; a position
+    repeated for the third time. When several hold at once, the first of these is given."""
+    if any(complete_rows(board.wall) for board in state.boards):
+        return EndReason.ROW_COMPLETED
+    if not any(state.bag) and not any(state.lid):
+        return EndReason.NO_TILES
+    if is_dead_position([(board.wall, board.lines) for board in state.boards], state.wall_side):
+        return EndReason.DEAD_POSITION
+    if state.positions.count(state.positions[-1]) >= REPETITIONS:
+        return EndReason.REPEATED_POSITION
+    return None
 
 
 def _next_start_player(state: State) -> int:
@@ -437,17 +458,12 @@ def _next_start_player(state: State) -> int:
     return state.marker_holder if state.marker_holder is not None else state.start_seat
 
 
-def _refill(state: State, first_player: int, rng: random.Random) -> FactoriesRefilled | None:
+def _refill(state: State, first_player: int, rng: random.Random) -> FactoriesRefilled:
     """Phase C: fill each factory display with 4 tiles from the bag, refilling the bag from
-    the box lid when it runs out; when both are empty the round starts with partly filled
-    displays.
-
-    Ruling (the rulebook is silent): if bag and lid are both empty so that no tile at all
-    can be drawn, there is no round to play and the game ends (``None``)."""
+    the box lid when it runs out; when both run out the round starts with partly filled
+    displays (``end_reason`` has ended the game if no tile at all can be drawn)."""
     displays = len(state.factories)
     draw = draw_tiles(state.bag, state.lid, displays * TILES_PER_FACTORY, rng)
-    if not draw.tiles:
-        return None
     factories = tuple(
         draw.tiles[display * TILES_PER_FACTORY : (display + 1) * TILES_PER_FACTORY]
         for display in range(displays)
@@ -535,13 +551,14 @@ def scores(state: State) -> tuple[int, ...]:
     return tuple(board.score for board in state.boards)
 
 
-def outcome(state: State) -> Outcome:
+def outcome(state: State, seats: Collection[int] | None = None) -> Outcome:
     """End of the game: most points wins; a tie goes to the tied player with more complete
-    horizontal rows; if still tied, the victory is shared."""
+    horizontal rows; if still tied, the victory is shared. Only ``seats`` can win (the
+    seats still playing after resignations; every seat when ``None``)."""
     if not is_over(state):
         raise ValueError("the game is not over")
     keys = [(board.score, complete_rows(board.wall)) for board in state.boards]
-    return Outcome(scores(state), shared_winners(keys))
+    return Outcome(scores(state), shared_winners(keys, seats))
 
 
 def is_barrier(event: Event) -> bool:
@@ -564,15 +581,28 @@ def encode_command(command: Command) -> dict:
     return CODEC.encode(command)
 
 
-def view(state: State) -> dict:
-    """Everything a player at the table sees, JSON-safe: the bag only as a count."""
+def decode_command(data: dict) -> Command:
+    """The command ``encode_command`` wrote."""
+    return CODEC.decode(data)
+
+
+def view(state: State, seat: int | None = None) -> dict:
+    """What ``seat`` may see (``None``: a spectator), JSON-safe: the keys every game shares
+    (``table_view``) and Azul's table. Azul hides nothing but the bag, so every seat sees
+    the same: the bag only as a count, the lid (face up in the box) per colour."""
     return {
-        "players": state.players,
+        **table_view(
+            game=NAME,
+            seat=seat,
+            round=state.round,
+            rounds=None,
+            phase=state.phase.value,
+            to_move=to_move(state),
+            start_player=state.start_seat,
+            scores=scores(state),
+            ended_by=state.end_reason and state.end_reason.value,
+        ),
         "wall_side": state.wall_side,
-        "round": state.round,
-        "phase": state.phase.value,
-        "to_move": to_move(state),
-        "start_seat": state.start_seat,
         "bag": sum(state.bag),
         "lid": list(state.lid),
         "factories": [list(factory) for factory in state.factories],
@@ -580,7 +610,6 @@ def view(state: State) -> dict:
         "marker_in_centre": state.marker_in_centre,
         "boards": [
             {
-                "score": board.score,
                 "lines": [{"colour": line.colour, "count": line.count} for line in board.lines],
                 "wall": [list(row) for row in board.wall],
                 "floor": list(board.floor),
@@ -624,7 +653,7 @@ def _not_now(state: State, action: str) -> str:
         case Phase.OVER:
             return f"cannot {action}: the game is over"
         case Phase.TILING:
-            return f"cannot {action}: seat {state.turn} must choose a grey wall column"
+            return f"cannot {action}: player {state.turn + 1} must choose a grey wall column"
         case Phase.OFFER:
             return f"cannot {action} during the factory offer"
         case Phase.REFILL:

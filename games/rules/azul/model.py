@@ -6,6 +6,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from games.rules.azul.board import Colour, Wall
+from games.rules.azul.ending import EndReason
 from games.rules.common import Codec
 
 CENTRE = -1
@@ -51,11 +52,18 @@ class PlayerBoard:
     marker: bool
 
 
+Position = tuple
+"""What the repeated-position ruling compares after a wall-tiling phase: every wall,
+pattern line and score, the next start player, and the bag and lid counted per colour."""
+
+
 @dataclass(frozen=True, slots=True)
 class State:
     """The whole table. ``turn`` is the seat taking tiles (offer phase) or choosing a grey
     wall column (tiling phase); ``start_seat`` began this round; ``marker_holder`` took the
-    first player marker from the centre this round, if anyone did."""
+    first player marker from the centre this round, if anyone did; ``positions`` holds the
+    position after each wall-tiling phase so far (the repeated-position ruling);
+    ``end_reason`` says why the game ended, once it has."""
 
     players: int
     wall_side: str
@@ -70,6 +78,8 @@ class State:
     centre: Counts
     marker_in_centre: bool
     boards: tuple[PlayerBoard, ...]
+    positions: tuple[Position, ...]
+    end_reason: EndReason | None
 
 
 @dataclass(frozen=True)
@@ -180,9 +190,20 @@ class Bonus:
 
 @dataclass(frozen=True)
 class GameEnded:
-    """End of the game: every seat's bonuses, in seat order."""
+    """End of the game: every seat's bonuses, in seat order, and why the game ended.
+    Version 2 added ``reason`` (``upcast_game_ended_v1`` reads version 1)."""
 
     bonuses: tuple[Bonus, ...]
+    reason: EndReason
+
+
+def upcast_game_ended_v1(data: dict) -> dict:
+    """``GameEnded`` version 1 to 2: the reason, which version 1 did not record. A game with
+    a complete row ended by the rulebook; one without ended by the rulings of the time, the
+    former 20-round limit or no tile left to draw (``EndReason.ROUND_LIMIT``)."""
+    completed = any(bonus["rows"] for bonus in data["bonuses"])
+    reason = EndReason.ROW_COMPLETED if completed else EndReason.ROUND_LIMIT
+    return {**data, "reason": reason.value}
 
 
 Event = (
@@ -205,4 +226,6 @@ CODEC = Codec(
     GameEnded,
     TakeTiles,
     PlaceOnWall,
+    versions={GameEnded: 2},
+    upcasters={("GameEnded", 1): upcast_game_ended_v1},
 )

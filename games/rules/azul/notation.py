@@ -35,7 +35,8 @@ END = f"nothing after the command, as in {COMMAND}"
 
 
 def format(command: Command) -> str:
-    """The notation of a command: ``F3 blue 4``, ``C red floor``, ``wall 2``."""
+    """The notation of a command: ``F3 blue 4``, ``C red floor``, ``wall 2``; anything
+    else raises ``InvalidNotation``."""
     match command:
         case TakeTiles(source, colour, line):
             where = "C" if source == CENTRE else f"F{source + 1}"
@@ -43,7 +44,7 @@ def format(command: Command) -> str:
             return f"{where} {Colour(colour).name.lower()} {to}"
         case PlaceOnWall(column):
             return f"wall {column + 1}"
-    raise TypeError(f"{command!r} is not an Azul command")
+    raise InvalidNotation(repr(command), "an Azul command: TakeTiles or PlaceOnWall")
 
 
 def parse(text: str) -> Command:

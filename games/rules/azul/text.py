@@ -6,8 +6,23 @@ space of the coloured wall shows its printed colour in lower case, of the grey w
 """
 
 from games.rules.azul.board import COLOUR_LETTERS, GREY, WALL_SIZE, floor_penalty, wall_colour
+from games.rules.azul.ending import EndReason
 from games.rules.azul.engine import to_move
 from games.rules.azul.model import Counts, Phase, PlayerBoard, State
+
+ENDINGS = {
+    EndReason.ROW_COMPLETED: "the game is over: a horizontal row was completed",
+    EndReason.NO_TILES: "the game is over: no tile was left to draw for another round",
+    EndReason.DEAD_POSITION: "the game is over: no horizontal row can be completed any more",
+    EndReason.REPEATED_POSITION: (
+        "the game is over: the same position came round for the third time"
+    ),
+    EndReason.ROUND_LIMIT: (
+        "the game is over: it ended by the rules of its time, after round 20 or with no tile "
+        "left to draw"
+    ),
+}
+"""Why the game ended, in words (``GameEnded.reason``)."""
 
 
 def render_text(state: State) -> str:
@@ -34,7 +49,7 @@ def _status(state: State) -> str:
         case Phase.TILING:
             return f"player {seat + 1} to choose a wall column"
         case Phase.OVER:
-            return "the game is over"
+            return ENDINGS[state.end_reason]
         case Phase.REFILL:
             return "between rounds"
 

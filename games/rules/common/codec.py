@@ -1,24 +1,38 @@
 """JSON-safe encoding of an engine's events and commands (frozen dataclasses).
 
 ``encode`` gives ``{"type": ClassName, "version": n, **fields}`` with tuples as lists;
-``decode`` rebuilds the dataclass from its type hints. Old versions are upcast once, on
-read, by the event store's registry (``events.upcasting``) before they reach ``decode``.
+``decode`` rebuilds the dataclass from its type hints. An engine's own upcasters (pure
+functions it registers here, keyed by its own type names so one game's upcaster never
+touches another game's events) turn an old version into the current one on decode, so
+stored rows and exported records stay readable for ever without being rewritten.
 """
 
 import dataclasses
 import enum
 import types
 import typing
+from collections.abc import Callable, Mapping
 from typing import Any
+
+Upcaster = Callable[[dict], dict]
+"""Turns one version's data into the next version's."""
 
 
 class Codec:
     """A registry of one engine's event and command classes."""
 
-    def __init__(self, *classes: type, versions: dict[type, int] | None = None) -> None:
+    def __init__(
+        self,
+        *classes: type,
+        versions: Mapping[type, int] | None = None,
+        upcasters: Mapping[tuple[str, int], Upcaster] | None = None,
+    ) -> None:
+        """``versions``: the current version of a class (1 unless given); ``upcasters``:
+        ``(type name, from_version) -> function(data) -> data`` of the next version."""
         self._by_name = {cls.__name__: cls for cls in classes}
         self._versions = {cls: (versions or {}).get(cls, 1) for cls in classes}
         self._hints = {cls: typing.get_type_hints(cls) for cls in classes}
+        self._upcasters = dict(upcasters or {})
 
     def encode(self, obj: Any) -> dict:
         """The JSON-safe dict of a registered dataclass, tagged with type and version."""
@@ -29,11 +43,12 @@ class Codec:
         return data
 
     def decode(self, data: dict) -> Any:
-        """Rebuild the dataclass from ``encode``'s output (current versions only)."""
+        """Rebuild the dataclass from ``encode``'s output, upcasting an old version first."""
         try:
             cls = self._by_name[data["type"]]
         except KeyError as missing:
             raise ValueError(f"unknown type in {data!r}") from missing
+        data = self.upcast(data)
         if data.get("version", 1) != self._versions[cls]:
             raise ValueError(
                 f"{cls.__name__} version {data.get('version', 1)} needs upcasting to "
@@ -46,6 +61,14 @@ class Codec:
             if field.name in data
         }
         return cls(**kwargs)
+
+    def upcast(self, data: dict) -> dict:
+        """The data of an event in its current version (unchanged if it is current)."""
+        name, version = data["type"], data.get("version", 1)
+        while (name, version) in self._upcasters:
+            data = {**self._upcasters[name, version](data), "type": name, "version": version + 1}
+            version += 1
+        return data
 
 
 def _plain(value: Any) -> Any:

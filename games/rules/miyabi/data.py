@@ -3,14 +3,15 @@
 Two kinds of data live here and nowhere else:
 
 - fixed data that our sources give (the rows, the shapes, the phases per player count,
-  the 2-player tile mix, the level of the bonus tiles);
+  the tile mix of every player count, the level of the bonus tiles);
 - ``PROVISIONAL``: the ONE table of every number our sources do not give. Each entry holds
   the value chosen, why, and where the true value would be read to correct it. The engine
   reads these values and never repeats them, so a correction is an edit of this table only.
   ``docs/miyabi-provisional.md`` lists the same entries for players.
 
 Sources: the rulebook pages 4–5 (``shared/seeds/003_…``, Spanish) and the rules reference
-``shared/rules/miyabi.md`` (facts marked [seed], [public] or [unknown]).
+``shared/rules/miyabi.md`` (facts marked [seed], [public] or [unknown], and its "Facts from
+the full rulebook": the HABA manuals and reviews).
 """
 
 from collections.abc import Mapping
@@ -81,15 +82,6 @@ PROVISIONAL: Mapping[str, Provisional] = MappingProxyType(
             ),
             correct_at="the rulebook's end-of-game page",
         ),
-        "phase_mix": Provisional(
-            value=MappingProxyType({3: (6, 6, 3, 3), 4: (8, 8, 4, 4)}),
-            why=(
-                "Singles, straight-2, straight-3 and angled tiles laid out per phase. Only "
-                "the 2-player mix (4/4/2/2) is public. Scaling it keeps the total of 6 tiles "
-                "per player; with 4 players, 4 phases of 8/8/4/4 use exactly the 96-tile box."
-            ),
-            correct_at="the info card ('tarjetas', rulebook p.4)",
-        ),
         "inventory": Provisional(
             value=MappingProxyType(
                 {
@@ -141,10 +133,12 @@ SHAPES = tuple(Shape)
 """The order of a phase mix: singles, straight-2, straight-3, angles."""
 
 PHASE_MIX: Mapping[int, tuple[int, ...]] = MappingProxyType(
-    {2: (4, 4, 2, 2), **PROVISIONAL["phase_mix"].value}
+    {2: (4, 4, 2, 2), 3: (6, 6, 3, 3), 4: (8, 8, 4, 4)}
 )
-"""[public] 2 players: 4 singles, 4 straight-2, 2 straight-3, 2 angles; 3 and 4 players
-are provisional."""
+"""[public] Singles, straight-2, straight-3 and angled tiles laid out per phase: the info
+card's counts, 2 of each small shape and 1 of each large shape per player (the vanillajoy
+review; 4/4/2/2 with 2 players also in ludolegars). With 4 players, 4 phases of 8/8/4/4
+use exactly the 96-tile box."""
 
 BONUS_LEVEL = 5
 """[seed] The bonus tile of an object goes to the first player to place it "en el quinto

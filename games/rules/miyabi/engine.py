@@ -6,7 +6,7 @@ read from ``data.PROVISIONAL``.
 """
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
 from typing import assert_never
 
@@ -15,11 +15,13 @@ from games.rules.common import (
     IllegalMove,
     Outcome,
     add_counts,
+    chosen_options,
     count_of,
     draw_tiles,
     fold,
     remove_counts,
     shared_winners,
+    table_view,
 )
 from games.rules.miyabi.data import (
     BONUS_LEVEL,
@@ -263,11 +265,7 @@ def _lay_out(state: State, rng: random.Random) -> tuple[Tile, ...]:
 
 def start(players: int, options: dict, rng: random.Random) -> list[Event]:
     """Set up: the bonsai to the youngest player and the first phase's tiles."""
-    if players not in PLAYERS:
-        raise IllegalMove(f"Miyabi is for 2 to 4 players, not {players}")
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise IllegalMove(f"Miyabi has no option {', '.join(unknown)}")
+    chosen_options("Miyabi", players, PLAYERS, options, OPTIONS)
     started = GameStarted(players, FIRST_BONSAI)
     state = evolve(None, started)
     return [started, PhaseBegan(1, FIRST_BONSAI, _lay_out(state, rng))]
@@ -380,9 +378,12 @@ def _without(display: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
 
 
 def evolve(state: State | None, event: Event) -> State:
-    """The state after one event; ``evolve(None, GameStarted(...))`` begins a game."""
+    """The state after one event; ``evolve(None, GameStarted(...))`` begins a game and a
+    second ``GameStarted`` is refused (``ValueError``)."""
     if state is None and not isinstance(event, GameStarted):
-        raise ValueError(f"a game begins with GameStarted, not {type(event).__name__}")
+        raise ValueError(f"a game starts with GameStarted, not {type(event).__name__}")
+    if state is not None and isinstance(event, GameStarted):
+        raise ValueError("the game has already started")
     match event:
         case GameStarted(players=players, bonsai=bonsai):
             return State(
@@ -481,8 +482,10 @@ TIE_BREAKS: dict[str, Callable[[State, int], int]] = {
 """The final tie-breaks that ``PROVISIONAL["final_tie_breaks"]`` may name."""
 
 
-def outcome(state: State) -> Outcome:
-    """Most points wins; the provisional tie-breaks decide ties, otherwise they share."""
+def outcome(state: State, seats: Collection[int] | None = None) -> Outcome:
+    """Most points wins; the provisional tie-breaks decide ties, otherwise they share. Only
+    ``seats`` can win (the seats still playing after resignations; every seat when
+    ``None``)."""
     if not state.over:
         raise ValueError("the game is not over")
     names = PROVISIONAL["final_tie_breaks"].value
@@ -490,7 +493,7 @@ def outcome(state: State) -> Outcome:
         (points, *(TIE_BREAKS[name](state, seat) for name in names))
         for seat, points in enumerate(state.points)
     ]
-    return Outcome(state.points, shared_winners(keys))
+    return Outcome(state.points, shared_winners(keys, seats))
 
 
 def _covered_objects(garden: Garden, command: PlaceTile) -> int:
@@ -502,7 +505,9 @@ def default_command(state: State) -> Command:
     """Deterministic and wasting least (timeouts and bots): the placement scoring the most
     points now (a level-5 bonus included); among equals, the one covering the fewest
     visible objects, then the lowest level, then the first in ``legal_commands`` order.
-    Pass only when nothing fits."""
+    Pass only when nothing fits. ``IllegalMove`` once the game is over."""
+    if state.over:
+        raise IllegalMove("the game is over")
     garden = state.gardens[state.turn]
 
     def merit(indexed: tuple[int, PlaceTile]) -> tuple[int, int, int, int]:
@@ -545,6 +550,11 @@ def encode_command(command: Command) -> dict:
     return COMMANDS.encode(command)
 
 
+def decode_command(data: dict) -> Command:
+    """The command ``encode_command`` wrote."""
+    return COMMANDS.decode(data)
+
+
 def is_barrier(event: Event) -> bool:
     """A phase's layout reveals a draw from the box: no undo crosses it."""
     return isinstance(event, PhaseBegan)
@@ -560,16 +570,30 @@ def _describe(tile: Tile) -> str:
     return f"{shape} tile with {tile.count} {tile.object.name.lower()}"
 
 
-def view(state: State) -> dict:
-    """Everything a player at the table sees, JSON-safe; the box only as a count.
-    ``provisional`` names the values of ``PROVISIONAL`` that pages must mark as such."""
+BUILDING = "building"
+"""The view's word for the phase of a building round (Miyabi's rounds have one phase)."""
+LAST_ROUND_PLAYED = "last_round"
+"""Why the game ended: the majorities were scored after the last building round."""
+
+
+def view(state: State, seat: int | None = None) -> dict:
+    """What ``seat`` may see (``None``: a spectator), JSON-safe: the keys every game shares
+    (``table_view``; a round is a building phase, started by the bonsai's holder) and
+    Miyabi's table. Nothing is hidden but the box, so every seat sees the same: the box
+    only as a count. ``provisional`` names the values of ``PROVISIONAL`` that pages must
+    mark as such."""
     return {
-        "game": NAME,
-        "players": state.players,
-        "phase": state.phase,
-        "phases": PHASES[state.players],
-        "bonsai": state.bonsai,
-        "to_move": to_move(state),
+        **table_view(
+            game=NAME,
+            seat=seat,
+            round=state.phase,
+            rounds=PHASES[state.players],
+            phase="over" if state.over else BUILDING,
+            to_move=to_move(state),
+            start_player=state.bonsai,
+            scores=scores(state),
+            ended_by=LAST_ROUND_PLAYED if state.over else None,
+        ),
         "box": sum(state.box),
         "removed": sum(state.removed),
         "display": [_tile_view(tile) for tile in state.display],
@@ -595,9 +619,6 @@ def view(state: State) -> dict:
             garden_object.name.lower(): list(MAJORITY_POINTS[garden_object])
             for garden_object in GardenObject
         },
-        "scores": list(state.points),
-        "over": state.over,
-        "winners": list(outcome(state).winners) if state.over else None,
         "provisional": sorted(PROVISIONAL),
     }
 

@@ -52,7 +52,8 @@ def format_square(row: int, column: int) -> str:
 
 
 def format(command: Command) -> str:
-    """The notation of a command; ``parse(format(c)) == c``."""
+    """The notation of a command; ``parse(format(c)) == c``; anything else raises
+    ``InvalidNotation``."""
     match command:
         case Pass():
             return "pass"
@@ -61,8 +62,7 @@ def format(command: Command) -> str:
             if len(set(CANONICAL[tile.shape])) == 1:
                 return text
             return f"{text} {ORIENTATION_NAMES[orientation]}"
-        case _:
-            raise ValueError(f"not a Miyabi command: {command!r}")
+    raise InvalidNotation(repr(command), "a Miyabi command: PlaceTile or Pass")
 
 
 def parse(text: str) -> Command:

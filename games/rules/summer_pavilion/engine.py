@@ -3,7 +3,7 @@ rng they are given), ``evolve`` folds events into the state and never draws."""
 
 import dataclasses
 import random
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import assert_never
 
 from games.rules.common import (
@@ -13,6 +13,7 @@ from games.rules.common import (
     Outcome,
     add_counts,
     apply_draw,
+    chosen_options,
     count_of,
     draw_tiles,
     fold,
@@ -106,14 +107,7 @@ BARRIERS = (GameStarted, SupplyRefilled, NextRoundPrepared)
 def start(players: int, options: dict, rng: random.Random) -> list[Event]:
     """Rulebook "Game setup": 10 tiles drawn onto the supply, then 4 onto every factory
     display (5, 7 or 9 of them)."""
-    if players not in PLAYERS:
-        raise IllegalMove(f"Summer Pavilion is played by 2 to 4 players, not {players}")
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise IllegalMove(f"unknown option(s) {sorted(unknown)}: expected {sorted(OPTIONS)}")
-    board = options.get("board", OPTIONS["board"][0])
-    if board not in OPTIONS["board"]:
-        raise IllegalMove(f"board must be one of {OPTIONS['board']}, not {board!r}")
+    board = chosen_options("Summer Pavilion", players, PLAYERS, options, OPTIONS)["board"]
     supply = draw_tiles(FULL_BAG, NO_TILES, SUPPLY_SPACES, rng)
     bag, _ = apply_draw(FULL_BAG, NO_TILES, supply)
     displays = draw_tiles(bag, NO_TILES, FACTORIES[players] * TILES_PER_FACTORY, rng)
@@ -143,7 +137,8 @@ def replay(events: Iterable[Event]) -> State:
 
 
 def evolve(state: State | None, event: Event) -> State:
-    """The state after one event; ``evolve(None, GameStarted)`` sets up the table."""
+    """The state after one event; ``evolve(None, GameStarted)`` sets up the table; a
+    second ``GameStarted`` is refused (``ValueError``)."""
     if state is None:
         if not isinstance(event, GameStarted):
             raise ValueError(f"a game starts with GameStarted, not {type(event).__name__}")
@@ -360,7 +355,7 @@ def decide(state: State, command: Command, rng: random.Random) -> list[Event]:
     if after.phase is Phase.ROUND_OVER:
         events.append(_end_of_round(after, rng))
         after = evolve(after, events[-1])
-    refill = _supply_refill(after, rng)
+    refill = _supply_refill(after, events[-1], rng)
     if refill is not None:
         events.append(refill)
     return events
@@ -554,10 +549,21 @@ def _end_of_round(state: State, rng: random.Random) -> NextRoundPrepared | GameE
     )
 
 
-def _supply_refill(state: State, rng: random.Random) -> SupplyRefilled | None:
+SUPPLY_REFILLED_BEFORE_EVERY_TURN = True
+"""Ruling (rules reference; the rulebook says only that the supply is refilled before the
+next player's turn after a bonus): the refill happens before every next turn, not only
+after a bonus, so a supply space left empty by a short refill (bag and tower ran out) is
+filled as soon as the bag or the tower holds a tile again, e.g. after a placement paid
+tiles into the tower. ``False`` would refill only after bonus tiles were taken."""
+
+
+def _supply_refill(state: State, after: Event, rng: random.Random) -> SupplyRefilled | None:
     """Rulebook: before the next player's turn, empty supply spaces are filled from the bag
-    (refilled from the tower when empty)."""
+    (refilled from the tower when empty); ``after`` is the last event so far
+    (``SUPPLY_REFILLED_BEFORE_EVERY_TURN``)."""
     if state.phase is Phase.GAME_OVER or state.bonus_due:
+        return None
+    if not SUPPLY_REFILLED_BEFORE_EVERY_TURN and not isinstance(after, BonusTilesTaken):
         return None
     empty = tuple(i for i, tile in enumerate(state.supply) if tile is None)
     if not empty or not (total(state.bag) or total(state.tower)):
@@ -627,12 +633,13 @@ def scores(state: State) -> tuple[int, ...]:
     return tuple(player.score for player in state.players)
 
 
-def outcome(state: State) -> Outcome:
-    """Rulebook "End of the game": most points wins; ties share the victory."""
+def outcome(state: State, seats: Collection[int] | None = None) -> Outcome:
+    """Rulebook "End of the game": most points wins; ties share the victory. Only ``seats``
+    can win (the seats still playing after resignations; every seat when ``None``)."""
     if not is_over(state):
         raise ValueError("the game is not over")
     final = scores(state)
-    return Outcome(scores=final, winners=shared_winners([(score,) for score in final]))
+    return Outcome(scores=final, winners=shared_winners([(score,) for score in final], seats))
 
 
 def legal_commands(state: State) -> list[Command]:

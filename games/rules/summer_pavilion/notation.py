@@ -46,7 +46,8 @@ _PLACE = re.compile(rf"([{COLOUR_LETTERS}])([{STAR_LETTERS}0-6])([1-6])(?:\+([0-
 
 
 def format(command: Command) -> str:
-    """The canonical text of a command; ``parse(format(c)) == c``."""
+    """The canonical text of a command; ``parse(format(c)) == c``; anything else raises
+    ``InvalidNotation``."""
     match command:
         case TakeTiles(source, colour):
             where = CENTRE_LETTER if source is None else str(source + 1)
@@ -58,7 +59,9 @@ def format(command: Command) -> str:
             return " ".join(["pass", _letters(keep)]).strip()
         case ChooseBonusTiles(colours):
             return f"bonus {_letters(colours)}"
-    raise ValueError(f"not a Summer Pavilion command: {command!r}")
+    raise InvalidNotation(
+        repr(command), "a Summer Pavilion command: TakeTiles, PlaceTile, ChooseBonusTiles or Pass"
+    )
 
 
 def _letters(colours: tuple[int, ...]) -> str:

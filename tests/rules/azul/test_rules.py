@@ -9,6 +9,7 @@ import pytest
 
 from games.rules.azul import (
     Bonus,
+    EndReason,
     FactoriesRefilled,
     FloorLineCleared,
     GameEnded,
@@ -32,7 +33,7 @@ from games.rules.azul import (
     to_move,
     view,
 )
-from games.rules.azul.board import LAST_ROUND, START_SEAT, Colour, floor_penalty
+from games.rules.azul.board import START_SEAT, Colour, floor_penalty
 from games.rules.azul.model import Phase
 from tests.rules.azul.tables import board, opening, play, table, tiles
 
@@ -56,20 +57,6 @@ def test_setup_fills_5_7_or_9_factory_displays_with_4_tiles_each(players, displa
     state = opening(players)
     assert sum(state.bag) == 100 - 4 * displays
     assert to_move(state) == START_SEAT and state.marker_in_centre
-
-
-@pytest.mark.parametrize(
-    ("players", "options", "reason"),
-    [
-        (1, {}, "2 to 4 players"),
-        (5, {}, "2 to 4 players"),
-        (2, {"wall": "gold"}, "colored, grey"),
-        (2, {"board": "grey"}, "unknown options"),
-    ],
-)
-def test_start_refuses_bad_player_counts_and_options(players, options, reason):
-    with pytest.raises(IllegalMove, match=reason):
-        start(players, options, random.Random(0))
 
 
 # --- A. factory offer -----------------------------------------------------------------------
@@ -207,10 +194,19 @@ def test_factories_are_partly_filled_when_bag_and_lid_run_out():
 
 
 def test_the_game_ends_when_no_tile_is_left_to_draw():
-    """Ruling: with bag and lid both empty there is no round to play."""
+    """Ruling: if at the start of a round no tile can be drawn at all (bag and lid empty),
+    the game ends after that round's wall-tiling phase; scores and bonuses as usual."""
     state = table(opening(), factories=("K",), bag="")
     events, state = play(state, "F1 black 1")
-    assert isinstance(events[-1], GameEnded) and is_over(state)
+    assert events[-1] == GameEnded((Bonus(0, 0, 0, 0), Bonus(0, 0, 0, 0)), EndReason.NO_TILES)
+    assert is_over(state) and outcome(state) == Outcome((1, 0), (0,))
+
+
+def test_one_tile_left_in_the_lid_is_enough_for_another_round():
+    state = table(opening(), factories=("K",), bag="", lid="R")
+    events, state = play(state, "F1 black 1")
+    assert isinstance(events[-1], FactoriesRefilled) and not is_over(state)
+    assert events[-1].factories[0] == (Colour.RED,)
 
 
 # --- end of the game ------------------------------------------------------------------------
@@ -227,18 +223,10 @@ def test_the_game_ends_after_the_round_in_which_a_horizontal_row_is_completed():
     state = table(opening(), factories=("KKKK",), boards={0: finisher}, turn=1)
     events, state = play(state, "F1 black floor")
     assert WallTiled(0, 0, 1, Colour.YELLOW, points=10, to_lid=0) in events
-    assert events[-1] == GameEnded((Bonus(5, 5, 5, 95), Bonus(0, 0, 0, 0)))
+    assert events[-1] == GameEnded((Bonus(5, 5, 5, 95), Bonus(0, 0, 0, 0)), EndReason.ROW_COMPLETED)
     assert is_over(state) and to_move(state) is None and legal_commands(state) == []
     assert outcome(state) == Outcome((20 + 10 + 95, 0), (0,))
     assert refused(state, "F1 red 1") == "cannot take tiles: the game is over"
-
-
-def test_the_game_ends_after_the_last_round_even_if_no_row_was_completed():
-    """Ruling: a game in which no row can be completed any more must still end."""
-    state = replace(table(opening(), factories=("K",)), round=LAST_ROUND)
-    events, state = play(state, "F1 black 1")
-    assert events[-1] == GameEnded((Bonus(0, 0, 0, 0), Bonus(0, 0, 0, 0)))
-    assert is_over(state) and outcome(state) == Outcome((1, 0), (0,))
 
 
 def test_the_game_goes_on_until_the_round_ends_even_after_a_row_is_complete():
@@ -295,7 +283,9 @@ def test_on_the_grey_wall_no_colour_appears_twice_in_a_column():
     assert legal_commands(state) == [PlaceOnWall(1), PlaceOnWall(3), PlaceOnWall(4)]
     assert refused(state, "wall 3") == "column 3 of the wall already has a red tile"
     assert refused(state, "wall 1") == "row 2, column 1 of the wall already holds a tile"
-    assert refused(state, "F1 red 1") == "cannot take tiles: seat 0 must choose a grey wall column"
+    assert refused(state, "F1 red 1") == (
+        "cannot take tiles: player 1 must choose a grey wall column"
+    )
 
 
 def test_on_the_grey_wall_a_single_legal_space_is_filled_without_asking():

@@ -23,7 +23,6 @@ def test_every_provisional_value_says_why_and_where_to_correct_it():
         "majority_ties",
         "majority_minimum",
         "final_tie_breaks",
-        "phase_mix",
         "inventory",
         "object_square",
     }
@@ -48,6 +47,13 @@ def test_the_phases_use_no_more_tiles_than_the_box_holds():
         for shape, per_phase in zip(SHAPES, PHASE_MIX[players], strict=True):
             in_box = sum(n for kind, n in zip(KINDS, INVENTORY, strict=True) if kind.shape == shape)
             assert per_phase * phases <= in_box
+
+
+def test_each_player_adds_two_small_and_one_large_tile_of_each_shape_to_a_phase():
+    """Reference (full rulebook facts): 4/4/2/2 with 2 players, 6/6/3/3 with 3, 8/8/4/4 with 4."""
+    assert dict(PHASE_MIX) == {
+        players: (2 * players, 2 * players, players, players) for players in (2, 3, 4)
+    }
 
 
 def test_the_phases_per_player_count_are_six_five_four():

@@ -206,10 +206,3 @@ def test_equal_scores_share_the_victory():
     state = table("1M1", "1M1", players=2, phase=PHASES[2])
     state, _ = play(state, "1M1 a1", "1M1 a1", "pass", "pass")
     assert outcome(state).winners == (0, 1)
-
-
-def test_start_refuses_bad_player_counts_and_unknown_options():
-    with pytest.raises(IllegalMove, match="2 to 4"):
-        start(5, {}, random.Random(0))
-    with pytest.raises(IllegalMove, match="no option"):
-        start(2, {"modules": "A"}, random.Random(0))

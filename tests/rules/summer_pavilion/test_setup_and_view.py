@@ -5,7 +5,6 @@ import random
 
 import pytest
 
-from games.rules.common import IllegalMove
 from games.rules.summer_pavilion import (
     NAME,
     OPTIONS,
@@ -42,28 +41,14 @@ def test_the_contract_names_the_game_its_players_and_options():
     assert OPTIONS == {"board": ("colored", "grey")}
 
 
-@pytest.mark.parametrize(
-    ("players", "options", "reason"),
-    [
-        (1, {}, "2 to 4 players"),
-        (5, {}, "2 to 4 players"),
-        (2, {"board": "gold"}, "board must be one of"),
-        (2, {"variant": 1}, "unknown option"),
-    ],
-)
-def test_bad_player_counts_and_options_are_refused(players, options, reason):
-    with pytest.raises(IllegalMove, match=reason):
-        start(players, options, random.Random(0))
-
-
 def test_the_view_shows_the_table_and_the_bag_only_as_a_count():
     state = phase_two(beside=tiles(blue=2), placed={(4, 6): 4}, side=Side.GREY)
     shown = view(state)
     json.dumps(shown)
     assert shown["bag"] == sum(state.bag) and shown["side"] == "grey"
     assert shown["wild"] == "purple" and shown["to_move"] == 0
-    assert shown["players"][0]["beside"] == {"blue": 2}
-    assert shown["players"][0]["board"][4][5] == "blue"
+    assert shown["boards"][0]["beside"] == {"blue": 2}
+    assert shown["boards"][0]["stars"][4][5] == "blue"
 
 
 def test_the_text_picture_names_round_wild_colour_factories_and_boards():

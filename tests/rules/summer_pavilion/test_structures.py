@@ -29,6 +29,7 @@ from games.rules.summer_pavilion.board import (
     index,
     star_and_space,
 )
+from games.rules.summer_pavilion.engine import SUPPLY_REFILLED_BEFORE_EVERY_TURN
 
 from .tables import phase_two, tiles
 
@@ -129,6 +130,25 @@ def test_an_empty_supply_gives_nothing_and_is_refilled_from_the_tower_before_the
     state = evolve(evolve(state, placed), refill)
     assert to_move(state) == 1
     assert state.supply == (RED,) * 5 + (None,) * 5
+
+
+def test_a_supply_left_short_is_completed_after_a_later_placement_pays_into_the_tower():
+    """Ruling SUPPLY_REFILLED_BEFORE_EVERY_TURN: bag and tower run dry, so the refill leaves
+    five supply spaces empty; the next player's placement pays five blue tiles into the
+    tower, and before the following turn they fill the supply again, no bonus needed."""
+    assert SUPPLY_REFILLED_BEFORE_EVERY_TURN
+    state = dataclasses.replace(window_state((None,) * 10), bag=tiles(), tower=tiles())
+    second = dataclasses.replace(state.players[1], beside=tiles(blue=6))
+    state = dataclasses.replace(state, players=(state.players[0], second))
+    placed, short = decide(state, PlaceTile(3, 6, RED), RNG)
+    state = evolve(evolve(state, placed), short)
+    assert state.supply == (RED,) * 5 + (None,) * 5 and to_move(state) == 1
+    placed, refill = decide(state, PlaceTile(4, 6, BLUE), RNG)
+    assert placed.bonus_tiles == 0 and placed.spent == tiles(blue=6)
+    assert refill == SupplyRefilled((5, 6, 7, 8, 9), (BLUE,) * 5, bag_refilled_after=0)
+    state = evolve(evolve(state, placed), refill)
+    assert state.supply == (RED,) * 5 + (BLUE,) * 5
+    assert state.bag == tiles() and state.tower == tiles()
 
 
 def test_the_supply_refill_empties_the_tower_into_the_bag_when_the_bag_runs_out():
