@@ -366,12 +366,7 @@ class Table:
         active = self.active_seats()
         if len(active) == 1:
             return tuple(active)
-        result = self.engine.outcome(self.state)
-        winners = tuple(seat for seat in result.winners if seat in active)
-        if winners:
-            return winners
-        best = max(result.scores[seat] for seat in active)
-        return tuple(seat for seat in active if result.scores[seat] == best)
+        return tuple(self.engine.outcome(self.state, active).winners)
 
     def rules_events(self) -> list:
         return [event for step in self.steps for event in step.events]
