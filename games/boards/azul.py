@@ -93,7 +93,7 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
             pick = f"wall:{column}" if row == tiling else None
             parts.append(_wall_space(row, column, placed, grey, pick))
     parts.append(_floor(board, picks))
-    label = f"Board of seat {seat + 1}: {board['score']} points"
+    label = f"Board of seat {seat + 1}: {view['scores'][seat]} points"
     return document(WIDTH, FLOOR_TOP + 84, *parts, label=label, class_="board player-board")
 
 

@@ -71,5 +71,25 @@ def test_codec_refuses_a_version_it_does_not_know():
         codec.decode(old)
 
 
+def test_codec_upcasts_an_old_version_with_the_engines_own_upcaster():
+    def with_note(data):
+        return {**data, "note": "upcast"}
+
+    codec = Codec(Placed, versions={Placed: 2}, upcasters={("Placed", 1): with_note})
+    old = {"type": "Placed", "version": 1, "seat": 0, "spots": [], "kept": []}
+    assert codec.decode(old) == Placed(0, (), (), "upcast")
+    assert codec.encode(codec.decode(old))["version"] == 2
+
+
 def test_ties_share_the_victory():
     assert shared_winners([(5, 1), (7, 0), (7, 0)]) == (1, 2)
+
+
+def test_only_the_seats_still_playing_can_win():
+    keys = [(9, 0), (7, 1), (7, 0), (3, 0)]
+    assert shared_winners(keys, {1, 2, 3}) == (1,)
+    assert shared_winners(keys, [3]) == (3,)
+    with pytest.raises(ValueError):
+        shared_winners(keys, ())
+    with pytest.raises(ValueError):
+        shared_winners(keys, {4})
