@@ -27,9 +27,9 @@ def main() -> None:
     play = load(Path(sys.argv[1]).resolve())
     for line in sys.stdin:
         players, games, first = map(int, line.split())
-        began = time.perf_counter()
+        began = time.process_time()
         moves = sum(play(seed, players) for seed in range(first, first + games))
-        print(f"{time.perf_counter() - began} {moves}", flush=True)
+        print(f"{time.process_time() - began} {moves}", flush=True)
 
 
 if __name__ == "__main__":
