@@ -7,8 +7,11 @@ For every game and player count, each repetition plays ``--games`` games with ou
 (``legal_commands``, a uniformly random choice, then ``decide_and_evolve`` where the engine
 has it, else ``decide`` and ``evolve`` for every event; the events are kept, as a service
 keeps them) and the same number with the public engine, whose driver runs as a subprocess
-in the peers' own Python (they need numpy). Printed: games per second, median (min–max)
-over the repetitions, and the ratio of each repetition's pair.
+in the peers' own Python (they need numpy). Every repetition plays new games (both engines
+the same seeds), so that no cache meets a position twice. Printed: games per CPU second of
+the playing process (on a machine shared with other work, wall time says more about the
+others than about the engines), median (min–max) over the repetitions, and the ratio of
+each repetition's pair.
 
 The public engines (``../shared/peers/README.md``): Azul, michelleblom/AZUL played by
 ``bench_mb.py``; Summer Pavilion, stephenjayakar/azul-summer-pavilion-ai played by
@@ -156,9 +159,11 @@ def spread(values: list[float], digits: int) -> str:
     )
 
 
-def one_round(entry: Race, peer: Peer | None, arguments: argparse.Namespace, ours_first: bool):
+def one_round(entry: Race, peer: Peer | None, arguments: argparse.Namespace, repetition: int):
     """One repetition of a race: our games and the peer's, in the order given."""
-    engine, games, seed = GAME_TYPES[entry.slug].engine, arguments.games, arguments.seed
+    engine, games = GAME_TYPES[entry.slug].engine, arguments.games
+    # New games every repetition, so that no cache meets the same positions again.
+    seed = arguments.seed + repetition * games
 
     def ours() -> None:
         entry.ours.append(games / our_games(engine, entry.players, games, seed))
@@ -167,7 +172,8 @@ def one_round(entry: Race, peer: Peer | None, arguments: argparse.Namespace, our
         entry.theirs.append(games / peer.games(entry.players, games, seed))
 
     turns = [ours, theirs] if peer is not None else [ours]
-    for turn in turns if ours_first else turns[::-1]:
+    # Alternate who goes first, so neither always meets a warmer or busier machine.
+    for turn in turns if repetition % 2 == 0 else turns[::-1]:
         turn()
 
 
@@ -179,20 +185,19 @@ def race(arguments: argparse.Namespace) -> None:
         if peer is not None:
             peers[slug] = peer
     races = [Race(slug, players) for slug in arguments.game for players in arguments.players]
+    warm_up = arguments.seed + arguments.reps * arguments.games  # a game no repetition plays
     for entry in races:
-        engine = GAME_TYPES[entry.slug].engine
-        our_games(engine, entry.players, 1, arguments.seed)
+        our_games(GAME_TYPES[entry.slug].engine, entry.players, 1, warm_up)
         if entry.slug in peers:
-            peers[entry.slug].games(entry.players, 1, arguments.seed)
+            peers[entry.slug].games(entry.players, 1, warm_up)
     for repetition in range(arguments.reps):
         for entry in races:
-            # Alternate who goes first, so neither always meets a warmer or busier machine.
-            one_round(entry, peers.get(entry.slug), arguments, ours_first=repetition % 2 == 0)
+            one_round(entry, peers.get(entry.slug), arguments, repetition)
     for peer in peers.values():
         peer.close()
     print(
         f"\nRandom playouts, games/s: median (min–max) over {arguments.reps} repetitions "
-        f"of {arguments.games} games, seeds from {arguments.seed}"
+        f"of {arguments.games} new games (seeds from {arguments.seed}), CPU time"
     )
     print(f"{'game':16} {'players':>7}  {'us':22} {'peer':22} {'us / peer':18}")
     for entry in races:

@@ -5,7 +5,7 @@ Run by the peer engines' own Python (it needs numpy), never by the project's:
     ../peer-venv/bin/python bench/peer_playouts.py ../shared/peers/bench_sj.py
 
 It loads the driver's ``play_plain(seed, players)`` and then answers one line per request on
-stdin, ``<players> <games> <first seed>``, with ``<seconds> <moves>`` on stdout, so that the
+stdin, ``<players> <games> <first seed>``, with ``<CPU seconds> <moves>`` on stdout, so that the
 caller can interleave the peer's repetitions with its own in one run.
 """
 
