@@ -1,5 +1,8 @@
 """Tiles as multisets: a tuple of counts indexed by colour. Tuples keep state immutable
-and cheap to compare; every helper returns a new tuple."""
+and cheap to compare; every helper returns a new tuple. ``map`` over ``operator`` functions,
+as these run several times for every event a bot folds."""
+
+from operator import add, sub
 
 
 def total(counts: tuple[int, ...]) -> int:
@@ -17,12 +20,14 @@ def count_of(tiles: tuple[int, ...], colours: int) -> tuple[int, ...]:
 
 def add_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     """The union of two multisets."""
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    if len(a) != len(b):
+        raise ValueError(f"cannot add multisets of different colours: {a} and {b}")
+    return tuple(map(add, a, b))
 
 
 def remove_counts(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     """``a`` without ``b``; refuses to create tiles from nothing."""
-    result = tuple(x - y for x, y in zip(a, b, strict=True))
-    if min(result, default=0) < 0:
+    result = tuple(map(sub, a, b))
+    if len(a) != len(b) or min(result, default=0) < 0:
         raise ValueError(f"cannot remove {b} from {a}")
     return result

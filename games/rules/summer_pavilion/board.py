@@ -55,6 +55,7 @@ COSTS = {
     Side.GREY: (3,) * SPACES_PER_STAR + (3, 2, 1, 4, 5, 6) * (STARS - 1),
 }
 """The number printed on each space: how many tiles placing one tile there costs."""
+MAX_COST = max(max(costs) for costs in COSTS.values())
 
 NUMBER_SETS = {
     side: {

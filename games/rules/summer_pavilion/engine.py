@@ -4,6 +4,8 @@ rng they are given), ``evolve`` folds events into the state and never draws."""
 import dataclasses
 import random
 from collections.abc import Collection, Iterable
+from functools import cache, lru_cache
+from itertools import combinations_with_replacement
 from typing import assert_never
 
 from games.rules.common import (
@@ -26,7 +28,9 @@ from games.rules.summer_pavilion.board import (
     COLOUR_COUNT,
     COLOURS,
     CORNER_SPACES,
+    COSTS,
     FACTORIES,
+    MAX_COST,
     MULTICOLOUR_STAR_BONUS,
     NUMBER_BONUS,
     NUMBER_SETS,
@@ -40,6 +44,7 @@ from games.rules.summer_pavilion.board import (
     TILES_PER_FACTORY,
     Side,
     index,
+    star_and_space,
 )
 from games.rules.summer_pavilion.model import (
     BonusTilesTaken,
@@ -187,32 +192,45 @@ def _set_up(event: GameStarted) -> State:
     return _play_if_nothing_to_take(state)
 
 
-def _with_player(state: State, seat: int, **changes) -> tuple[Player, ...]:
-    players = state.players
-    return players[:seat] + (dataclasses.replace(players[seat], **changes),) + players[seat + 1 :]
+def _with_player(players: tuple[Player, ...], seat: int, player: Player) -> tuple[Player, ...]:
+    return players[:seat] + (player,) + players[seat + 1 :]
+
+
+# Every evolver builds its State and Player directly: ``dataclasses.replace`` cost more than
+# the rest of a fold, and bots fold an event for every move they try.
 
 
 def _after_take(state: State, event: TilesTaken) -> State:
-    player = state.players[event.seat]
-    removed = add_counts(event.taken, event.to_centre)
-    factories, centre = state.factories, add_counts(state.centre, event.to_centre)
+    seat, taken, to_centre = event.seat, event.taken, event.to_centre
+    player = state.players[seat]
+    removed = add_counts(taken, to_centre)
+    factories, centre = state.factories, add_counts(state.centre, to_centre)
     if event.source is None:
         centre = remove_counts(centre, removed)
     else:
         emptied = remove_counts(factories[event.source], removed)
         factories = factories[: event.source] + (emptied,) + factories[event.source + 1 :]
-    state = dataclasses.replace(
-        state,
-        players=_with_player(
-            state,
-            event.seat,
-            beside=add_counts(player.beside, event.taken),
-            score=player.score - event.points_lost,
-        ),
+    taker = Player(
+        score=player.score - event.points_lost,
+        board=player.board,
+        beside=add_counts(player.beside, taken),
+        corners=player.corners,
+        passed=player.passed,
+    )
+    state = State(
+        side=state.side,
+        round=state.round,
+        phase=state.phase,
+        players=_with_player(state.players, seat, taker),
+        bag=state.bag,
+        tower=state.tower,
         factories=factories,
         centre=centre,
-        token_taker=event.seat if event.start_token else state.token_taker,
-        current=(event.seat + 1) % len(state.players),
+        supply=state.supply,
+        start_player=state.start_player,
+        token_taker=seat if event.start_token else state.token_taker,
+        current=(seat + 1) % len(state.players),
+        bonus_due=state.bonus_due,
     )
     return _play_if_nothing_to_take(state)
 
@@ -220,7 +238,7 @@ def _after_take(state: State, event: TilesTaken) -> State:
 def _play_if_nothing_to_take(state: State) -> State:
     """Rulebook: phase 1 ends when every factory and the centre are empty; the start player
     token's holder places first (``UNCLAIMED_TOKEN_STARTER`` if nobody took it)."""
-    if state.phase is not Phase.ACQUIRE or total(state.centre) or any(map(total, state.factories)):
+    if state.phase is not Phase.ACQUIRE or any(state.centre) or any(map(any, state.factories)):
         return state
     return dataclasses.replace(state, phase=Phase.PLAY, current=_first_to_play(state))
 
@@ -239,32 +257,64 @@ def _first_to_play(state: State) -> int:
 
 
 def _after_placement(state: State, event: TilePlaced) -> State:
-    player = state.players[event.seat]
+    seat = event.seat
+    player = state.players[seat]
     position = index(event.star, event.space)
-    board = player.board[:position] + (event.colour,) + player.board[position + 1 :]
-    state = dataclasses.replace(
-        state,
-        players=_with_player(
-            state,
-            event.seat,
-            board=board,
-            beside=remove_counts(player.beside, event.spent),
-            score=player.score + event.points,
-        ),
-        tower=add_counts(state.tower, remove_counts(event.spent, one_of(event.colour))),
-        bonus_due=event.bonus_tiles,
+    placer = Player(
+        score=player.score + event.points,
+        board=player.board[:position] + (event.colour,) + player.board[position + 1 :],
+        beside=remove_counts(player.beside, event.spent),
+        corners=player.corners,
+        passed=player.passed,
     )
-    return state if event.bonus_tiles else _next_to_play(state, event.seat)
+    players = _with_player(state.players, seat, placer)
+    tower = add_counts(state.tower, remove_counts(event.spent, one_of(event.colour)))
+    return _next_to_play(state, seat, players, tower, state.supply, event.bonus_tiles)
 
 
-def _next_to_play(state: State, seat: int) -> State:
-    """Phase 2 goes clockwise, skipping players who passed; when all passed, phase 3."""
-    count = len(state.players)
+def _next_to_play(
+    state: State,
+    seat: int,
+    players: tuple[Player, ...],
+    tower: Counts,
+    supply: tuple[int | None, ...],
+    bonus_due: int,
+) -> State:
+    """The table after ``seat``'s turn in phase 2, with its new ``players``, ``tower``,
+    ``supply`` and ``bonus_due``: the same seat while it chooses bonus tiles, then clockwise,
+    skipping players who passed; when all passed, phase 3."""
+    phase, current = state.phase, state.current
+    if not bonus_due:
+        following = _next_unpassed(players, seat)
+        if following is None:
+            phase = Phase.ROUND_OVER
+        else:
+            current = following
+    return State(
+        side=state.side,
+        round=state.round,
+        phase=phase,
+        players=players,
+        bag=state.bag,
+        tower=tower,
+        factories=state.factories,
+        centre=state.centre,
+        supply=supply,
+        start_player=state.start_player,
+        token_taker=state.token_taker,
+        current=current,
+        bonus_due=bonus_due,
+    )
+
+
+def _next_unpassed(players: tuple[Player, ...], seat: int) -> int | None:
+    """Phase 2 goes clockwise, skipping players who passed (``None``: all passed)."""
+    count = len(players)
     for step in range(1, count + 1):
         candidate = (seat + step) % count
-        if not state.players[candidate].passed:
-            return dataclasses.replace(state, current=candidate)
-    return dataclasses.replace(state, phase=Phase.ROUND_OVER)
+        if not players[candidate].passed:
+            return candidate
+    return None
 
 
 def _after_bonus(state: State, event: BonusTilesTaken) -> State:
@@ -272,15 +322,15 @@ def _after_bonus(state: State, event: BonusTilesTaken) -> State:
     for space in event.spaces:
         supply[space] = None
     player = state.players[event.seat]
-    state = dataclasses.replace(
-        state,
-        players=_with_player(
-            state, event.seat, beside=add_counts(player.beside, count_of(event.tiles, COLOUR_COUNT))
-        ),
-        supply=tuple(supply),
-        bonus_due=0,
+    chooser = Player(
+        score=player.score,
+        board=player.board,
+        beside=add_counts(player.beside, count_of(event.tiles, COLOUR_COUNT)),
+        corners=player.corners,
+        passed=player.passed,
     )
-    return _next_to_play(state, event.seat)
+    players = _with_player(state.players, event.seat, chooser)
+    return _next_to_play(state, event.seat, players, state.tower, tuple(supply), 0)
 
 
 def _after_refill(state: State, event: SupplyRefilled) -> State:
@@ -288,24 +338,35 @@ def _after_refill(state: State, event: SupplyRefilled) -> State:
     supply = list(state.supply)
     for space, tile in zip(event.spaces, event.tiles, strict=True):
         supply[space] = tile
-    return dataclasses.replace(state, bag=bag, tower=tower, supply=tuple(supply))
+    return State(
+        side=state.side,
+        round=state.round,
+        phase=state.phase,
+        players=state.players,
+        bag=bag,
+        tower=tower,
+        factories=state.factories,
+        centre=state.centre,
+        supply=tuple(supply),
+        start_player=state.start_player,
+        token_taker=state.token_taker,
+        current=state.current,
+        bonus_due=state.bonus_due,
+    )
 
 
 def _after_pass(state: State, event: Passed) -> State:
     player = state.players[event.seat]
-    state = dataclasses.replace(
-        state,
-        players=_with_player(
-            state,
-            event.seat,
-            beside=remove_counts(player.beside, add_counts(event.kept, event.discarded)),
-            corners=event.kept,
-            score=player.score - event.points_lost,
-            passed=True,
-        ),
-        tower=add_counts(state.tower, event.discarded),
+    passer = Player(
+        score=player.score - event.points_lost,
+        board=player.board,
+        beside=remove_counts(player.beside, add_counts(event.kept, event.discarded)),
+        corners=event.kept,
+        passed=True,
     )
-    return _next_to_play(state, event.seat)
+    players = _with_player(state.players, event.seat, passer)
+    tower = add_counts(state.tower, event.discarded)
+    return _next_to_play(state, event.seat, players, tower, state.supply, state.bonus_due)
 
 
 def _after_round_prepared(state: State, event: NextRoundPrepared) -> State:
@@ -350,15 +411,26 @@ def decide(state: State, command: Command, rng: random.Random) -> list[Event]:
     """The events a command causes, or ``IllegalMove`` saying why it is refused. After the
     command: phase 3 or the end of the game when every player has passed, and the supply
     refilled before the next player's turn."""
-    events = [_command_event(state, command)]
-    after = evolve(state, events[-1])
-    if after.phase is Phase.ROUND_OVER:
-        events.append(_end_of_round(after, rng))
-        after = evolve(after, events[-1])
-    refill = _supply_refill(after, events[-1], rng)
+    return decide_and_evolve(state, command, rng)[0]
+
+
+def decide_and_evolve(
+    state: State, command: Command, rng: random.Random
+) -> tuple[list[Event], State]:
+    """``decide``'s events and the state they fold to, which ``decide`` works out anyway:
+    bots and playouts need not ``evolve`` every event a second time."""
+    event = _command_event(state, command)
+    events = [event]
+    state = evolve(state, event)
+    if state.phase is Phase.ROUND_OVER:
+        event = _end_of_round(state, rng)
+        events.append(event)
+        state = evolve(state, event)
+    refill = _supply_refill(state, event, rng)
     if refill is not None:
         events.append(refill)
-    return events
+        state = evolve(state, refill)
+    return events, state
 
 
 def _command_event(state: State, command: Command) -> Event:
@@ -403,9 +475,8 @@ def _take(state: State, command: TakeTiles) -> TilesTaken:
     if not _valid_colour(colour):
         raise IllegalMove(f"colours are 0 to {COLOUR_COUNT - 1}")
     tiles = state.centre if source is None else state.factories[source]
-    name = _source_name(source)
     if not tiles[colour]:
-        raise IllegalMove(f"{name} holds no {COLOURS[colour]} tiles")
+        raise IllegalMove(f"{_source_name(source)} holds no {COLOURS[colour]} tiles")
     if colour == wild and not only_wild(tiles, wild):
         raise IllegalMove(
             f"{COLOURS[wild]} is wild this round: take it with another colour, or alone "
@@ -561,7 +632,7 @@ def _supply_refill(state: State, after: Event, rng: random.Random) -> SupplyRefi
     """Rulebook: before the next player's turn, empty supply spaces are filled from the bag
     (refilled from the tower when empty); ``after`` is the last event so far
     (``SUPPLY_REFILLED_BEFORE_EVERY_TURN``)."""
-    if state.phase is Phase.GAME_OVER or state.bonus_due:
+    if state.phase is Phase.GAME_OVER or state.bonus_due or None not in state.supply:
         return None
     if not SUPPLY_REFILLED_BEFORE_EVERY_TURN and not isinstance(after, BonusTilesTaken):
         return None
@@ -648,49 +719,119 @@ def legal_commands(state: State) -> list[Command]:
         return []
     if state.bonus_due:
         counts = count_of(tuple(t for t in state.supply if t is not None), COLOUR_COUNT)
-        return [ChooseBonusTiles(choice) for choice in sub_multisets(counts, state.bonus_due)]
+        return list(_bonus_choices(counts, state.bonus_due))
     if state.phase is Phase.ACQUIRE:
         return _legal_takes(state)
     player = state.players[state.current]
-    passes = [
-        Pass(keep)
-        for size in range(min(CORNER_SPACES, total(player.beside)) + 1)
-        for keep in sub_multisets(player.beside, size)
-    ]
-    return _legal_placements(state, player) + passes
+    commands = _legal_placements(state, player)
+    missing = ~_as_bits(player.beside)
+    commands.extend(command for needed, command in PASSES if not needed & missing)
+    return commands
+
+
+# Commands are values, shared safely: each is built once here and handed out by every
+# ``legal_commands`` (bots list them at every step they try).
+TAKES = {
+    (source, colour): TakeTiles(source, colour)
+    for source in (*range(max(FACTORIES.values())), None)
+    for colour in ALL_COLOURS
+}
+PLACEMENTS = tuple(
+    tuple(
+        tuple(PlaceTile(*star_and_space(position), colour, wilds) for wilds in range(MAX_COST))
+        for colour in ALL_COLOURS
+    )
+    for position in range(BOARD_SPACES)
+)
+"""``PLACEMENTS[position][colour][wilds]``."""
+
+
+def _as_bits(tiles: Counts) -> int:
+    """Up to ``CORNER_SPACES`` tiles of each colour as bits (colour c's k tiles are bits 4c to
+    4c + k - 1), so that the tiles of a pass fit those beside the board when their bits are a
+    subset (more than 4 of a colour change nothing: no more can be kept)."""
+    bits = 0
+    for colour, count in enumerate(tiles):
+        bits |= ((1 << min(count, CORNER_SPACES)) - 1) << (CORNER_SPACES * colour)
+    return bits
+
+
+PASSES = tuple(
+    (_as_bits(count_of(keep, COLOUR_COUNT)), Pass(keep))
+    for size in range(CORNER_SPACES + 1)
+    for keep in combinations_with_replacement(ALL_COLOURS, size)
+)
+"""Every pass with the tiles it keeps, as ``_as_bits``."""
+
+
+@lru_cache(maxsize=1024)
+def _bonus_choices(supply: Counts, due: int) -> tuple[ChooseBonusTiles, ...]:
+    return tuple(ChooseBonusTiles(choice) for choice in sub_multisets(supply, due))
 
 
 def _legal_takes(state: State) -> list[Command]:
-    sources = tuple(enumerate(state.factories)) + ((None, state.centre),)
+    wild = state.wild
     commands: list[Command] = []
-    for source, tiles in sources:
-        if only_wild(tiles, state.wild):
-            commands.append(TakeTiles(source, state.wild))
-        else:
-            commands.extend(
-                TakeTiles(source, c) for c in ALL_COLOURS if tiles[c] and c != state.wild
-            )
+    for source, tiles in enumerate(state.factories):
+        if any(tiles):
+            commands.extend(_takes_from(source, tiles, wild))
+    commands.extend(_takes_from(None, state.centre, wild))
     return commands
+
+
+@lru_cache(maxsize=8192)
+def _takes_from(source: int | None, tiles: Counts, wild: int) -> tuple[TakeTiles, ...]:
+    """Rulebook phase 1: a take of every colour but the wild one, or of the wild colour alone
+    from a source that holds nothing else (displays and the centre recur: cached)."""
+    if only_wild(tiles, wild):
+        return (TAKES[source, wild],)
+    return tuple(TAKES[source, c] for c in ALL_COLOURS if tiles[c] and c != wild)
 
 
 def _legal_placements(state: State, player: Player) -> list[Command]:
-    beside, wild, side = player.beside, state.wild, state.side
+    beside, wild, side, board = player.beside, state.wild, state.side, player.board
+    costs = COSTS[side]
+    wilds_held = min(beside[wild], MAX_COST)
+    spans = [
+        _wilds_by_cost(min(held, MAX_COST), wilds_held, colour == wild)
+        for colour, held in enumerate(beside)
+    ]
     commands: list[Command] = []
     for star in range(STARS):
-        colours = [c for c in star_accepts(side, player.board, star) if beside[c]]
-        if not colours:
-            continue
-        for space in range(1, SPACES_PER_STAR + 1):
-            position = index(star, space)
-            if player.board[position] is not None:
-                continue
-            cost = cost_of(side, position)
-            commands.extend(
-                PlaceTile(star, space, colour, wilds)
-                for colour in colours
-                for wilds in affordable_wilds(beside, cost, colour, wild)
-            )
+        payable = tuple((c, spans[c]) for c in star_accepts(side, board, star) if beside[c])
+        if payable:
+            first, last = star * SPACES_PER_STAR, (star + 1) * SPACES_PER_STAR
+            commands.extend(_star_placements(first, board[first:last], costs[first:last], payable))
     return commands
+
+
+@lru_cache(maxsize=8192)
+def _star_placements(
+    first: int,
+    spaces: tuple[int | None, ...],
+    costs: tuple[int, ...],
+    payable: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+) -> tuple[PlaceTile, ...]:
+    """The placements on one star, whose spaces start at board position ``first``, for the
+    colours it accepts that can be paid (``_wilds_by_cost`` of each): stars and hands recur
+    from listing to listing."""
+    commands: list[PlaceTile] = []
+    for offset, tile in enumerate(spaces):
+        if tile is None:
+            by_colour = PLACEMENTS[first + offset]
+            for colour, wilds in payable:
+                start, stop = wilds[costs[offset]]
+                commands.extend(by_colour[colour][start:stop])
+    return tuple(commands)
+
+
+@cache
+def _wilds_by_cost(held: int, wilds_held: int, is_wild: bool) -> tuple[tuple[int, int], ...]:
+    """``affordable_wilds`` for every cost from 0 to ``MAX_COST``, as slice bounds into
+    ``PLACEMENTS``: the same few answers for every space of every listing. Tile counts above
+    ``MAX_COST`` change nothing."""
+    spans = (affordable_wilds(held, wilds_held, cost, is_wild) for cost in range(MAX_COST + 1))
+    return tuple((wilds.start, wilds.stop) for wilds in spans)
 
 
 # Default command (timeouts and bots) ------------------------------------------------------------

@@ -62,13 +62,12 @@ def star_accepts(side: Side, board: tuple[int | None, ...], star: int) -> tuple[
     it. Grey side: a star with two or more tiles is fixed as single-coloured (its colour) or
     multicolour (colours not yet on it); with fewer it takes any colour.
     """
+    if side is Side.COLOURED and star != CENTRE_STAR:
+        return (STAR_COLOUR[star],)
     placed = star_tiles(board, star)
-    if side is Side.COLOURED:
-        if star != CENTRE_STAR:
-            return (STAR_COLOUR[star],)
-    elif len(placed) < 2:
+    if side is Side.GREY and len(placed) < 2:
         return ALL_COLOURS
-    elif placed[0] == placed[1]:
+    if side is Side.GREY and placed[0] == placed[1]:
         return (placed[0],)
     return tuple(c for c in ALL_COLOURS if c not in placed)
 
@@ -98,11 +97,13 @@ def payment_error(beside: Counts, cost: int, colour: int, wilds: int, wild: int)
     return None
 
 
-def affordable_wilds(beside: Counts, cost: int, colour: int, wild: int) -> range:
-    """Every number of wild tiles that can pay for a placement (one command each)."""
-    if colour == wild:
-        return range(1) if beside[colour] >= cost else range(0)
-    return range(max(0, cost - beside[colour]), min(cost - 1, beside[wild]) + 1)
+def affordable_wilds(held: int, wilds_held: int, cost: int, is_wild: bool) -> range:
+    """Every number of wild tiles that can pay for a placement (one command each), holding
+    ``held`` tiles of the placed colour and ``wilds_held`` of the wild colour beside the
+    board; a tile of the wild colour (``is_wild``) is paid with that colour only."""
+    if is_wild:
+        return range(1) if held >= cost else range(0)
+    return range(max(0, cost - held), min(cost - 1, wilds_held) + 1)
 
 
 def run_length(board: tuple[int | None, ...], position: int) -> int:
