@@ -7,8 +7,8 @@ engine's ``decide`` draws the future tiles from the world's unseen tiles with th
 the game's RNG and the real hidden parts of the state never take part.
 
 - ``greedy``: one ply, the command whose position evaluates best for the mover;
-- ``lookahead``: the best few greedy commands, each followed by every player's greedy reply
-  until the mover has moved once more;
+- ``lookahead``: the best few greedy commands, each followed by every player's reply (the
+  engine's ``default_command``, which wastes least) until the mover has moved once more;
 - ``tree_search``: information-set Monte Carlo tree search (single observer, open loop): each
   simulation draws a new world, walks the tree of commands by UCB (max^n: each seat chooses
   for itself), skipping commands that world does not allow, and values a new leaf by its
@@ -93,18 +93,19 @@ def greedy(knowledge: Knowledge, world: State, rng: random.Random) -> Command:
 def lookahead(
     knowledge: Knowledge, world: State, rng: random.Random, *, width: int, plies: int
 ) -> Command:
-    """Medium: the ``width`` best greedy commands, each followed by ``plies`` greedy
-    commands of whoever moves next; the command leading to the best margin wins."""
+    """Medium: the ``width`` best greedy commands, each followed by ``plies`` default
+    commands of whoever moves next (cheap and sensible replies); the command leading to the
+    best margin wins."""
     engine = knowledge.engine
     seat = engine.to_move(world)
     best, best_margin = None, -math.inf
     for option in ranked(knowledge, world, rng)[:width]:
-        state, values = option.state, option.values
+        state = option.state
         for _ in range(plies):
             if engine.is_over(state):
                 break
-            reply = ranked(knowledge, state, rng)[0]
-            state, values = reply.state, reply.values
+            state = advance(knowledge, state, engine.default_command(state), rng)
+        values = knowledge.evaluate(state)
         reached = margin(values, seat)
         if engine.is_over(state):
             reached += knowledge.scale * rewards(knowledge, state, values)[seat]
