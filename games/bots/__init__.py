@@ -1,0 +1,98 @@
+"""Computer players for every game of the site, standard library only (the purity
+contract covers this package). See ``docs/bots.md``.
+
+``choose(game, state, seat, level, seed)`` answers the command a bot of that level plays
+for ``seat``. Three levels, named for players: ``easy`` (greedy, one ply), ``medium``
+(heuristic lookahead) and ``hard`` (information-set Monte Carlo tree search within a CPU
+time budget). A bot is fair by construction: it searches only worlds drawn from what its
+seat may see, with its own RNG, never the game's.
+"""
+
+import random
+from types import ModuleType
+
+from games.bots import azul, miyabi, summer_pavilion
+from games.bots.knowledge import Command, Knowledge, State
+from games.bots.search import SearchResult, greedy, lookahead, tree_search
+
+EASY, MEDIUM, HARD = "easy", "medium", "hard"
+LEVELS = (EASY, MEDIUM, HARD)
+"""From weakest to strongest."""
+
+DEFAULT_BUDGET_SECONDS = 2.0
+"""Hard's CPU time per move unless told otherwise (the site's setting passes its own)."""
+MEDIUM_WIDTH = 6
+"""Medium looks further at this many of its best greedy commands."""
+HARD_WIDTH = 10
+"""Hard's tree tries at most this many of the best greedy commands per node (more when
+other worlds allow other commands)."""
+
+KNOWLEDGE: dict[str, Knowledge] = {
+    knowledge.engine.NAME: knowledge
+    for knowledge in (azul.KNOWLEDGE, summer_pavilion.KNOWLEDGE, miyabi.KNOWLEDGE)
+}
+"""Each game's knowledge for the bots, by the game's slug."""
+
+
+def knowledge_for(game: str | ModuleType) -> Knowledge:
+    """The bots' knowledge of a game, by slug or by engine; ``KeyError`` if unknown."""
+    return KNOWLEDGE[game if isinstance(game, str) else game.NAME]
+
+
+def choose(
+    game: str | ModuleType,
+    state: State,
+    seat: int,
+    level: str,
+    seed: int,
+    budget_seconds: float | None = None,
+    simulations: int | None = None,
+) -> Command:
+    """The command a bot of ``level`` plays for ``seat``, who must be the seat to move.
+
+    Easy and medium are deterministic for a given ``seed``. Hard searches for
+    ``simulations`` simulations when given (deterministic for a seed, for tests and
+    replays), otherwise for ``budget_seconds`` of CPU time (default
+    ``DEFAULT_BUDGET_SECONDS``), so how far it gets depends on the machine."""
+    return search(game, state, seat, level, seed, budget_seconds, simulations).command
+
+
+def search(
+    game: str | ModuleType,
+    state: State,
+    seat: int,
+    level: str,
+    seed: int,
+    budget_seconds: float | None = None,
+    simulations: int | None = None,
+) -> SearchResult:
+    """``choose`` with what the search found: at hard, each root command's visits and
+    value for the seat and the number of simulations (for analysis and the benchmark)."""
+    knowledge = knowledge_for(game)
+    engine = knowledge.engine
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
+    if engine.to_move(state) != seat:
+        raise ValueError(f"seat {seat + 1} is not to move")
+    rng = random.Random(seed)
+    commands = knowledge.commands(state)
+    if len(commands) == 1:
+        return SearchResult(commands[0], (), 0)
+    if level == HARD:
+        if simulations is None and budget_seconds is None:
+            budget_seconds = DEFAULT_BUDGET_SECONDS
+        return tree_search(
+            knowledge,
+            state,
+            seat,
+            rng,
+            width=HARD_WIDTH,
+            budget_seconds=budget_seconds,
+            simulations=simulations,
+        )
+    world = knowledge.determinize(state, seat, rng)
+    if level == EASY:
+        return SearchResult(greedy(knowledge, world, rng), (), 1)
+    players = len(engine.scores(world))
+    command = lookahead(knowledge, world, rng, width=MEDIUM_WIDTH, plies=players)
+    return SearchResult(command, (), 1)

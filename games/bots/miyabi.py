@@ -1,0 +1,31 @@
+"""Miyabi for the bots: a position is worth the points so far plus the majorities the
+visible objects would score now.
+
+Nothing in the state is hidden: the box is held as counts, which anyone at the table
+deduces (the tiles laid out face up each phase, placed, or left unused and removed face up
+are all public); which tiles come out next is decided by the game's RNG, never given to a
+bot."""
+
+from games.bots.knowledge import Knowledge, nothing_hidden
+from games.rules import miyabi
+from games.rules.miyabi.engine import majority_points, visible_objects
+from games.rules.miyabi.model import GardenObject, State
+
+MAJORITY_CERTAINTY = 0.7
+"""Majorities are scored only at the end of the game: the standing ones count at this
+share while building goes on."""
+
+
+def evaluate(state: State) -> tuple[float, ...]:
+    """Every seat's expected final points (p.4 scoring, p.5 majorities)."""
+    values = [float(points) for points in miyabi.scores(state)]
+    if miyabi.is_over(state):
+        return tuple(values)
+    for garden_object in GardenObject:
+        counts = tuple(visible_objects(garden, garden_object) for garden in state.gardens)
+        for seat, points in enumerate(majority_points(counts, garden_object)):
+            values[seat] += MAJORITY_CERTAINTY * points
+    return tuple(values)
+
+
+KNOWLEDGE = Knowledge(engine=miyabi, evaluate=evaluate, determinize=nothing_hidden, scale=10.0)

@@ -1,0 +1,236 @@
+"""The search, the same for every game: it reaches a game only through the decider
+contract (``legal_commands``, ``decide``, ``evolve``, ``to_move``, ``is_over``,
+``outcome``) and the game's ``Knowledge`` (evaluation, worlds, candidates).
+
+Every search runs in worlds drawn by ``Knowledge.determinize`` with the bot's own RNG: the
+engine's ``decide`` draws the future tiles from the world's unseen tiles with that RNG, so
+the game's RNG and the real hidden parts of the state never take part.
+
+- ``greedy``: one ply, the command whose position evaluates best for the mover;
+- ``lookahead``: the best few greedy commands, each followed by every player's reply (the
+  engine's ``default_command``, which wastes least) until the mover has moved once more;
+- ``tree_search``: information-set Monte Carlo tree search (single observer, open loop): each
+  simulation draws a new world, walks the tree of commands by UCB (max^n: each seat chooses
+  for itself), skipping commands that world does not allow, and values a new leaf by its
+  best greedy command.
+"""
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from games.bots.knowledge import Command, Knowledge, State
+from games.rules.common import IllegalMove
+
+EXPLORATION = 0.4
+"""UCB's exploration constant for rewards between 0 and 1."""
+WIN_WEIGHT = 0.8
+"""At the end of a game the reward is mostly the result (win 1, shared 1/k, loss 0); the
+rest rewards the margin, so a search still prefers the bigger win or the smaller loss."""
+
+
+def advance(knowledge: Knowledge, state: State, command: Command, rng: random.Random) -> State:
+    """The state after a command and its automatic events, the engine drawing with ``rng``."""
+    engine = knowledge.engine
+    for event in engine.decide(state, command, rng):
+        state = engine.evolve(state, event)
+    return state
+
+
+def margin(values: tuple[float, ...], seat: int) -> float:
+    """How far ``seat`` leads the best of the others (negative: trails)."""
+    return values[seat] - max(value for other, value in enumerate(values) if other != seat)
+
+
+def rewards(knowledge: Knowledge, state: State, values: tuple[float, ...]) -> tuple[float, ...]:
+    """Every seat's reward between 0 and 1 for reaching ``state`` (evaluated as ``values``)."""
+    close = tuple(_logistic(margin(values, seat) / knowledge.scale) for seat in range(len(values)))
+    if not knowledge.engine.is_over(state):
+        return close
+    winners = knowledge.engine.outcome(state).winners
+    return tuple(
+        WIN_WEIGHT * (seat in winners) / len(winners) + (1 - WIN_WEIGHT) * close[seat]
+        for seat in range(len(values))
+    )
+
+
+def _logistic(x: float) -> float:
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+@dataclass(frozen=True)
+class Option:
+    """A command tried in one world: the position it leads to and that position's values."""
+
+    command: Command
+    state: State
+    values: tuple[float, ...]
+    merit: float
+
+
+def ranked(knowledge: Knowledge, state: State, rng: random.Random) -> list[Option]:
+    """Every candidate command of the seat to move, best first by the margin its position
+    promises that seat; equal margins keep the engine's order."""
+    seat = knowledge.engine.to_move(state)
+    options = []
+    for command in knowledge.commands(state):
+        after = advance(knowledge, state, command, rng)
+        values = knowledge.evaluate(after)
+        merit = margin(values, seat)
+        if knowledge.engine.is_over(after):
+            merit += knowledge.scale * rewards(knowledge, after, values)[seat]
+        options.append(Option(command, after, values, merit))
+    options.sort(key=lambda option: -option.merit)
+    return options
+
+
+def greedy(knowledge: Knowledge, world: State, rng: random.Random) -> Command:
+    """Easy: the command whose position looks best one ply ahead."""
+    return ranked(knowledge, world, rng)[0].command
+
+
+def lookahead(
+    knowledge: Knowledge, world: State, rng: random.Random, *, width: int, plies: int
+) -> Command:
+    """Medium: the ``width`` best greedy commands, each followed by ``plies`` default
+    commands of whoever moves next (cheap and sensible replies); the command leading to the
+    best margin wins."""
+    engine = knowledge.engine
+    seat = engine.to_move(world)
+    best, best_margin = None, -math.inf
+    for option in ranked(knowledge, world, rng)[:width]:
+        state = option.state
+        for _ in range(plies):
+            if engine.is_over(state):
+                break
+            state = advance(knowledge, state, engine.default_command(state), rng)
+        values = knowledge.evaluate(state)
+        reached = margin(values, seat)
+        if engine.is_over(state):
+            reached += knowledge.scale * rewards(knowledge, state, values)[seat]
+        if reached > best_margin:
+            best, best_margin = option.command, reached
+    return best
+
+
+@dataclass
+class Edge:
+    """A command from a tree node: how often the search took it and the rewards it brought
+    back to every seat (seeded with one visit of its greedy value)."""
+
+    command: Command
+    visits: int
+    totals: list[float]
+    child: "Node" = field(default_factory=lambda: Node())
+
+    def mean(self, seat: int) -> float:
+        return self.totals[seat] / self.visits
+
+
+@dataclass
+class Node:
+    """A tree node, reached by a sequence of commands (open loop: worlds differ below it)."""
+
+    edges: list[Edge] | None = None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What the tree search found: the command to play, each root command's visits and
+    mean reward for the searching seat, and how many simulations it ran."""
+
+    command: Command
+    values: tuple[tuple[Command, int, float], ...]
+    simulations: int
+
+
+def tree_search(
+    knowledge: Knowledge,
+    state: State,
+    seat: int,
+    rng: random.Random,
+    *,
+    width: int,
+    budget_seconds: float | None,
+    simulations: int | None,
+) -> SearchResult:
+    """Hard: information-set MCTS for ``simulations`` simulations, or until
+    ``budget_seconds`` of CPU time are spent (at least one simulation either way)."""
+    root = Node()
+    deadline = None if budget_seconds is None else time.process_time() + budget_seconds
+    done = 0
+    while True:
+        world = knowledge.determinize(state, seat, rng)
+        _simulate(knowledge, root, world, rng, width)
+        done += 1
+        if simulations is not None and done >= simulations:
+            break
+        if deadline is not None and time.process_time() >= deadline:
+            break
+    assert root.edges, "a position with a seat to move has a command"
+    best = max(root.edges, key=lambda edge: (edge.visits, edge.mean(seat)))
+    values = tuple((edge.command, edge.visits, edge.mean(seat)) for edge in root.edges)
+    return SearchResult(best.command, values, done)
+
+
+def _simulate(
+    knowledge: Knowledge, node: Node, state: State, rng: random.Random, width: int
+) -> None:
+    engine = knowledge.engine
+    path: list[Edge] = []
+    while True:
+        if engine.is_over(state):
+            reward = rewards(knowledge, state, knowledge.evaluate(state))
+            break
+        if node.edges is None:
+            reward = _expand(knowledge, node, state, rng, width)
+            break
+        step = _select(knowledge, node, state, rng)
+        if step is None:
+            reward = _expand(knowledge, node, state, rng, width)
+            break
+        edge, state = step
+        path.append(edge)
+        node = edge.child
+    for edge in path:
+        edge.visits += 1
+        for player, value in enumerate(reward):
+            edge.totals[player] += value
+
+
+def _expand(
+    knowledge: Knowledge, node: Node, state: State, rng: random.Random, width: int
+) -> tuple[float, ...]:
+    """Give a leaf the ``width`` best greedy commands of this world (adding to those other
+    worlds found) and return the reward of the best one."""
+    options = ranked(knowledge, state, rng)
+    known = [] if node.edges is None else node.edges
+    present = [edge.command for edge in known]
+    fresh = [option for option in options if option.command not in present][:width]
+    node.edges = known + [
+        Edge(option.command, 1, list(rewards(knowledge, option.state, option.values)))
+        for option in fresh
+    ]
+    best = options[0]
+    return rewards(knowledge, best.state, best.values)
+
+
+def _select(
+    knowledge: Knowledge, node: Node, state: State, rng: random.Random
+) -> tuple[Edge, State] | None:
+    """The UCB-best edge this world allows, with the state it leads to; ``None`` when the
+    world allows none of the node's commands."""
+    seat = knowledge.engine.to_move(state)
+    edges = node.edges
+    log_total = math.log(sum(edge.visits for edge in edges))
+    order = sorted(
+        edges,
+        key=lambda edge: -(edge.mean(seat) + EXPLORATION * math.sqrt(log_total / edge.visits)),
+    )
+    for edge in order:
+        try:
+            return edge, advance(knowledge, state, edge.command, rng)
+        except IllegalMove:
+            continue
+    return None

@@ -1,0 +1,106 @@
+"""Azul: Summer Pavilion for the bots: a position is worth the score plus the tiles a
+player holds and the star and number bonuses the board promises.
+
+What a seat cannot see: the tower is shown as a count only, like the bag, so a seat knows
+the union of the unseen tiles (every tile not on a board, a display, the centre, the supply,
+beside a board or on its corners) and the two sizes, never which colours lie in the bag and
+which in the tower. The bots' worlds deal that union afresh each time."""
+
+import random
+from dataclasses import replace
+
+from games.bots.knowledge import Knowledge, split_unseen
+from games.rules import summer_pavilion
+from games.rules.summer_pavilion.board import (
+    CENTRE_STAR,
+    CORNER_SPACES,
+    MULTICOLOUR_STAR_BONUS,
+    NUMBER_BONUS,
+    NUMBER_SETS,
+    ROUNDS,
+    SPACES_PER_STAR,
+    STAR_BONUS,
+    STAR_COLOUR,
+    STARS,
+    Side,
+)
+from games.rules.summer_pavilion.model import Pass, Phase, State
+from games.rules.summer_pavilion.rules import star_tiles
+
+TILE = 0.5
+"""A tile beside the board (or kept on a corner) is worth about half a point: a placement
+costs 1 to 6 tiles and scores a few points and bonus progress."""
+LAST_CORNER = -1.0
+"""Rulebook "End of the game": each tile left on a corner after round 6 costs a point."""
+PARTIAL_BONUS = 0.5
+"""An unfinished star or number set is worth this share of its bonus, times the square of
+how far along it is."""
+
+
+def evaluate(state: State) -> tuple[float, ...]:
+    """Every seat's expected final points (rulebook "Scoring" and "End of the game")."""
+    if summer_pavilion.is_over(state):
+        return tuple(float(score) for score in summer_pavilion.scores(state))
+    corner = LAST_CORNER if state.round == ROUNDS else TILE
+    values = []
+    for seat, player in enumerate(state.players):
+        value = player.score + TILE * sum(player.beside) + corner * sum(player.corners)
+        if seat == state.current:
+            value += TILE * state.bonus_due
+        values.append(value + _board_promise(state.side, player.board))
+    return tuple(values)
+
+
+def _board_promise(side: Side, board: tuple[int | None, ...]) -> float:
+    value = 0.0
+    for star in range(STARS):
+        tiles = star_tiles(board, star)
+        if not tiles:
+            continue
+        if side is Side.COLOURED and star != CENTRE_STAR:
+            bonus = STAR_BONUS[STAR_COLOUR[star]]
+        elif side is Side.GREY and len(set(tiles)) == 1:
+            bonus = STAR_BONUS[tiles[0]]
+        else:
+            bonus = MULTICOLOUR_STAR_BONUS
+        value += _share(len(tiles), SPACES_PER_STAR) * bonus
+    for number, spaces in NUMBER_SETS[side].items():
+        covered = sum(board[space] is not None for space in spaces)
+        value += _share(covered, len(spaces)) * NUMBER_BONUS[number]
+    return value
+
+
+def _share(done: int, needed: int) -> float:
+    return 1.0 if done == needed else PARTIAL_BONUS * (done / needed) ** 2
+
+
+def determinize(state: State, seat: int, rng: random.Random) -> State:
+    """A world with the unseen tiles dealt afresh between the bag and the tower (their
+    sizes are public)."""
+    pool = tuple(b + t for b, t in zip(state.bag, state.tower, strict=True))
+    bag, tower = split_unseen(pool, (sum(state.bag), sum(state.tower)), rng)
+    return replace(state, bag=bag, tower=tower)
+
+
+def candidates(state: State) -> list:
+    """The legal commands, passing only while keeping as many tiles as the corners hold:
+    a discarded tile costs a point now, a kept one at most a point after round 6, when
+    the star and number bonuses have lifted the score."""
+    commands = summer_pavilion.legal_commands(state)
+    if state.phase is not Phase.PLAY or state.bonus_due:
+        return commands
+    keep = min(CORNER_SPACES, sum(state.players[state.current].beside))
+    return [
+        command
+        for command in commands
+        if not isinstance(command, Pass) or len(command.keep) == keep
+    ]
+
+
+KNOWLEDGE = Knowledge(
+    engine=summer_pavilion,
+    evaluate=evaluate,
+    determinize=determinize,
+    scale=10.0,
+    candidates=candidates,
+)
