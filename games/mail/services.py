@@ -543,7 +543,7 @@ def _refuse(game, user, record: InboundMessage, reply: inbound.Reply, reason: st
         return f"refused: {reason}"
     held_back = _refusal_held_back(game, user, reply)
     if held_back:
-        return f"refused, not answered ({held_back}): {reason}"
+        return f"refused: {reason} (not answered: {held_back})"
     outbox.queue(
         game,
         record.pk,

@@ -5,6 +5,7 @@ sweep services; nothing patches time)."""
 import email
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -23,7 +24,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import services
-from games.models import Game
+from games.models import Game, Outbox
 
 logging.getLogger("mail.log").setLevel(logging.WARNING)
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,6 +72,8 @@ def smtp(settings):
     settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
     settings.YOUR_TURN_GRACE_SECONDS = 0
     settings.MAIL_REPLY_DOMAIN = "play.example"
+    # The board pictures have tests of their own (test_render.py); the rest stay fast.
+    settings.MAIL_BOARD_PICTURES = False
     sink.port = port
     yield sink
     controller.stop()
@@ -92,6 +95,7 @@ class Worker:
             "MAIL_REPLY_DOMAIN": "play.example",
             "YOUR_TURN_GRACE_SECONDS": "0",
             "CONN_MAX_AGE": "0",
+            "MAIL_BOARD_PICTURES": "0",
         }
         self.process = subprocess.Popen(
             [
@@ -189,11 +193,20 @@ def body_of(message: EmailMessage) -> str:
 
 
 def moves_in(message: EmailMessage) -> list[str]:
-    """The numbered moves an email lists, in order."""
-    lines = body_of(message).splitlines()
+    """The numbered moves an email lists (several to a line, in columns), in order."""
     moves = []
-    for line in lines:
-        head, dot, rest = line.strip().partition(". ")
-        if dot and head.isdigit() and int(head) == len(moves) + 1:
-            moves.append(rest)
+    for line in body_of(message).splitlines():
+        for cell in re.split(r"\s{2,}", line.strip()):
+            head, dot, rest = cell.partition(". ")
+            if dot and head.isdigit() and int(head) == len(moves) + 1:
+                moves.append(rest)
     return moves
+
+
+def kind_of(message: EmailMessage) -> str:
+    """The kind of outbox row an email was sent for (its subject is the game's)."""
+    return Outbox.objects.get(message_id=str(message["Message-ID"]).strip()).kind
+
+
+def of_kind(messages: list[EmailMessage], *kinds: str) -> list[EmailMessage]:
+    return [message for message in messages if kind_of(message) in kinds]
