@@ -2,6 +2,7 @@
 games between alice and bob, and a clock the tests move by hand (``now`` passed to the
 sweep services; nothing patches time)."""
 
+import asyncio
 import email
 import logging
 import os
@@ -33,12 +34,22 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 @dataclass
 class Sink:
-    """Every message the SMTP server accepted, parsed."""
+    """Every message the SMTP server accepted, parsed. ``on_recipient`` and ``on_message``
+    are called (in the server's thread) before DATA and once a message is in;
+    ``answer_after`` seconds pass before the server answers a message."""
 
     messages: list[EmailMessage] = field(default_factory=list)
     on_message: object = None
+    on_recipient: object = None
+    answer_after: float = 0
     port: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options) -> str:
+        if self.on_recipient:
+            self.on_recipient(address)
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope) -> str:
         message = email.message_from_bytes(envelope.original_content, policy=policy.default)
@@ -46,6 +57,7 @@ class Sink:
             self.messages.append(message)
         if self.on_message:
             self.on_message(message)
+        await asyncio.sleep(self.answer_after)
         return "250 OK"
 
     def to(self, address: str) -> list[EmailMessage]:

@@ -12,6 +12,7 @@ from django.db import connection
 from games import services
 from games.mail import services as mail
 from games.mail import tokens
+from games.mail.selectors import outbox_in_doubt
 from games.models import Outbox
 from games.selectors import game_table
 from tests.mail.conftest import (
@@ -60,19 +61,23 @@ def test_the_worker_sends_the_emails_queued_by_a_move(alice, bob, smtp, start_wo
     assert max(keys_of(smtp.messages).values()) == 1
 
 
+def per_recipient(messages) -> Counter:
+    return Counter(str(m["To"]) for m in messages)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_each_email_goes_out_once_when_the_worker_dies_between_sending_and_marking(
-    alice, bob, carol, smtp, start_worker, clock, settings
+def test_an_email_whose_worker_died_after_data_stays_in_doubt_and_is_not_sent_again(
+    alice, bob, carol, smtp, start_worker, clock
 ):
     """The SMTP server takes the first message and kills the worker before answering, so
     that worker never marks it sent. Sweeps (before and after the claim goes stale) and a
-    new worker then send everything else once, and the row in doubt is not sent again."""
+    new worker then send everything else once; the row in doubt is listed, not sent again."""
     worker = start_worker()
     killed = []
 
     def kill_the_worker(message) -> None:
         if not killed:
-            killed.append(outbox_id(message))
+            killed.append(str(message["Message-ID"]).strip())
             worker.kill()
 
     smtp.on_message = kill_the_worker
@@ -87,11 +92,69 @@ def test_each_email_goes_out_once_when_the_worker_dies_between_sending_and_marki
     wait_until(lambda: not Outbox.objects.filter(sent_at=None, cancelled_at=None))
 
     assert max(keys_of(smtp.messages).values()) == 1, "one email per key"
-    in_doubt = Outbox.objects.get(pk=killed[0])
+    in_doubt = Outbox.objects.get(message_id=killed[0])
     assert in_doubt.sent_at is None and in_doubt.last_error == mail.IN_DOUBT
-    assert sum(outbox_id(m) == in_doubt.pk for m in smtp.messages) == 1
-    sent = set(Outbox.objects.exclude(sent_at=None).values_list("pk", flat=True))
-    assert sent | {in_doubt.pk} == {outbox_id(m) for m in smtp.messages}
+    assert list(outbox_in_doubt()) == [in_doubt]
+    sent = Outbox.objects.exclude(sent_at=None)
+    assert per_recipient(smtp.messages) == per_recipient(
+        [{"To": row.recipient} for row in [*sent, in_doubt]]
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_email_whose_worker_died_before_data_is_sent_again_once(
+    alice, bob, smtp, start_worker, clock
+):
+    """The worker is killed while the server reads the first message's recipient, before
+    DATA: the message never reached the server, so once the claim is stale the sweep sends
+    it. Each email arrives once."""
+    worker = start_worker()
+    killed = []
+
+    def kill_the_worker(address) -> None:
+        if not killed:
+            killed.append(address)
+            worker.kill()
+
+    smtp.on_recipient = kill_the_worker
+    start_game(alice, bob)
+    wait_until(lambda: killed and worker.process.poll() is not None)
+    stuck = Outbox.objects.get(claimed_at__isnull=False, sent_at=None)
+    assert stuck.data_started_at is None
+    mail.sweep(now=clock.now)
+    assert Outbox.objects.get(pk=stuck.pk).sent_at is None, "not before the claim is stale"
+    mail.sweep(now=clock.advance(minutes=11))
+    mail.sweep(now=clock.advance(minutes=2))
+
+    stuck.refresh_from_db()
+    assert stuck.sent_at is not None and stuck.last_error == ""
+    assert not outbox_in_doubt().exists()
+    sent = Outbox.objects.exclude(sent_at=None)
+    assert max(keys_of(smtp.messages).values()) == 1
+    assert per_recipient(smtp.messages) == per_recipient([{"To": r.recipient} for r in sent])
+    assert per_recipient(smtp.messages)[killed[0]] >= 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_server_that_answers_after_the_timeout_gets_each_email_once(
+    alice, bob, smtp, clock, settings
+):
+    """The server takes every message but answers DATA after the client's timeout: the
+    emails are in doubt, not sent again by later sweeps."""
+    settings.EMAIL_TIMEOUT = 1
+    smtp.answer_after = 2
+    start_game(alice, bob)
+    for minutes in (0, 2, 5, 30, 120):
+        mail.sweep(now=clock.advance(minutes=minutes))
+
+    assert per_recipient(smtp.messages) == {"alice@example.com": 2, "bob@example.com": 1} or (
+        per_recipient(smtp.messages) == {"alice@example.com": 1, "bob@example.com": 2}
+    ), "the game-started emails, and the first player's turn email (not shown by a sent one)"
+    assert max(keys_of(smtp.messages).values()) == 1
+    doubtful = list(outbox_in_doubt())
+    assert len(doubtful) == len(smtp.messages) == 3
+    assert all("no answer from the mail server" in row.last_error for row in doubtful)
+    assert not Outbox.objects.exclude(sent_at=None).exists()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -180,11 +243,12 @@ def test_a_turn_email_is_readable_anywhere_and_can_be_unsubscribed(alice, bob, s
     (email,) = of_kind(smtp.to(other.email), "your_turn")
     text = body_of(email)
     html = email.get_body(preferencelist=("html",)).get_content()
-    assert "Reply with the move or its number" in text and moves_in(email)
+    assert "reply to this email with the move or its number" in text and moves_in(email)
     assert str(email["Reply-To"]).startswith("play+")
     assert f"/games/{game.pk}/" in text and f"/games/{game.pk}/" in html
-    assert "Factory displays" in text and "<pre" in html and "Factory displays" in html
-    assert "<script" not in html and "<img" not in html
+    assert "Factory displays" in text and f"/games/{game.pk}/?move=" in html
+    assert "<script" not in html
+    assert max(len(line) for line in text.splitlines()) <= 78
     unsubscribe = str(email["List-Unsubscribe"]).strip()
     assert unsubscribe.startswith("<http") and "/mail/unsubscribe/" in unsubscribe
     assert email["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
