@@ -28,7 +28,9 @@ ATTRIBUTIONS = (
 # Lines after which nothing is the player's: Outlook's quoted header block (its quote has
 # no ``>``), a forward, the signature separator "-- " and the phone footers.
 ENDINGS = (
-    re.compile(r"^-{2,}\s*(Original Message|Ursprüngliche Nachricht|Message d'origine)\s*-{2,}$"),
+    re.compile(
+        r"^-{2,}\s*(Original Message|Ursprüngliche Nachricht|Message d'origine)\s*-{2,}$", re.I
+    ),
     re.compile(r"^_{10,}$"),  # Outlook on the web
     re.compile(r"^(From|Von|De|Da|Van)\s?:\s.*"),  # Outlook's header block
     re.compile(r"^Begin forwarded message:", re.IGNORECASE),  # Apple Mail
@@ -38,6 +40,10 @@ ENDINGS = (
 )
 # A lead-in the player may write before the move on its line ("My move: 3").
 LEAD_IN = re.compile(r"^[^\W\d][\w\s'’]{0,30}:\s*(?P<rest>\S.*)$")
+# A greeting or a line that introduces what follows ("Hi all," "Here is my move:").
+GREETING = re.compile(
+    r"^(hi|hello|hey|dear|hallo|bonjour|salut|hola|ciao|moin|servus)\b.*|.*[,:]$", re.I
+)
 # Mail from robots (out-of-office, bounces) must never be answered: answers would loop.
 AUTOMATIC_PRECEDENCE = ("bulk", "junk", "list", "auto_reply")
 # Subjects of out-of-office answers from responders that set none of the RFC 3834 headers.
@@ -181,6 +187,11 @@ def first_line(text: str) -> str:
         if line.strip():
             return line.strip()
     return ""
+
+
+def is_greeting(line: str) -> bool:
+    """Whether the line greets or introduces rather than says something."""
+    return bool(GREETING.match(line.strip()))
 
 
 def without_lead_in(line: str) -> str:

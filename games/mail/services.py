@@ -504,13 +504,14 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
 def _move_line(game: Game, lines: list[str]) -> str:
     """The first line the player wrote that reads as a move or a move's number — maybe
     after a lead-in such as "My move:" — so a greeting before it and a signature after it
-    do not matter. When none reads, the first line, to say why it does not."""
+    do not matter. When none reads, the first line that is not a greeting, to say why it
+    does not."""
     engine = game_table(game).engine
     for line in lines[:MOVE_LINES_READ]:
         for candidate in (line, inbound.without_lead_in(line)):
             if candidate and (MOVE_NUMBER.fullmatch(candidate) or _reads(engine, candidate)):
                 return candidate
-    return lines[0]
+    return next((line for line in lines if not inbound.is_greeting(line)), lines[0])
 
 
 def _reads(engine, text: str) -> bool:
