@@ -223,7 +223,11 @@ MAIL_REMINDER_EVERY_HOURS = int(os.environ.get("MAIL_REMINDER_EVERY_HOURS", "24"
 MAIL_DEADLINE_WARNING_HOURS = int(os.environ.get("MAIL_DEADLINE_WARNING_HOURS", "12"))
 # Replies to turn emails come back to play+TOKEN@MAIL_REPLY_DOMAIN.
 MAIL_REPLY_DOMAIN = os.environ.get("MAIL_REPLY_DOMAIN", urlsplit(SITE_URL).hostname or "localhost")
-# A claimed email not marked sent after this long is "in doubt" (see games/mail/services.py).
+# The HTML emails show the boards as a PNG picture (about 0.1 s of a worker's time each);
+# "0" leaves the picture out (the text part always has the position).
+MAIL_BOARD_PICTURES = os.environ.get("MAIL_BOARD_PICTURES", "1") == "1"
+# A claimed email not marked sent after this long is settled by the sweep: sent again if it
+# never reached DATA, "in doubt" otherwise (see games/mail/services.py).
 MAIL_CLAIM_STALE_SECONDS = int(os.environ.get("MAIL_CLAIM_STALE_SECONDS", "600"))
 # Rows each periodic job handles per pass (the next pass, a minute later, takes the rest).
 MAIL_SWEEP_BATCH = int(os.environ.get("MAIL_SWEEP_BATCH", "500"))

@@ -19,7 +19,8 @@ from django.utils.html import format_html, format_html_join
 from events import store
 from games import selectors, services
 from games.errors import ServiceError
-from games.models import ChatMessage, Game, Report, Seat
+from games.mail import selectors as mail_selectors
+from games.models import ChatMessage, Game, Outbox, Report, Seat
 
 User = get_user_model()
 
@@ -359,3 +360,66 @@ class PlayerAdmin(UserAdmin):
             "subject": verb,
         }
         return TemplateResponse(request, "admin/games/reason.html", context)
+
+
+class DeliveryFilter(admin.SimpleListFilter):
+    """Where an email stands; "in doubt" are those the operator must check by hand."""
+
+    title = "delivery"
+    parameter_name = "delivery"
+
+    def lookups(self, request, model_admin):
+        return [
+            ("in_doubt", "in doubt (may or may not have gone out)"),
+            ("pending", "waiting to be sent"),
+            ("sent", "sent"),
+            ("cancelled", "not sent (skipped or given up)"),
+        ]
+
+    def queryset(self, request, queryset):
+        match self.value():
+            case "in_doubt":
+                return queryset.filter(pk__in=mail_selectors.outbox_in_doubt().values("pk"))
+            case "pending":
+                return queryset.filter(sent_at__isnull=True, cancelled_at__isnull=True)
+            case "sent":
+                return queryset.filter(sent_at__isnull=False)
+            case "cancelled":
+                return queryset.filter(cancelled_at__isnull=False, in_doubt_at__isnull=True)
+        return queryset
+
+
+@admin.register(Outbox)
+class OutboxAdmin(admin.ModelAdmin):
+    """The emails, for the site's operators (superusers): read-only. Rows in doubt were
+    handed to the mail server without an answer; check its log before sending again."""
+
+    list_display = (
+        "id",
+        "kind",
+        "recipient",
+        "game",
+        "created_at",
+        "sent_at",
+        "in_doubt_at",
+        "attempts",
+        "last_error",
+    )
+    list_filter = (DeliveryFilter, "kind")
+    search_fields = ("recipient", "message_id")
+    readonly_fields = [field.name for field in Outbox._meta.fields]
+
+    def has_module_permission(self, request) -> bool:
+        return request.user.is_superuser
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.is_superuser
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

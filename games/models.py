@@ -3,6 +3,7 @@ seats and the email outbox. The event stream of a game is the truth; these rows 
 projections kept in the same transaction as every append."""
 
 import secrets
+import uuid
 
 from django.conf import settings
 from django.db import models
@@ -11,6 +12,12 @@ from django.utils import timezone
 
 def new_rng_secret() -> str:
     return secrets.token_hex(32)
+
+
+def new_message_id() -> str:
+    """A Message-ID unique across resets and installs (RFC 5322 3.6.4): random, not a row
+    number."""
+    return f"<{uuid.uuid4().hex}@{settings.MAIL_REPLY_DOMAIN}>"
 
 
 class Game(models.Model):
@@ -114,7 +121,13 @@ class Seat(models.Model):
 
 class Outbox(models.Model):
     """An email to send, written in the transaction of what caused it. The key
-    (game, seq, recipient, kind) makes it impossible to queue the same email twice."""
+    (game, seq, recipient, kind) makes it impossible to queue the same email twice.
+
+    How far its SMTP transaction got: ``claimed_at`` (a worker took it),
+    ``data_started_at`` (the worker was about to hand the message over: DATA), ``sent_at``
+    (the server took it). A row whose worker stopped after DATA but before ``sent_at`` may
+    or may not have gone out: it is "in doubt" (``in_doubt_at``) and never sent again
+    without an operator."""
 
     class Kind(models.TextChoices):
         INVITATION = "invitation"
@@ -137,8 +150,11 @@ class Outbox(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     due_at = models.DateTimeField(default=timezone.now, db_index=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
+    data_started_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
+    in_doubt_at = models.DateTimeField(null=True, blank=True)
+    message_id = models.CharField(max_length=255, unique=True, default=new_message_id)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
 
@@ -153,7 +169,12 @@ class Outbox(models.Model):
                 fields=["due_at"],
                 condition=models.Q(sent_at__isnull=True, cancelled_at__isnull=True),
                 name="outbox_pending",
-            )
+            ),
+            models.Index(
+                fields=["in_doubt_at"],
+                condition=models.Q(in_doubt_at__isnull=False),
+                name="outbox_in_doubt",
+            ),
         ]
 
     def __str__(self) -> str:

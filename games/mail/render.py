@@ -1,20 +1,32 @@
-"""The emails: plain text and HTML of every kind, readable in any mail client (the position
-as monospaced text, no script, no image), the numbered legal moves in notation, links that
-only open pages, and the headers (Reply-To for moving by reply, RFC 8058 unsubscribe)."""
+"""The emails: plain text and HTML of every kind. The text part shows the position as
+monospaced text, in lines of at most 78 characters (RFC 5322 2.1.1); the HTML part shows
+the boards as a PNG picture attached inline (``cid:``), fitting a 390 px phone. The legal
+moves are numbered and grouped by source, then colour, each in HTML also a link that opens
+the game's page with that move chosen (a link only opens a page: the page's button
+plays it). Headers: Reply-To for moving by reply, RFC 8058 unsubscribe, a Message-ID of
+the row, and one subject per game with ``References`` to the game's first email, so mail
+clients thread a game's emails."""
 
+import re
+import textwrap
 from dataclasses import dataclass, field
 from datetime import datetime
+from email.mime.image import MIMEImage
+from email.mime.multipart import MIMEMultipart
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
-from games.mail import tokens
+from games.boards import clickable_moves
+from games.mail import pictures, tokens
 from games.mail.selectors import player_by_address
 from games.models import Game, Outbox
 from games.registry import game_type
-from games.selectors import display_name, game_table, players_of, waiting_for
+from games.selectors import display_name, game_table, legal_moves_of, players_of, waiting_for
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
 TURN_KINDS = (Outbox.Kind.YOUR_TURN, Outbox.Kind.REMINDER, Outbox.Kind.DEADLINE_WARNING)
@@ -33,12 +45,46 @@ def replay_url(game: Game) -> str:
     return absolute("game-replay", game.pk)
 
 
-def preferences_url(email: str) -> str:
-    return absolute("mail-preferences-token", tokens.address_token(email))
+def preferences_url(user) -> str:
+    return absolute("mail-preferences-token", tokens.player_token(user.pk, user.email))
 
 
-def unsubscribe_url(email: str) -> str:
-    return absolute("mail-unsubscribe", tokens.address_token(email))
+def unsubscribe_url(user) -> str:
+    return absolute("mail-unsubscribe", tokens.player_token(user.pk, user.email))
+
+
+def move_url(game: Game, move: str) -> str:
+    """The game's page with ``move`` chosen, waiting for the player to confirm it."""
+    return f"{game_url(game)}?move={quote(move)}"
+
+
+# The longest line of the text part (RFC 5322 2.1.1 recommends 78 characters).
+TEXT_WIDTH = 78
+# A line that starts with a label ("Factories:"); its continuation lines are indented.
+LABELLED = re.compile(r"^\s*[\w ]{1,24}:\s")
+
+
+@dataclass
+class Move:
+    """One legal move in an email: its number (a reply may give just that), notation,
+    and the link that opens the game's page with it chosen."""
+
+    number: int
+    notation: str
+    url: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.number}. {self.notation}"
+
+
+@dataclass
+class MoveGroup:
+    """The moves from one source (a factory display, the centre, a tile), one row per
+    colour (or per second choice)."""
+
+    title: str
+    rows: list[list[Move]]
 
 
 @dataclass
@@ -50,8 +96,41 @@ class Section:
     players: list[str]
     position: str
     status: str = ""
-    moves: list[tuple[int, str]] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+    groups: list[MoveGroup] = field(default_factory=list)
     reply_address: str = ""
+    picture_cid: str = ""
+    picture: bytes = b""
+
+    def move_lines(self) -> list[str]:
+        """The grouped moves as text lines of at most ``TEXT_WIDTH`` characters: each group
+        under its title, its moves side by side in columns, a row of several moves (one
+        colour) starting a line of its own."""
+        digits = len(str(len(self.moves)))
+        labels = {move.number: f"{move.number:>{digits}}. {move.notation}" for move in self.moves}
+        cell = max(map(len, labels.values())) + 3
+        per_line = max(1, (TEXT_WIDTH - 2) // cell)
+        lines = []
+
+        def flush(cells: list[str]) -> None:
+            if cells:
+                lines.append(("  " + "".join(cells)).rstrip())
+                cells.clear()
+
+        for group in self.groups:
+            lines.append(group.title + ":")
+            cells: list[str] = []
+            for row in group.rows:
+                if len(row) > 1:
+                    flush(cells)
+                for move in row:
+                    cells.append(labels[move.number].ljust(cell))
+                    if len(cells) == per_line:
+                        flush(cells)
+                if len(row) > 1:
+                    flush(cells)
+            flush(cells)
+        return lines
 
 
 @dataclass
@@ -67,34 +146,21 @@ class Email:
     headers: dict = field(default_factory=dict)
 
 
-# Subject and first paragraph of each kind about one game; ``{title}`` and the row's
-# payload fill them in.
+# The first paragraph of each kind about one game; ``{title}`` and the row's payload fill
+# them in. The subject is the game's (one per game, so mail clients thread its emails).
 KIND_TEXT = {
-    Outbox.Kind.GAME_STARTED: ("{title} has started", "Everyone has joined: {title} has started."),
-    Outbox.Kind.YOUR_TURN: ("Your turn in {title}", "It is your turn in {title}."),
-    Outbox.Kind.REMINDER: (
-        "Reminder: your turn in {title}",
-        "{title} is still waiting for your move.",
-    ),
-    Outbox.Kind.DEADLINE_WARNING: (
-        "Your time is running out in {title}",
-        "Your time in {title} is running out.",
-    ),
-    Outbox.Kind.TIMEOUT: ("Your time ran out in {title}", "Your time ran out in {title}."),
-    Outbox.Kind.GAME_OVER: ("{title} is over", "{title} is over."),
+    Outbox.Kind.GAME_STARTED: "Everyone has joined: {title} has started.",
+    Outbox.Kind.YOUR_TURN: "It is your turn in {title}.",
+    Outbox.Kind.REMINDER: "{title} is still waiting for your move.",
+    Outbox.Kind.DEADLINE_WARNING: "Your time in {title} is running out.",
+    Outbox.Kind.TIMEOUT: "Your time ran out in {title}.",
+    Outbox.Kind.GAME_OVER: "{title} is over.",
     Outbox.Kind.TAKEBACK_REQUEST: (
-        "Takeback request in {title}",
         "A player asks to take {title} back to the position after event {to_seq}. Accept or "
-        "decline on the game's page.",
+        "decline on the game's page."
     ),
-    Outbox.Kind.MOVE_CONFIRMED: (
-        "Played: {move} in {title}",
-        "Your move {move} is played in {title}.",
-    ),
-    Outbox.Kind.REPLY_REFUSED: (
-        "Your reply was not played in {title}",
-        "Your reply was not played: {reason}",
-    ),
+    Outbox.Kind.MOVE_CONFIRMED: "Your move {move} is played in {title}.",
+    Outbox.Kind.REPLY_REFUSED: "Your reply was not played: {reason}",
 }
 
 
@@ -115,7 +181,7 @@ def section(game: Game, user, now: datetime) -> Section:
     table = game_table(game)
     engine = table.engine
     scores = list(game.scores or ())
-    players = []
+    players = {}
     for player in players_of(game):
         at = player["seat"]
         if at is None:
@@ -123,19 +189,20 @@ def section(game: Game, user, now: datetime) -> Section:
         mark = " (to move)" if at == game.to_move else ""
         score = f", {scores[at]} points" if at < len(scores) else ""
         # Engines' texts count seats from 0 or players from 1: name both.
-        players.append(f"Player {at + 1}: {player['player']}{score}{mark}")
+        players[at] = f"Player {at + 1}: {player['player']}{score}{mark}"
     found = Section(
         title=game_title(game),
         url=game_url(game),
-        players=players,
+        players=list(players.values()),
         position=engine.render_text(table.state) if table.started else "",
     )
     seat = seat_of_user(game, user)
+    view = engine.view(table.state) if table.started else None
+    if view is not None and settings.MAIL_BOARD_PICTURES:
+        found.picture = pictures.boards_png(game.game_type, view, players, seat)
+        found.picture_cid = f"boards-{game.pk}"
     if game.status == Game.Status.ACTIVE and seat is not None and seat == game.to_move:
-        found.moves = [
-            (number, engine.format(command))
-            for number, command in enumerate(engine.legal_commands(table.state), start=1)
-        ]
+        found.moves, found.groups = grouped_moves(game, table, view)
         found.reply_address = tokens.reply_address(game.pk, seat, game.last_seq)
         found.status = "It is your turn." + deadline_text(game, now)
     elif game.status == Game.Status.ACTIVE and game.to_move is not None:
@@ -143,6 +210,23 @@ def section(game: Game, user, now: datetime) -> Section:
     elif game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         found.status = f"The game is {game.get_status_display()}."
     return found
+
+
+def grouped_moves(game: Game, table, view) -> tuple[list[Move], list[MoveGroup]]:
+    """The legal moves, numbered in the order of ``selectors.legal_moves_of`` (the numbers
+    a reply may give), grouped by the first click that chooses them on the board (the
+    source) and then the second (the colour)."""
+    legal = legal_moves_of(table)
+    clicks = clickable_moves(game.game_type, legal, view)
+    moves, groups = [], {}
+    for number, move in enumerate(clicks, start=1):
+        found = Move(number, move["move"], move_url(game, move["move"]))
+        moves.append(found)
+        labels = [label for _pick, label in move["steps"]] or [_("Other moves")]
+        title = labels[0][:1].upper() + labels[0][1:]
+        rows = groups.setdefault(title, {})
+        rows.setdefault(labels[1] if len(labels) > 1 else "", []).append(found)
+    return moves, [MoveGroup(title, list(rows.values())) for title, rows in groups.items()]
 
 
 def deadline_text(game: Game, now: datetime) -> str:
@@ -161,7 +245,7 @@ def compose(row: Outbox, now: datetime) -> Email:
         subject="",
         greeting=f"Hello {name}," if name else "Hello,",
         paragraphs=[],
-        preferences_url=preferences_url(row.recipient) if user else "",
+        preferences_url=preferences_url(user) if user else "",
     )
     payload = row.payload or {}
     kind = row.kind
@@ -188,9 +272,8 @@ def compose(row: Outbox, now: datetime) -> Email:
         return _finish(email, row, user)
     email.sections = [section(game, user, now)]
     values = {"title": title, **payload}
-    subject, paragraph = KIND_TEXT[kind]
-    email.subject = subject.format_map(values)
-    email.paragraphs = [paragraph.format_map(values)]
+    email.subject = title
+    email.paragraphs = [KIND_TEXT[kind].format_map(values)]
     match kind:
         case Outbox.Kind.DEADLINE_WARNING:
             email.paragraphs += [deadline_text(game, now).strip(), timeout_text(game)]
@@ -242,6 +325,29 @@ def result_text(game: Game) -> str:
     return f"Winner: {winners}." if winners else ""
 
 
+class EmailWithPictures(EmailMultiAlternatives):
+    """An email whose HTML part shows pictures attached inline: ``multipart/alternative``
+    of the text and a ``multipart/related`` of the HTML and its pictures (RFC 2387), so
+    a client that shows the text part shows no attachment."""
+
+    def __init__(self, *args, pictures: list[tuple[str, bytes]], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.pictures = pictures
+
+    def _create_mime_attachment(self, content, mimetype):
+        part = super()._create_mime_attachment(content, mimetype)
+        if mimetype != "text/html" or not self.pictures:
+            return part
+        related = MIMEMultipart("related")
+        related.attach(part)
+        for cid, png in self.pictures:
+            picture = MIMEImage(png, "png")
+            picture.add_header("Content-ID", f"<{cid}>")
+            picture.add_header("Content-Disposition", "inline", filename=f"{cid}.png")
+            related.attach(picture)
+        return related
+
+
 def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
     """The message to send for ``row``."""
     if row.kind == Outbox.Kind.REPLY_REFUSED and row.game_id is None:
@@ -249,35 +355,77 @@ def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
     else:
         email = compose(row, now)
     context = {"email": email, "site_url": settings.SITE_URL}
-    text = render_to_string("mail/message.txt", context)
+    text = fold(render_to_string("mail/message.txt", context))
     html = render_to_string("mail/message.html", context)
     headers = {
-        "Message-ID": f"<outbox.{row.pk}@{settings.MAIL_REPLY_DOMAIN}>",
+        "Message-ID": row.message_id,
         "Auto-Submitted": "auto-generated",
+        **thread_headers(row),
         **email.headers,
     }
-    if row.game_id:
-        headers["References"] = f"<game.{row.game_id}@{settings.MAIL_REPLY_DOMAIN}>"
-    if (row.payload or {}).get("in_reply_to"):
-        headers["In-Reply-To"] = row.payload["in_reply_to"]
-        headers["References"] = row.payload["in_reply_to"]
     reply_to = [s.reply_address for s in email.sections if s.reply_address]
-    result = EmailMultiAlternatives(
+    result = EmailWithPictures(
         subject=email.subject,
         body=text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=[row.recipient],
         reply_to=reply_to[:1] if len(email.sections) == 1 else None,
         headers=headers,
+        pictures=[(s.picture_cid, s.picture) for s in email.sections if s.picture],
     )
     result.attach_alternative(html, "text/html")
     return result
 
 
+def thread_headers(row: Outbox) -> dict[str, str]:
+    """``In-Reply-To`` and ``References`` that thread a game's emails to one reader: to
+    the first email of the game they were sent, and an answer also to the reply it
+    answers (RFC 5322 3.6.4)."""
+    chain = []
+    if row.game_id:
+        first = (
+            Outbox.objects.filter(game_id=row.game_id, recipient=row.recipient)
+            .order_by("pk")
+            .values_list("message_id", flat=True)
+            .first()
+        )
+        if first and first != row.message_id:
+            chain.append(first)
+    answered = (row.payload or {}).get("in_reply_to")
+    if answered:
+        chain.append(answered)
+    if not chain:
+        return {}
+    return {"In-Reply-To": chain[-1], "References": " ".join(chain)}
+
+
+def fold(text: str, width: int = TEXT_WIDTH) -> str:
+    """``text`` in lines of at most ``width`` characters: a long line is broken between the
+    items of a ``|`` list, then between words, its continuation lines indented under a
+    label. A single word longer than a line (a web address) keeps a line of its own."""
+    folded = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            folded.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        hanging = indent + ("  " if LABELLED.match(line) else "")
+        items = line.split(" | ")
+        for index, item in enumerate(items):
+            folded += textwrap.wrap(
+                item if index == 0 else hanging + item,
+                width,
+                subsequent_indent=hanging,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+    return "\n".join(folded)
+
+
 def _finish(email: Email, row: Outbox, user) -> Email:
     if user is not None:
         email.headers = {
-            "List-Unsubscribe": f"<{unsubscribe_url(row.recipient)}>",
+            "List-Unsubscribe": f"<{unsubscribe_url(user)}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         }
     return email

@@ -1,19 +1,23 @@
 """Play by email, the writers: sending the outbox, the periodic jobs (timeouts, deadline
 warnings, reminders, vacations, digests, due emails), moving by reply, preferences.
 
-Sending once. An outbox row is sent by whoever claims it first (the Celery task queued at
-commit, or the minute sweep when the broker lost that task) with a conditional ``UPDATE …
-WHERE sent_at IS NULL AND claimed_at IS NULL``; the claim is committed before the SMTP
-transaction and ``sent_at`` right after it. So no row is ever handed to the mail server
-twice, whatever the number of workers, broker re-deliveries or sweeps. SMTP and the
-database cannot commit together, so one window stays: a worker that dies after its claim
-and before its mark (during the SMTP transaction, less than a second) leaves the row "in
-doubt" — the server may or may not have taken it. We choose *at most once*: after
-``MAIL_CLAIM_STALE_SECONDS`` the sweep gives such a row up (``cancelled_at`` with the
-reason in ``last_error``, logged as an error) rather than risk a second copy; a lost turn
-email is covered by the next reminder. A failure the server reports (refused, timed out,
-connection lost before the claim) is not in doubt: the claim is released and the row
-tried again later, up to ``MAX_ATTEMPTS``.
+Sending once, as far as SMTP allows. An outbox row is sent by whoever claims it first (the
+Celery task queued at commit, or the minute sweep when the broker lost that task) with a
+conditional ``UPDATE … WHERE sent_at IS NULL AND claimed_at IS NULL``; the claim is
+committed before the SMTP transaction, ``data_started_at`` just before its DATA command
+(only while the claim is still ours), and ``sent_at`` right after the server's answer. So
+no row is ever handed to the mail server twice, whatever the number of workers, broker
+re-deliveries or sweeps. What can go wrong, and what we do:
+
+- The server answers no (refused, 4xx/5xx, connection refused), or the attempt fails
+  before DATA (a timeout while connecting, a worker killed before DATA — its claim goes
+  stale after ``MAIL_CLAIM_STALE_SECONDS``): the message never reached the server, so the
+  row is tried again later, up to ``MAX_ATTEMPTS`` (a 5xx gives up at once).
+- The connection times out or drops after DATA began, or the worker dies there: the server
+  may have taken the message. SMTP and the database cannot commit together, so we choose
+  *at most once*: the row is "in doubt" (``in_doubt_at``, logged as an error, listed by
+  ``selectors.outbox_in_doubt`` for the operator) and not sent again blindly; a lost turn
+  email is covered by the next reminder.
 
 Keys. Emails about an event use its seq; reminders and deadline warnings, which can fall
 many times on one position, use the minute they were scheduled for; a digest the day
@@ -27,6 +31,7 @@ from contextlib import suppress
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import get_connection
 from django.db import transaction
 from django.db.models import F, Q
@@ -34,9 +39,10 @@ from django.utils import timezone
 
 from games import services
 from games.errors import BadRequest, ServiceError
-from games.mail import inbound, outbox, render, tokens
-from games.mail.selectors import player_by_address
+from games.mail import inbound, outbox, render
+from games.mail.selectors import player_by_address, player_by_token
 from games.models import Game, InboundMessage, Outbox, PlayerSettings, Seat, SeatClock
+from games.rules.common import InvalidNotation
 from games.selectors import game_table, legal_moves_of
 from games.services import clocks, deadlines
 
@@ -57,8 +63,22 @@ OPTIONAL_KINDS = (
 # Answers to a player's own email: sent even after an unsubscribe.
 ANSWER_KINDS = (Outbox.Kind.MOVE_CONFIRMED, Outbox.Kind.REPLY_REFUSED)
 IN_DOUBT = (
-    "in doubt: claimed by a worker that never marked it sent (it may have gone out); not sent again"
+    "in doubt: the worker stopped after handing the message to the mail server (DATA) and "
+    "before its answer; it may have gone out, so it is not sent again"
 )
+IN_DOUBT_ANSWER = (
+    "in doubt: no answer from the mail server after the message was handed over (DATA): "
+    "{error}; it may have gone out, so it is not sent again"
+)
+STOPPED_BEFORE_DATA = "the worker stopped before handing the message to the mail server; sent again"
+# A "your turn" email waits this long for the "game started" email to the same player,
+# which shows the same turn, to be sent or given up.
+WAIT_FOR_STARTED = timedelta(minutes=1)
+
+
+class ClaimLost(smtplib.SMTPException):
+    """Our claim on the row was given up (the sweep took us for dead) before DATA: stop
+    before handing the message over, whoever holds the row now sends it."""
 
 
 # --- sending ------------------------------------------------------------------------------
@@ -67,7 +87,8 @@ IN_DOUBT = (
 def outbox_send(*, outbox_id: int, now: datetime | None = None) -> str:
     """Send one outbox row if it is due and nobody has claimed it: ``sent``, ``skipped``
     (the reader does not want it or it is out of date), ``failed`` (tried again later),
-    ``busy`` (claimed by another worker), ``not due`` or ``done``."""
+    ``in doubt`` (see the module doc), ``busy`` (claimed by another worker), ``not due``
+    or ``done``."""
     now = now or timezone.now()
     row = Outbox.objects.select_related("game").filter(pk=outbox_id).first()
     if row is None or row.sent_at or row.cancelled_at or row.claimed_at:
@@ -78,6 +99,9 @@ def outbox_send(*, outbox_id: int, now: datetime | None = None) -> str:
     if reason:
         _unclaimed(row).update(cancelled_at=now, last_error=reason)
         return "skipped"
+    if _started_email_pending(row):
+        _unclaimed(row).update(due_at=now + WAIT_FOR_STARTED)
+        return "not due"
     try:
         message = render.message(row, now)
     except Exception as error:
@@ -89,21 +113,68 @@ def outbox_send(*, outbox_id: int, now: datetime | None = None) -> str:
     try:
         connection.open()
         # The claim comes after the connection is up: what fails before it is not in doubt.
-        if not _unclaimed(row).update(claimed_at=now, attempts=F("attempts") + 1):
+        if not _unclaimed(row).update(
+            claimed_at=now, data_started_at=None, attempts=F("attempts") + 1
+        ):
             return "busy"
-        try:
-            connection.send_messages([message])
-        except (smtplib.SMTPException, OSError) as error:
-            _failed(Outbox.objects.filter(pk=row.pk, claimed_at=now), row, error, now)
-            return "failed"
-        Outbox.objects.filter(pk=row.pk).update(sent_at=now, last_error="")
-        return "sent"
+        ours = Outbox.objects.filter(pk=row.pk, claimed_at=now, sent_at__isnull=True)
+        ours = ours.filter(attempts=ours.values_list("attempts", flat=True).first())
+        return _hand_over(connection, message, ours, row, now)
     except (smtplib.SMTPException, OSError) as error:
         _failed_unclaimed(row, error, now)
         return "failed"
     finally:
         with suppress(smtplib.SMTPException, OSError):
             connection.close()
+
+
+def _hand_over(connection, message, ours, row: Outbox, now: datetime) -> str:
+    """The SMTP transaction of a claimed row (``ours``), noting DATA as it starts."""
+    started = []
+
+    def data_starts() -> None:
+        if not ours.filter(data_started_at__isnull=True).update(data_started_at=timezone.now()):
+            raise ClaimLost(f"outbox {row.pk}: claim given up before DATA")
+        started.append(True)
+
+    _before_data(connection, data_starts)
+    try:
+        connection.send_messages([message])
+    except ClaimLost:
+        return "busy"
+    except smtplib.SMTPResponseException as error:
+        # The server answered: whatever it said, it did not take the message.
+        _failed(ours, row, error, now)
+        return "failed"
+    except (smtplib.SMTPException, OSError) as error:
+        if not started:
+            _failed(ours, row, error, now)
+            return "failed"
+        said = str(error)[:200] or type(error).__name__
+        ours.update(
+            in_doubt_at=now, cancelled_at=now, last_error=IN_DOUBT_ANSWER.format(error=said)
+        )
+        log.error("outbox %s in doubt: %s", row.pk, said)
+        return "in doubt"
+    ours.update(sent_at=now, last_error="")
+    return "sent"
+
+
+def _before_data(connection, data_starts) -> None:
+    """Call ``data_starts`` just before the message is handed over. With Django's SMTP
+    backend that is the DATA command of its ``smtplib`` connection (``sendmail`` calls
+    ``self.data``); any other backend has no such step, so the whole send counts."""
+    smtp = getattr(connection, "connection", None)
+    if isinstance(smtp, smtplib.SMTP):
+        data = smtp.data
+
+        def noted_data(msg):
+            data_starts()
+            return data(msg)
+
+        smtp.data = noted_data
+    else:
+        data_starts()
 
 
 def skip_reason(row: Outbox, now: datetime) -> str:
@@ -137,9 +208,27 @@ def skip_reason(row: Outbox, now: datetime) -> str:
 
 
 def _turn_shown_elsewhere(row: Outbox) -> bool:
+    """A later "your turn" email exists, or the "game started" email showing this same
+    turn was actually sent (one turned off, lost or given up shows nothing)."""
     later = Q(kind=Outbox.Kind.YOUR_TURN, seq__gt=row.seq)
-    started = Q(kind=Outbox.Kind.GAME_STARTED, seq=row.seq)
+    started = Q(kind=Outbox.Kind.GAME_STARTED, seq=row.seq, sent_at__isnull=False)
     return Outbox.objects.filter(later | started, game=row.game, recipient=row.recipient).exists()
+
+
+def _started_email_pending(row: Outbox) -> bool:
+    """A "your turn" email whose "game started" email (the same turn) is still to be sent
+    waits for it: sent, it makes this one needless; given up, this one goes out."""
+    return (
+        row.kind == Outbox.Kind.YOUR_TURN
+        and Outbox.objects.filter(
+            game=row.game,
+            recipient=row.recipient,
+            kind=Outbox.Kind.GAME_STARTED,
+            seq=row.seq,
+            sent_at__isnull=True,
+            cancelled_at__isnull=True,
+        ).exists()
+    )
 
 
 def _unclaimed(row: Outbox):
@@ -159,13 +248,14 @@ def _failed_unclaimed(row: Outbox, error: Exception, now: datetime) -> None:
 
 
 def _failed(ours, row: Outbox, error: Exception, now: datetime) -> None:
-    """Release our claim (``ours``): the server said no, so nothing went out. A permanent
-    refusal (5xx) or too many attempts give up."""
+    """Release our claim (``ours``): the message did not reach the server, so nothing went
+    out. A permanent refusal (5xx) or too many attempts give up."""
     row.refresh_from_db(fields=["attempts"])
     code = getattr(error, "smtp_code", 0) or 0
     permanent = isinstance(error, smtplib.SMTPRecipientsRefused) or code >= 500
     ours.filter(sent_at__isnull=True).update(
         claimed_at=None,
+        data_started_at=None,
         last_error=str(error)[:500],
         due_at=now + _backoff(row),
         cancelled_at=now if permanent or row.attempts >= MAX_ATTEMPTS else None,
@@ -192,21 +282,29 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
 
 
 def outbox_sweep(*, now: datetime) -> dict[str, int]:
-    """Send every due row nobody claimed; give up rows in doubt (see the module doc)."""
+    """Settle the claims of workers that stopped (see the module doc), then send every due
+    row nobody claimed."""
     pending = Outbox.objects.filter(
         sent_at__isnull=True, cancelled_at__isnull=True, due_at__lte=now
     )
+    stale = pending.filter(
+        claimed_at__lte=now - timedelta(seconds=settings.MAIL_CLAIM_STALE_SECONDS)
+    )
+    retried = stale.filter(data_started_at__isnull=True).update(
+        claimed_at=None, last_error=STOPPED_BEFORE_DATA
+    )
+    in_doubt = stale.filter(data_started_at__isnull=False).update(
+        in_doubt_at=now, cancelled_at=now, last_error=IN_DOUBT
+    )
+    if in_doubt:
+        log.error("%s outbox row(s) in doubt after a worker stopped; not sent again", in_doubt)
     ids = list(
         pending.filter(claimed_at__isnull=True)
         .order_by("due_at")
         .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
     )
     sent = sum(outbox_send(outbox_id=pk, now=now) == "sent" for pk in ids)
-    stale = now - timedelta(seconds=settings.MAIL_CLAIM_STALE_SECONDS)
-    in_doubt = pending.filter(claimed_at__lte=stale).update(cancelled_at=now, last_error=IN_DOUBT)
-    if in_doubt:
-        log.error("%s outbox row(s) in doubt after a worker stopped; not sent again", in_doubt)
-    return {"sent": sent, "in_doubt": in_doubt}
+    return {"sent": sent, "in_doubt": in_doubt, "retried": retried}
 
 
 def warnings_queue(*, now: datetime) -> int:
@@ -301,8 +399,7 @@ def preferences_update(*, user, wanted_kinds: list[str], daily_digest: bool) -> 
 def unsubscribe(*, token: str, now: datetime | None = None) -> None:
     """Stop every email but answers to the player's own replies. A token that names no
     player does nothing, silently: the page says the same either way."""
-    email = tokens.read_address_token(token)
-    user = player_by_address(email)
+    user = player_by_token(token)
     if user is None:
         return
     prefs, _ = PlayerSettings.objects.get_or_create(user=user)
@@ -318,7 +415,8 @@ def reply_receive(*, raw: bytes, recipients: tuple[str, ...] = ()) -> str:
     """Handle one emailed reply (RFC 822 bytes) and say what became of it. A repeated
     Message-ID is ignored; otherwise the move is played and confirmed, or refused with the
     reason, the current position and the legal moves. Mail from robots (out-of-office) and
-    from unknown addresses gets no answer."""
+    from unknown addresses gets no answer, and refusals are capped (``_refusal_held_back``)
+    so that no responder can make us loop."""
     reply = inbound.read(raw, tuple(recipients))
     with transaction.atomic():
         record, created = InboundMessage.objects.get_or_create(
@@ -330,6 +428,15 @@ def reply_receive(*, raw: bytes, recipients: tuple[str, ...] = ()) -> str:
         record.outcome = outcome[:255]
         record.save(update_fields=["outcome", "game"])
     return outcome
+
+
+# A player gets at most one refusal per game in this time, whatever they (or a robot
+# answering in their name) send: enough to learn what went wrong, never a loop.
+REFUSAL_INTERVAL = timedelta(hours=1)
+# How many of the lines a player wrote are searched for the move: a greeting or a
+# sentence may come first, a whole letter is not read.
+MOVE_LINES_READ = 10
+MOVE_NUMBER = re.compile(r"#?\s*(\d+)\s*[.)]?")
 
 
 def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
@@ -360,13 +467,13 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
             "the receiving server could not confirm it came from your address (DMARC failed).",
         )
     record.game = game
+    if reply.unreadable:
+        return _refuse(game, user, record, reply, reply.unreadable)
     if game.status != Game.Status.ACTIVE:
         return _refuse(game, user, record, reply, f"the game is {game.get_status_display()}.")
-    written = inbound.first_line(reply.text)
-    if not written:
-        return _refuse(
-            game, user, record, reply, "no move found: write the move or its number first."
-        )
+    lines = reply.lines()
+    if not lines:
+        return _refuse(game, user, record, reply, "no move found: write the move or its number.")
     if target.seq != game.last_seq:
         return _refuse(
             game,
@@ -375,6 +482,7 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
             reply,
             "the game has moved on since that email. Here is the position now.",
         )
+    written = _move_line(game, lines)
     try:
         result = services.move_submit(
             game=game, user=user, move=_move_text(game, written), expected_seq=target.seq
@@ -393,9 +501,30 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
     return f"played {moved.data['move']}"
 
 
+def _move_line(game: Game, lines: list[str]) -> str:
+    """The first line the player wrote that reads as a move or a move's number — maybe
+    after a lead-in such as "My move:" — so a greeting before it and a signature after it
+    do not matter. When none reads, the first line that is not a greeting, to say why it
+    does not."""
+    engine = game_table(game).engine
+    for line in lines[:MOVE_LINES_READ]:
+        for candidate in (line, inbound.without_lead_in(line)):
+            if candidate and (MOVE_NUMBER.fullmatch(candidate) or _reads(engine, candidate)):
+                return candidate
+    return next((line for line in lines if not inbound.is_greeting(line)), lines[0])
+
+
+def _reads(engine, text: str) -> bool:
+    try:
+        engine.parse(text)
+    except InvalidNotation:
+        return False
+    return True
+
+
 def _move_text(game: Game, written: str) -> str:
     """The notation of a move given by its number in the email's list, or ``written``."""
-    number = re.fullmatch(r"#?\s*(\d+)\s*[.)]?", written)
+    number = MOVE_NUMBER.fullmatch(written)
     if number is None:
         return written
     legal = legal_moves_of(game_table(game))
@@ -410,14 +539,36 @@ def _move_text(game: Game, written: str) -> str:
 
 def _refuse(game, user, record: InboundMessage, reply: inbound.Reply, reason: str) -> str:
     """Queue the refusal (to registered players only: no mail to strangers), with the game
-    when the sender may see it."""
-    if user is not None:
-        outbox.queue(
-            game,
-            record.pk,
-            user.email,
-            Outbox.Kind.REPLY_REFUSED,
-            reason=reason,
-            in_reply_to=reply.message_id,
-        )
+    when the sender may see it — unless ``_refusal_held_back`` says not to answer."""
+    if user is None:
+        return f"refused: {reason}"
+    held_back = _refusal_held_back(game, user, reply)
+    if held_back:
+        return f"refused: {reason} (not answered: {held_back})"
+    outbox.queue(
+        game,
+        record.pk,
+        user.email,
+        Outbox.Kind.REPLY_REFUSED,
+        reason=reason,
+        in_reply_to=reply.message_id,
+    )
     return f"refused: {reason}"
+
+
+def _refusal_held_back(game: Game | None, user, reply: inbound.Reply) -> str:
+    """Why a refusal must not be sent: the message answers one of our refusals (an
+    auto-responder we did not recognise), or the player had one for this game within
+    ``REFUSAL_INTERVAL``. The player's row is locked so two replies at once count as two."""
+    refusals = Outbox.objects.filter(kind=Outbox.Kind.REPLY_REFUSED)
+    if refusals.filter(message_id__in=reply.answers).exists():
+        return "it answers a refusal"
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    recent = refusals.filter(
+        game=game,
+        recipient=user.email,
+        created_at__gte=timezone.now() - REFUSAL_INTERVAL,
+    )
+    if recent.exists():
+        return "one answer per game and hour"
+    return ""

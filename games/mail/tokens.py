@@ -26,6 +26,7 @@ class LowercaseSigner(signing.Signer):
 
 
 _reply_signer = LowercaseSigner(salt=REPLY_SALT, sep=".")
+_player_signer = LowercaseSigner(salt=ADDRESS_SALT)
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,22 @@ def read_reply_address(address: str) -> ReplyTo | None:
     return ReplyTo(game_id, seat, seq)
 
 
+def player_token(user_id: int, email: str) -> str:
+    """A short token naming a player, for the preferences and unsubscribe links: the id and
+    a signature of the id with the address (a changed address voids old links), so the
+    link fits a 78-character line of a plain text email."""
+    return f"{user_id}-{_player_signer.signature(f'{user_id}:{email.lower()}')}"
+
+
+def read_player_token(token: str) -> int | None:
+    """The player id a short token claims (checked by ``selectors.player_by_token``)."""
+    user_id, dash, signature = token.partition("-")
+    return int(user_id) if dash and user_id.isdigit() and signature.isalnum() else None
+
+
 def address_token(email: str) -> str:
-    """A token naming an email address, for its preferences and unsubscribe links."""
+    """A token naming an email address, for its preferences and unsubscribe links (the
+    long form of earlier emails; still read)."""
     return signing.dumps(email.lower(), salt=ADDRESS_SALT, compress=True)
 
 

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_http_methods
 
 from games import services as game_services
 from games.errors import ServiceError
-from games.mail import services, tokens
-from games.mail.selectors import player_by_address
+from games.mail import services
+from games.mail.selectors import player_by_token
 from games.models import Outbox, PlayerSettings
 
 KIND_LABELS = {
@@ -89,5 +89,4 @@ def inbound_received(sender, event, esp_name, **kwargs) -> None:
 def _player(request: HttpRequest, token: str | None):
     if token is None:
         return request.user if request.user.is_authenticated else None
-    email = tokens.read_address_token(token)
-    return player_by_address(email)
+    return player_by_token(token)

@@ -2,9 +2,11 @@
 games between alice and bob, and a clock the tests move by hand (``now`` passed to the
 sweep services; nothing patches time)."""
 
+import asyncio
 import email
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -23,7 +25,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import services
-from games.models import Game
+from games.models import Game, Outbox
 
 logging.getLogger("mail.log").setLevel(logging.WARNING)
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,12 +34,22 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 @dataclass
 class Sink:
-    """Every message the SMTP server accepted, parsed."""
+    """Every message the SMTP server accepted, parsed. ``on_recipient`` and ``on_message``
+    are called (in the server's thread) before DATA and once a message is in;
+    ``answer_after`` seconds pass before the server answers a message."""
 
     messages: list[EmailMessage] = field(default_factory=list)
     on_message: object = None
+    on_recipient: object = None
+    answer_after: float = 0
     port: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options) -> str:
+        if self.on_recipient:
+            self.on_recipient(address)
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope) -> str:
         message = email.message_from_bytes(envelope.original_content, policy=policy.default)
@@ -45,6 +57,7 @@ class Sink:
             self.messages.append(message)
         if self.on_message:
             self.on_message(message)
+        await asyncio.sleep(self.answer_after)
         return "250 OK"
 
     def to(self, address: str) -> list[EmailMessage]:
@@ -71,6 +84,8 @@ def smtp(settings):
     settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
     settings.YOUR_TURN_GRACE_SECONDS = 0
     settings.MAIL_REPLY_DOMAIN = "play.example"
+    # The board pictures have tests of their own (test_render.py); the rest stay fast.
+    settings.MAIL_BOARD_PICTURES = False
     sink.port = port
     yield sink
     controller.stop()
@@ -92,6 +107,7 @@ class Worker:
             "MAIL_REPLY_DOMAIN": "play.example",
             "YOUR_TURN_GRACE_SECONDS": "0",
             "CONN_MAX_AGE": "0",
+            "MAIL_BOARD_PICTURES": "0",
         }
         self.process = subprocess.Popen(
             [
@@ -189,11 +205,20 @@ def body_of(message: EmailMessage) -> str:
 
 
 def moves_in(message: EmailMessage) -> list[str]:
-    """The numbered moves an email lists, in order."""
-    lines = body_of(message).splitlines()
+    """The numbered moves an email lists (several to a line, in columns), in order."""
     moves = []
-    for line in lines:
-        head, dot, rest = line.strip().partition(". ")
-        if dot and head.isdigit() and int(head) == len(moves) + 1:
-            moves.append(rest)
+    for line in body_of(message).splitlines():
+        for cell in re.split(r"\s{2,}", line.strip()):
+            head, dot, rest = cell.partition(". ")
+            if dot and head.isdigit() and int(head) == len(moves) + 1:
+                moves.append(rest)
     return moves
+
+
+def kind_of(message: EmailMessage) -> str:
+    """The kind of outbox row an email was sent for (its subject is the game's)."""
+    return Outbox.objects.get(message_id=str(message["Message-ID"]).strip()).kind
+
+
+def of_kind(messages: list[EmailMessage], *kinds: str) -> list[EmailMessage]:
+    return [message for message in messages if kind_of(message) in kinds]

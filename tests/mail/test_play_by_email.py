@@ -9,7 +9,7 @@ import pytest
 from games.mail import services as mail
 from games.mail import tokens
 from games.models import Game
-from tests.mail.conftest import fixture_reply, moves_in, player_to_move, start_game
+from tests.mail.conftest import fixture_reply, moves_in, of_kind, player_to_move, start_game
 
 CLIENTS = ("gmail.eml", "outlook.eml", "apple_mail.eml", "thunderbird.eml")
 
@@ -59,7 +59,7 @@ def test_a_two_player_game_is_played_to_the_end_by_email_alone(kind, alice, bob,
     assert game.status == Game.Status.FINISHED and game.winners
     assert replies > 20
     for player in (alice, bob):
-        (over,) = [m for m in smtp.to(player.email) if str(m["Subject"]).endswith("is over")]
+        (over,) = of_kind(smtp.to(player.email), "game_over")
         assert "Winner" in over.get_body(preferencelist=("plain",)).get_content()
 
 

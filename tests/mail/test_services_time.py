@@ -13,13 +13,14 @@ from games.mail import services as mail
 from games.models import Game, Outbox, PlayerSettings, SeatClock
 from games.selectors import game_table
 from tests.conftest import make_user
-from tests.mail.conftest import player_to_move, start_game
+from tests.mail.conftest import kind_of, player_to_move, start_game
 
 HOUR = timedelta(hours=1)
 
 
-def subjects_to(smtp, user) -> list[str]:
-    return [str(m["Subject"]) for m in smtp.to(user.email)]
+def kinds_to(smtp, user) -> list[str]:
+    """The kinds of the emails ``user`` got, in order (every subject is the game's)."""
+    return [kind_of(m) for m in smtp.to(user.email)]
 
 
 def opponent_of(game, user):
@@ -41,14 +42,14 @@ def test_reminders_every_day_a_warning_before_the_deadline_then_the_default_move
     start = clock.now
     player = player_to_move(game)
     mail.sweep(now=start + HOUR)
-    assert not [s for s in subjects_to(smtp, player) if s.startswith("Reminder")]
+    assert not [s for s in kinds_to(smtp, player) if s == "reminder"]
     for hours in (24, 24.5, 48, 48.2):
         mail.sweep(now=start + hours * HOUR)
-    reminders = [s for s in subjects_to(smtp, player) if s.startswith("Reminder")]
+    reminders = [s for s in kinds_to(smtp, player) if s == "reminder"]
     assert len(reminders) == 2, "one after 24 hours, one after 48, never twice"
     mail.sweep(now=start + 61 * HOUR)
     mail.sweep(now=start + 62 * HOUR)
-    warnings = [s for s in subjects_to(smtp, player) if "running out" in s]
+    warnings = [s for s in kinds_to(smtp, player) if s == "deadline_warning"]
     assert len(warnings) == 1, "12 hours before the 72-hour deadline"
     seq = Game.objects.get(pk=game.pk).last_seq
     table = game_table(game)
@@ -58,9 +59,9 @@ def test_reminders_every_day_a_warning_before_the_deadline_then_the_default_move
     game.refresh_from_db()
     assert game.last_seq > seq and game.status == Game.Status.ACTIVE
     assert player_to_move(game) != player
-    (timeout,) = [m for m in smtp.to(player.email) if "ran out" in str(m["Subject"])]
+    (timeout,) = [m for m in smtp.to(player.email) if kind_of(m) == "timeout"]
     assert default in timeout.get_body(preferencelist=("plain",)).get_content()
-    assert any(s.startswith("Your turn") for s in subjects_to(smtp, opponent_of(game, player)))
+    assert any(s == "your_turn" for s in kinds_to(smtp, opponent_of(game, player)))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -73,8 +74,8 @@ def test_with_the_forfeit_policy_the_player_out_of_time_loses(alice, bob, smtp, 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.winners == [1 - game.seats.get(user=player).position]
-    assert any("ran out" in s for s in subjects_to(smtp, player))
-    assert any(s.endswith("is over") for s in subjects_to(smtp, opponent_of(game, player)))
+    assert any(s == "timeout" for s in kinds_to(smtp, player))
+    assert any(s == "game_over" for s in kinds_to(smtp, opponent_of(game, player)))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -84,7 +85,7 @@ def test_without_a_time_control_nothing_times_out_but_reminders_come(alice, bob,
     assert mail.sweep(now=clock.advance(days=30))["timeouts"] == 0
     game.refresh_from_db()
     assert game.deadline is None and player_to_move(game) == player
-    assert any(s.startswith("Reminder") for s in subjects_to(smtp, player))
+    assert any(s == "reminder" for s in kinds_to(smtp, player))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -137,7 +138,7 @@ def test_vacation_stops_the_clocks_in_every_game_until_the_player_is_back(
         assert game.deadline is None
     back = clock.advance(days=10)
     assert mail.sweep(now=back)["timeouts"] == 0
-    assert not [s for s in subjects_to(smtp, alice) if s.startswith("Reminder")]
+    assert not [s for s in kinds_to(smtp, alice) if s == "reminder"]
     services.vacation_end(user=alice, now=back)
     prefs = PlayerSettings.objects.get(user=alice)
     assert prefs.vacation_seconds_used == int((back - started).total_seconds())
@@ -187,8 +188,8 @@ def test_a_digest_player_gets_one_email_a_day_for_all_games(alice, bob, carol, s
             play_first_legal(game, player_to_move(game))
     for hours in (0, 1, 25, 26, 49):
         mail.sweep(now=clock.now + hours * HOUR)
-    subjects = subjects_to(smtp, alice)
-    assert not [s for s in subjects if s.startswith(("Your turn", "Reminder"))]
+    subjects = kinds_to(smtp, alice)
+    assert not [s for s in subjects if s in ("your_turn", "reminder")]
     digests = [m for m in smtp.to(alice.email) if "waiting for your move" in str(m["Subject"])]
     assert len(digests) == 3, "hours 0, 25 and 49"
     text = digests[0].get_body(preferencelist=("plain",)).get_content()
@@ -216,9 +217,9 @@ def test_a_game_can_have_its_own_reminder_policy(alice, bob, smtp, clock):
     player = player_to_move(game)
     for hours in (1, 2.1, 3, 8.2, 18.1):
         mail.sweep(now=clock.now + hours * HOUR)
-    subjects = subjects_to(smtp, player)
-    assert len([s for s in subjects if s.startswith("Reminder")]) == 3, "after 2, 8 and 14 hours"
-    assert len([s for s in subjects if "running out" in s]) == 1, "30 hours before 48"
+    subjects = kinds_to(smtp, player)
+    assert len([s for s in subjects if s == "reminder"]) == 3, "after 2, 8 and 14 hours"
+    assert len([s for s in subjects if s == "deadline_warning"]) == 1, "30 hours before 48"
 
 
 @pytest.mark.django_db

@@ -1,9 +1,12 @@
 """The preferences page and unsubscribe links (GET confirms, POST acts)."""
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from games.mail import tokens
 from games.models import Outbox, PlayerSettings
+from tests.mail.conftest import start_game
 
 
 @pytest.mark.django_db
@@ -78,3 +81,30 @@ def test_one_click_unsubscribe_acts_on_post_and_answers_the_same_for_any_token(a
         client.get(f"/mail/unsubscribe/{token}/").content
         == client.get(f"/mail/unsubscribe/{token[:-2]}xx/").content
     )
+
+
+@pytest.mark.django_db
+def test_the_operator_finds_the_emails_in_doubt_in_the_admin(client, alice, bob):
+    game = start_game(alice, bob)
+    doubtful = Outbox.objects.filter(game=game).first()
+    Outbox.objects.filter(pk=doubtful.pk).update(
+        in_doubt_at=timezone.now(), cancelled_at=timezone.now()
+    )
+    operator = get_user_model().objects.create_superuser("root@example.com", "root@x.org", "pw")
+    client.force_login(operator)
+    page = client.get("/admin/games/outbox/?delivery=in_doubt")
+    assert page.status_code == 200
+    assert page.context["cl"].result_count == 1
+    client.force_login(alice)
+    assert client.get("/admin/games/outbox/").status_code == 302
+
+
+@pytest.mark.django_db
+def test_the_short_link_of_an_email_opens_the_players_page_and_a_forged_one_does_not(
+    alice, bob, client
+):
+    token = tokens.player_token(alice.pk, alice.email)
+    assert len(token) < 40
+    assert "alice" in client.get(f"/mail/preferences/{token}/").content.decode().lower()
+    forged = tokens.player_token(alice.pk, bob.email)
+    assert client.get(f"/mail/preferences/{forged}/").status_code == 404

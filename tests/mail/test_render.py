@@ -1,0 +1,98 @@
+"""The emails that show the game (issue 17): the boards as an inline PNG picture, text
+lines of at most 78 characters, the moves grouped and linked, one subject and one thread
+per game, Message-IDs that never repeat."""
+
+import re
+import struct
+from email import message_from_bytes, policy
+
+import pytest
+from django.utils import timezone
+
+from games.mail import outbox, render
+from games.models import Outbox
+from games.selectors import game_table, legal_moves_of
+from tests.mail.conftest import moves_in, player_to_move, start_game
+
+GAMES = [("azul", 2), ("summer-pavilion", 3), ("miyabi", 2)]
+
+
+def turn_email_of(game):
+    """The first player's "your turn" email, rendered and parsed as a client gets it."""
+    row = Outbox.objects.get(game=game, kind=Outbox.Kind.YOUR_TURN)
+    raw = render.message(row, timezone.now()).message().as_bytes()
+    return row, message_from_bytes(raw, policy=policy.default)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.mark.parametrize(("kind", "players"), GAMES)
+@pytest.mark.django_db
+def test_the_turn_email_of_each_game_shows_its_boards_as_an_inline_picture(
+    kind, players, alice, bob, carol, settings
+):
+    settings.MAIL_BOARD_PICTURES = True
+    game = start_game(alice, *(bob, carol)[: players - 1], game=kind)
+    _, email = turn_email_of(game)
+    assert email.get_content_type() == "multipart/alternative"
+    text, related = email.get_payload()
+    assert text.get_content_type() == "text/plain"
+    assert related.get_content_type() == "multipart/related"
+    html, picture = related.get_payload()
+    assert f'src="cid:boards-{game.pk}"' in html.get_content()
+    assert picture["Content-ID"] == f"<boards-{game.pk}>"
+    width, height = png_size(picture.get_content())
+    assert width == 600 and height > 300
+    assert 'width="600" style="display: block; width: 100%;' in html.get_content()
+
+
+@pytest.mark.parametrize(("kind", "players"), GAMES)
+@pytest.mark.django_db
+def test_every_text_line_fits_78_characters_and_every_move_keeps_its_number(
+    kind, players, alice, bob, carol, settings
+):
+    settings.MAIL_REPLY_DOMAIN = "play.azulsite.example"
+    settings.SITE_URL = "https://azulsite.example"
+    settings.MAIL_BOARD_PICTURES = False
+    game = start_game(alice, *(bob, carol)[: players - 1], game=kind)
+    _, email = turn_email_of(game)
+    text = email.get_body(preferencelist=("plain",)).get_content()
+    assert max(len(line) for line in text.splitlines()) <= 78
+    assert str(email["Reply-To"]) in text.splitlines(), "the reply address on a line of its own"
+    legal = [move["move"] for move in legal_moves_of(game_table(game))]
+    assert moves_in(email) == legal
+    html = email.get_body(preferencelist=("html",)).get_content()
+    assert f'href="https://azulsite.example/games/{game.pk}/?move=' in html
+    assert html.count("?move=") == len(legal)
+    assert f'style="white-space: nowrap; color: #2f4f7a;">{email["Reply-To"]}</a>' in html
+
+
+@pytest.mark.django_db
+def test_a_games_emails_share_a_subject_and_a_thread_and_never_repeat_a_message_id(
+    alice, bob, settings
+):
+    settings.MAIL_BOARD_PICTURES = False
+    settings.MAIL_REPLY_DOMAIN = "play.example"
+    game = start_game(alice, bob)
+    player = player_to_move(game)
+    outbox.queue(
+        game, 99, player.email, Outbox.Kind.MOVE_CONFIRMED, move="F1 blue 1", in_reply_to="<r@x>"
+    )
+    rows = list(Outbox.objects.filter(game=game, recipient=player.email).order_by("pk"))
+    assert [row.kind for row in rows] == ["game_started", "your_turn", "move_confirmed"]
+    started, turn, confirmed = (render.message(row, timezone.now()) for row in rows)
+    assert started.subject == turn.subject == confirmed.subject == f"Azul #{game.pk}"
+    assert "In-Reply-To" not in started.extra_headers
+    assert (
+        turn.extra_headers["In-Reply-To"]
+        == turn.extra_headers["References"]
+        == (rows[0].message_id)
+    )
+    assert confirmed.extra_headers["In-Reply-To"] == "<r@x>"
+    assert confirmed.extra_headers["References"] == f"{rows[0].message_id} <r@x>"
+    ids = list(Outbox.objects.values_list("message_id", flat=True))
+    assert len(set(ids)) == len(ids)
+    assert all(re.fullmatch(r"<[0-9a-f]{32}@play\.example>", i) for i in ids)
