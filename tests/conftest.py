@@ -1,7 +1,27 @@
 """Shared fixtures: a few named users, as in every story we tell about the site."""
 
+from unittest import mock
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.db.backends.postgresql.operations import DatabaseOperations
+
+_sql_flush = DatabaseOperations.sql_flush
+
+
+def _sql_flush_past_the_history_guard(self, style, tables, **options):
+    statements = _sql_flush(self, style, tables, **options)
+    # SET LOCAL: for the flush's own transaction only, and only a superuser may.
+    return ["SET LOCAL session_replication_role = replica", *statements] if statements else []
+
+
+@pytest.fixture(scope="session", autouse=True)
+def flush_past_the_history_guard():
+    """Django empties the tables after each transactional test with one TRUNCATE, which the
+    event table refuses (events migration 0003). The tests' superuser turns ordinary
+    triggers off for that statement; the site's roles cannot."""
+    with mock.patch.object(DatabaseOperations, "sql_flush", _sql_flush_past_the_history_guard):
+        yield
 
 
 @pytest.fixture(autouse=True)
