@@ -10,5 +10,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("games.api_urls")),
     path("mail/", include("games.mail.urls")),
+    path("", include("games.account_urls")),
     path("", include("games.urls")),
 ]

@@ -128,6 +128,7 @@ class Outbox(models.Model):
         MOVE_CONFIRMED = "move_confirmed"
         REPLY_REFUSED = "reply_refused"
         DIGEST = "digest"
+        SIGN_IN = "sign_in"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, related_name="outbox")
     seq = models.PositiveIntegerField(default=0)

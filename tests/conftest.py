@@ -1,6 +1,8 @@
 """Shared fixtures: a few named users, as in every story we tell about the site."""
 
+import copy
 from unittest import mock
+from uuid import uuid4
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -28,6 +30,15 @@ def flush_past_the_history_guard():
 def fast_password_hashing(settings):
     """Tests make many users; Django's real hasher is slow on purpose (0.3 s each)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def own_rate_limits(settings):
+    """Every test counts its own requests against the rate limits: the cache (the test
+    Redis, where the suite has one) under a key prefix of its own."""
+    caches = copy.deepcopy(settings.CACHES)
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid4().hex}"
+    settings.CACHES = caches
 
 
 def make_user(name: str, **extra):

@@ -4,12 +4,15 @@ only open pages, and the headers (Reply-To for moving by reply, RFC 8058 unsubsc
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
+from games import services
 from games.mail import tokens
 from games.mail.selectors import player_by_address
 from games.models import Game, Outbox
@@ -217,6 +220,27 @@ def refusal_without_game(row: Outbox) -> Email:
     )
 
 
+def sign_in(row: Outbox) -> Email:
+    """The sign-in email: the link (its code in the fragment, which reaches no server's log)
+    and the code alone, for a browser that does not fill it in."""
+    code = services.sign_in_code(row)
+    query = urlencode({"next": (row.payload or {}).get("next") or "/lobby/"})
+    link = f"{absolute('sign-in-link')}?{query}#{code}"
+    return Email(
+        subject=_("Your sign-in link for azulsite"),
+        greeting=_("Hello,"),
+        paragraphs=[
+            _("Follow this link to sign in to azulsite (it works once, within 30 minutes):"),
+            _("If the page asks for a code, copy this one: %(code)s") % {"code": code},
+            _(
+                "If you did not ask for it, ignore this email: nothing happens unless the "
+                "link is used."
+            ),
+        ],
+        links=[(_("Sign in"), link)],
+    )
+
+
 def time_control_text(game: Game) -> str:
     control = game.time_control or {}
     match control.get("kind"):
@@ -246,6 +270,8 @@ def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
     """The message to send for ``row``."""
     if row.kind == Outbox.Kind.REPLY_REFUSED and row.game_id is None:
         email = refusal_without_game(row)
+    elif row.kind == Outbox.Kind.SIGN_IN:
+        email = sign_in(row)
     else:
         email = compose(row, now)
     context = {"email": email, "site_url": settings.SITE_URL}

@@ -12,7 +12,12 @@ input and call one of these.
 - ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
 """
 
-from games.services.accounts import SIGN_IN_MAX_AGE, account_sign_in, sign_in_token
+from games.services.accounts import (
+    SIGN_IN_MAX_AGE,
+    account_sign_in,
+    sign_in_code,
+    sign_in_request,
+)
 from games.services.chat import CHAT_MAX_LENGTH, chat_post, report_create
 from games.services.common import actor_of, play
 from games.services.deadlines import (
@@ -102,7 +107,8 @@ __all__ = [
     "report_create",
     "seat_resign",
     "seat_seen",
-    "sign_in_token",
+    "sign_in_code",
+    "sign_in_request",
     "takeback_answer",
     "takeback_request",
     "timeouts_apply",
