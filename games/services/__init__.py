@@ -56,6 +56,7 @@ from games.services.moves import (
 )
 from games.services.tables import (
     INVITATION_SALT,
+    INVITATIONS_PER_DAY,
     TIME_CONTROL_DAYS,
     game_cancel,
     game_create,
@@ -74,6 +75,7 @@ __all__ = [
     "CHAT_MAX_LENGTH",
     "GRANTED_TIME",
     "INVITATION_SALT",
+    "INVITATIONS_PER_DAY",
     "MODERATORS_GROUP",
     "SIGN_IN_MAX_AGE",
     "TIME_CONTROL_DAYS",
