@@ -42,7 +42,9 @@ def sign_in(request: HttpRequest) -> HttpResponse:
 def sign_in_link(request: HttpRequest) -> HttpResponse:
     """The emailed link's page: GET shows a "Sign in" button (mail scanners open links),
     with the code the link carries in its fragment filled in by ``signin.js``; POST
-    signs in."""
+    signs in. The site's ``Referrer-Policy: same-origin`` suffices: a fragment is never in
+    a Referer, and ``no-referrer`` would make browsers send ``Origin: null``, which the
+    CSRF check rightly refuses."""
     next_url = _next_url(request)
     code = request.POST.get("code", "")
     if request.method == "POST":
@@ -57,7 +59,6 @@ def sign_in_link(request: HttpRequest) -> HttpResponse:
             return redirect(next_url)
     else:
         response = render(request, "signin_link.html", {"next": next_url})
-    response["Referrer-Policy"] = "no-referrer"
     return response
 
 

@@ -90,7 +90,7 @@ def test_opening_the_link_shows_a_button_and_does_not_sign_in(client, alice):
     response = client.get(path)
     assert response.status_code == 200
     assert 'id="sign-in"' in response.text
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"
     assert "no-store" in response["Cache-Control"]
     assert client.get("/lobby/").status_code == 302
 
