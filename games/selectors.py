@@ -3,6 +3,7 @@ Nothing here writes."""
 
 import threading
 from collections import OrderedDict
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
@@ -12,7 +13,7 @@ from events import store
 from events.store import StoredEvent
 from games import table as tbl
 from games.errors import Forbidden, NotFound
-from games.models import Game, Seat
+from games.models import Game, InboundMessage, Outbox, ProcessBeat, Seat
 from games.registry import game_type
 
 
@@ -324,4 +325,57 @@ def invitations_for(user) -> QuerySet[Game]:
         )
         .distinct()
         .order_by("-created_at")
+    )
+
+
+# Past this, the page marks the worker or the sweep as late: both run every minute.
+PROCESS_LATE = timedelta(minutes=5)
+BOT_ACTOR_PREFIX = "bot:"
+
+
+def operator_status(now) -> dict:
+    """What an operator checks first: the outbox backlog and the emails in doubt, when the
+    sweep and the worker last ran, games waiting on a bot, and the errors of the last day."""
+    pending = Outbox.objects.filter(sent_at__isnull=True, cancelled_at__isnull=True)
+    day_ago = now - timedelta(days=1)
+    oldest_due = pending.filter(due_at__lte=now).order_by("due_at").values_list("due_at", flat=True)
+    beats = {beat.name: beat for beat in ProcessBeat.objects.all()}
+    return {
+        "backlog": pending.filter(due_at__lte=now).count(),
+        "scheduled": pending.filter(due_at__gt=now).count(),
+        "oldest_due": oldest_due.first(),
+        "in_doubt": emails_in_doubt().count(),
+        "sweep": beats.get("sweep"),
+        "heartbeat": beats.get("heartbeat"),
+        "late": {
+            name: name not in beats or beats[name].at < now - PROCESS_LATE
+            for name in ("sweep", "heartbeat")
+        },
+        "waiting_on_bots": games_waiting_on_bots().count(),
+        "errors": {
+            "failing": pending.exclude(last_error="").count(),
+            "given_up": Outbox.objects.filter(cancelled_at__gte=day_ago)
+            .exclude(last_error="")
+            .count(),
+            "replies_refused": InboundMessage.objects.filter(
+                received_at__gte=day_ago, outcome__startswith="refused"
+            ).count(),
+            "replies_ignored": InboundMessage.objects.filter(
+                received_at__gte=day_ago, outcome__startswith="ignored"
+            ).count(),
+        },
+    }
+
+
+def emails_in_doubt() -> QuerySet[Outbox]:
+    """Emails a worker claimed and never marked sent (they may have gone out)."""
+    return Outbox.objects.filter(last_error__startswith="in doubt")
+
+
+def games_waiting_on_bots() -> QuerySet[Game]:
+    """Games in play whose seat to move is played by a bot (an account named ``bot:…``)."""
+    return Game.objects.filter(
+        status=Game.Status.ACTIVE,
+        seats__position=F("to_move"),
+        seats__user__username__startswith=BOT_ACTOR_PREFIX,
     )

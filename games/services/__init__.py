@@ -9,6 +9,7 @@ input and call one of these.
 - ``moderation``: moderators' acts on games and users, reports.
 - ``accounts``: signing in by email.
 - ``chat``: the game's chat and players' reports.
+- ``operations``: when the background jobs last ran (the operator's status page).
 - ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
 """
 
@@ -54,6 +55,7 @@ from games.services.moves import (
     takeback_answer,
     takeback_request,
 )
+from games.services.operations import process_beat
 from games.services.tables import (
     INVITATION_SALT,
     INVITATIONS_PER_DAY,
@@ -105,6 +107,7 @@ __all__ = [
     "move_submit",
     "move_undo",
     "play",
+    "process_beat",
     "report_close",
     "report_create",
     "seat_resign",
