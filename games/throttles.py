@@ -122,11 +122,12 @@ PASSWORD_TRIES = (
 
 
 def sign_in_email_allowed(request: HttpRequest, email: str) -> bool:
-    """Whether a sign-in email may go to ``email`` now (per client address, then per
-    address written to). The page answers the same either way."""
+    """Whether a sign-in email may go to ``email`` now: per address written to, then per
+    client address (which so counts only emails that could go out). The page answers the
+    same either way."""
     limits = (
-        Limit("sign-in-email-ip", SIGN_IN_EMAILS_PER_IP, by_ip),
         Limit("sign-in-email-address", SIGN_IN_EMAILS_PER_ADDRESS, lambda request: email),
+        Limit("sign-in-email-ip", SIGN_IN_EMAILS_PER_IP, by_ip),
     )
     return not wait_for(request, *limits)
 
