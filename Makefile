@@ -7,7 +7,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/azulsite
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint venv bench
+.PHONY: run test lint venv venv-dev bench
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "azulsite needs Python 3.11 or newer"'
@@ -18,22 +18,30 @@ $(VENV)/.installed: requirements.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $@
 
+# Tests and tools (pytest, ruff, playwright, hadolint…): never part of a deploy.
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $(VENV)/.installed $@
+
 venv: $(VENV)/.installed
+
+venv-dev: $(VENV)/.installed-dev
 
 run: venv
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
 	$(BIN)/python -m azulsite.devrun
 
-lint: venv
+lint: venv-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/hadolint Dockerfile
 
-test: venv
+test: venv-dev
 	@DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m azulsite.checkservices
 	$(MAKE) --no-print-directory lint
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: venv
+bench: venv-dev
 	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python bench/store.py

@@ -40,6 +40,10 @@ DEBUG = env_bool("DEBUG")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", SITE_URL)
+# Reverse proxies in front of the site that append the client's address to
+# X-Forwarded-For: rate limits count the address that many hops from the right. 0: the
+# connecting address (REMOTE_ADDR) itself, as no header can then be forged.
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -53,6 +57,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc served locally, no CDN
+    "csp",
+    "django_ratelimit",
     "events",
     "games",
 ]
@@ -66,6 +72,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "azulsite.urls"
@@ -152,6 +159,36 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_TIMEZONE = TIME_ZONE
 
 
+# --- Cache: rate limits count here (games/throttles.py, DRF's throttles) ------------------
+SILENCED_SYSTEM_CHECKS: list[str] = []
+CACHE_URL = os.environ.get("CACHE_URL") or REDIS_URL
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "azulsite",
+            "OPTIONS": {
+                # A cache that is down or slow must not take the site with it: counts are
+                # skipped (and logged) rather than every page failing.
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 1,
+                "SOCKET_TIMEOUT": 1,
+            },
+        }
+    }
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+else:
+    # The embedded default: one web process (``make run``), so its memory is the count.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # django-ratelimit refuses a cache other processes cannot share; here there are none.
+    SILENCED_SYSTEM_CHECKS += ["django_ratelimit.E003", "django_ratelimit.W001"]
+RATELIMIT_IP_META_KEY = "games.throttles.client_ip"
+# With the cache unreachable, let requests through (the cache logs it) rather than refuse
+# every sign-in: the limits are a brake on floods, not the lock on the door.
+RATELIMIT_FAIL_OPEN = True
+
+
 # --- Email ------------------------------------------------------------------------------
 def email_settings(url: str) -> dict:
     """Settings from ``EMAIL_URL``: ``smtp://user:pass@host:port`` (``smtps://`` for TLS on
@@ -194,6 +231,19 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.apis.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Counted in the cache (below). "token" and "token-account": POST /api/token/, per
+    # client address and per account asked for (games/apis.py).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_ANON_RATE", "120/min"),
+        "user": os.environ.get("API_USER_RATE", "1200/min"),
+        "token": "20/hour",
+        "token-account": "10/hour",
+    },
+    "NUM_PROXIES": NUM_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "azulsite API",
@@ -235,7 +285,17 @@ MAIL_SWEEP_BATCH = int(os.environ.get("MAIL_SWEEP_BATCH", "500"))
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "60"))
 # Inbound mail from hosted providers: /mail/anymail/<provider>/inbound/ (basic auth secret).
 INSTALLED_APPS += ["anymail"]
-ANYMAIL = {"WEBHOOK_SECRET": os.environ.get("ANYMAIL_WEBHOOK_SECRET", "")}
+# Without ANYMAIL_WEBHOOK_SECRET the webhook refuses every post (games/mail/views.py).
+# Every ANYMAIL_<NAME> of the environment is passed on, e.g. a provider's signing key
+# (ANYMAIL_MAILGUN_WEBHOOK_SIGNING_KEY, ANYMAIL_POSTMARK_…), which anymail then verifies.
+ANYMAIL = {
+    "WEBHOOK_SECRET": "",
+    **{
+        name.removeprefix("ANYMAIL_"): value
+        for name, value in os.environ.items()
+        if name.startswith("ANYMAIL_")
+    },
+}
 
 LOGGING = {
     "version": 1,
@@ -245,6 +305,40 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = SITE_URL.startswith("https://")
-    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# --- HTTPS and browser protections -------------------------------------------------------
+# Behind a proxy that terminates TLS, name the header it sets to "https" (opt-in: trusting
+# a header the client could send itself would let anyone claim https), e.g.
+# SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto.
+if os.environ.get("SECURE_PROXY_SSL_HEADER"):
+    _header = os.environ["SECURE_PROXY_SSL_HEADER"].upper().replace("-", "_")
+    SECURE_PROXY_SSL_HEADER = (f"HTTP_{_header}", "https")
+if SITE_URL.startswith("https://") and not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Load balancers probe /healthz over plain http.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 86400)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    if not SECURE_HSTS_PRELOAD:
+        # Preloading commits the domain in browsers for good: the operator's choice to
+        # make (SECURE_HSTS_PRELOAD=1), not a default.
+        SILENCED_SYSTEM_CHECKS.append("security.W021")
+# Links carry no secret in their path or query (the sign-in token travels in the
+# fragment and is POSTed), and other sites learn no more than our origin.
+SECURE_REFERRER_POLICY = "same-origin"
+# No inline script or style anywhere: JavaScript and CSS come from our static files
+# (the API docs from drf-spectacular-sidecar, served by us too).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}

@@ -3,12 +3,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games import views
+from games import operator_views, views
 
 urlpatterns = [
     path("healthz", views.health, name="health"),
+    path("status/", operator_views.status, name="operator-status"),
     path("admin/", admin.site.urls),
     path("api/", include("games.api_urls")),
     path("mail/", include("games.mail.urls")),
+    path("", include("games.account_urls")),
     path("", include("games.urls")),
 ]

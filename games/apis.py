@@ -30,11 +30,12 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView, set_rollback
 
 from games import selectors, services
 from games import table as tbl
-from games.errors import BadRequest, Forbidden, ServiceError
+from games.errors import BadRequest, Forbidden, ServiceError, TooManyRequests
 from games.models import Game
 from games.registry import GAME_TYPES, game_type
 
@@ -60,6 +61,8 @@ def exception_handler(exc: Exception, context: dict) -> Response:
     headers = {}
     if isinstance(exc, ServiceError):
         code, body = exc.status, {"code": exc.code, "message": exc.message, **exc.details}
+        if isinstance(exc, TooManyRequests):
+            headers["Retry-After"] = str(exc.retry_after)
     elif isinstance(exc, exceptions.ValidationError):
         code, body = status.HTTP_400_BAD_REQUEST, _invalid_input(exc.detail)
     elif isinstance(exc, exceptions.ParseError):
@@ -158,6 +161,7 @@ ERROR_DESCRIPTIONS = {
     403: "not your game, not your seat or not your turn",
     404: "no such game (or request)",
     409: "the game has moved on (stale expected_seq, with current_seq) or is not in that state",
+    429: "too many requests: wait the seconds of the Retry-After header",
 }
 
 
@@ -794,11 +798,30 @@ class TakebackAnswerApi(Api):
 # --- accounts -------------------------------------------------------------------------------
 
 
+class TokenAddressThrottle(AnonRateThrottle):
+    """Tries at ``POST /api/token/`` per client address."""
+
+    scope = "token"
+
+
+class TokenAccountThrottle(SimpleRateThrottle):
+    """Tries at ``POST /api/token/`` per account asked for, from wherever they come."""
+
+    scope = "token-account"
+
+    def get_cache_key(self, request, view) -> str | None:
+        data = request.data if hasattr(request.data, "get") else {}
+        email = str(data.get("email", "")).strip().lower()
+        return self.cache_format % {"scope": self.scope, "ident": email} if email else None
+
+
 class TokenApi(Api):
-    """Your API token, for ``Authorization: Token <key>`` (the same token every time)."""
+    """Your API token, for ``Authorization: Token <key>`` (the same token every time).
+    Rate-limited per client address and per account (429 with ``Retry-After``)."""
 
     permission_classes = [AllowAny]
     authentication_classes = []
+    throttle_classes = [TokenAddressThrottle, TokenAccountThrottle]
 
     @extend_schema_serializer(component_name="TokenRequest")
     class InputSerializer(serializers.Serializer):
@@ -813,7 +836,7 @@ class TokenApi(Api):
         summary="Get your API token",
         operation_id="token_get",
         request=InputSerializer,
-        responses={200: OutputSerializer, **errors(400)},
+        responses={200: OutputSerializer, **errors(400, 429)},
         auth=[],
     )
     def post(self, request):

@@ -31,3 +31,14 @@ class NotFound(ServiceError):
 class Conflict(ServiceError):
     status = 409
     code = "conflict"
+
+
+class TooManyRequests(ServiceError):
+    """A rate limit: ``retry_after`` seconds until the next try is counted again."""
+
+    status = 429
+    code = "throttled"
+
+    def __init__(self, message: str, *, retry_after: int, **details) -> None:
+        super().__init__(message, retry_after=max(1, int(retry_after)), **details)
+        self.retry_after = self.details["retry_after"]

@@ -141,6 +141,7 @@ class Outbox(models.Model):
         MOVE_CONFIRMED = "move_confirmed"
         REPLY_REFUSED = "reply_refused"
         DIGEST = "digest"
+        SIGN_IN = "sign_in"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, related_name="outbox")
     seq = models.PositiveIntegerField(default=0)
@@ -280,3 +281,15 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"report on {self.game} by {self.reporter}: {self.status}"
+
+
+class ProcessBeat(models.Model):
+    """When a background job last ran (``heartbeat``: the worker; ``sweep``: the minute
+    sweep) and what it reported, for the operator's status page."""
+
+    name = models.CharField(max_length=32, unique=True)
+    at = models.DateTimeField()
+    detail = models.JSONField(default=dict, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

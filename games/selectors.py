@@ -3,6 +3,7 @@ Nothing here writes."""
 
 import threading
 from collections import OrderedDict
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
@@ -12,7 +13,7 @@ from events import store
 from events.store import StoredEvent
 from games import table as tbl
 from games.errors import Forbidden, NotFound
-from games.models import Game, Seat
+from games.models import Game, InboundMessage, Outbox, ProcessBeat, Seat
 from games.registry import game_type
 
 
@@ -96,6 +97,21 @@ def can_view(game: Game, user) -> bool:
     if getattr(user, "is_staff", False) or seat_of(game, user) is not None:
         return True
     return game.status in (Game.Status.FINISHED, Game.Status.ABORTED) and not game.private
+
+
+def can_read_chat(game: Game, user) -> bool:
+    """A game's chat is for its players (seated, resigned included) and the moderators:
+    not other staff, not visitors, even of a finished public game (``docs/service.md``,
+    "Who reads the chat")."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    seat = seat_of(game, user)
+    if seat is not None and seat.status in (Seat.Status.JOINED, Seat.Status.RESIGNED):
+        return True
+    # Imported here: the services import this module.
+    from games.services import is_moderator
+
+    return is_moderator(user)
 
 
 def game_for_viewer(game_id, user) -> Game:
@@ -335,4 +351,57 @@ def invitations_for(user) -> QuerySet[Game]:
         )
         .distinct()
         .order_by("-created_at")
+    )
+
+
+# Past this, the page marks the worker or the sweep as late: both run every minute.
+PROCESS_LATE = timedelta(minutes=5)
+BOT_ACTOR_PREFIX = "bot:"
+
+
+def operator_status(now) -> dict:
+    """What an operator checks first: the outbox backlog and the emails in doubt, when the
+    sweep and the worker last ran, games waiting on a bot, and the errors of the last day."""
+    pending = Outbox.objects.filter(sent_at__isnull=True, cancelled_at__isnull=True)
+    day_ago = now - timedelta(days=1)
+    oldest_due = pending.filter(due_at__lte=now).order_by("due_at").values_list("due_at", flat=True)
+    beats = {beat.name: beat for beat in ProcessBeat.objects.all()}
+    return {
+        "backlog": pending.filter(due_at__lte=now).count(),
+        "scheduled": pending.filter(due_at__gt=now).count(),
+        "oldest_due": oldest_due.first(),
+        "in_doubt": emails_in_doubt().count(),
+        "sweep": beats.get("sweep"),
+        "heartbeat": beats.get("heartbeat"),
+        "late": {
+            name: name not in beats or beats[name].at < now - PROCESS_LATE
+            for name in ("sweep", "heartbeat")
+        },
+        "waiting_on_bots": games_waiting_on_bots().count(),
+        "errors": {
+            "failing": pending.exclude(last_error="").count(),
+            "given_up": Outbox.objects.filter(cancelled_at__gte=day_ago)
+            .exclude(last_error="")
+            .count(),
+            "replies_refused": InboundMessage.objects.filter(
+                received_at__gte=day_ago, outcome__startswith="refused"
+            ).count(),
+            "replies_ignored": InboundMessage.objects.filter(
+                received_at__gte=day_ago, outcome__startswith="ignored"
+            ).count(),
+        },
+    }
+
+
+def emails_in_doubt() -> QuerySet[Outbox]:
+    """Emails a worker claimed and never marked sent (they may have gone out)."""
+    return Outbox.objects.filter(last_error__startswith="in doubt")
+
+
+def games_waiting_on_bots() -> QuerySet[Game]:
+    """Games in play whose seat to move is played by a bot (an account named ``bot:…``)."""
+    return Game.objects.filter(
+        status=Game.Status.ACTIVE,
+        seats__position=F("to_move"),
+        seats__user__username__startswith=BOT_ACTOR_PREFIX,
     )

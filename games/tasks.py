@@ -4,6 +4,7 @@ import logging
 
 from celery import shared_task
 
+from games import services
 from games.mail import services as mail
 
 log = logging.getLogger(__name__)
@@ -13,6 +14,7 @@ log = logging.getLogger(__name__)
 def heartbeat() -> str:
     """Beat's proof of life: a line in the worker's log every minute."""
     log.info("heartbeat: beat and worker are running")
+    services.process_beat(name="heartbeat")
     return "ok"
 
 
@@ -25,4 +27,6 @@ def send_outbox(outbox_id: int) -> str:
 @shared_task
 def sweep() -> dict:
     """Every minute: timeouts, warnings, reminders, vacations, digests and due emails."""
-    return mail.sweep()
+    done = mail.sweep()
+    services.process_beat(name="sweep", detail=done)
+    return done

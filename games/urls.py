@@ -1,20 +1,11 @@
 """Routes of the site's pages."""
 
-from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("signin/", views.sign_in, name="sign-in"),
-    path("signin/link/<str:token>/", views.sign_in_link, name="sign-in-link"),
-    path(
-        "signin/password/",
-        auth_views.LoginView.as_view(template_name="signin_password.html"),
-        name="sign-in-password",
-    ),
-    path("signout/", auth_views.LogoutView.as_view(next_page="/"), name="sign-out"),
     path("lobby/", views.lobby, name="lobby"),
     path("games/new/", views.game_new, name="game-new"),
     path("invite/<str:token>/", views.invitation, name="invitation"),

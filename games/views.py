@@ -7,15 +7,10 @@ from functools import wraps
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.mail import send_mail
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
@@ -23,7 +18,6 @@ from games import table as tbl
 from games.boards import board_of, clickable_moves
 from games.errors import ServiceError
 from games.forms import (
-    EmailForm,
     GameCreateForm,
     MoveForm,
     TakebackAnswerForm,
@@ -61,51 +55,6 @@ def refusal_page(view):
             return render(request, "refused.html", {"message": error.message}, status=error.status)
 
     return wrapper
-
-
-# --- signing in -----------------------------------------------------------------------------
-
-
-def _next_url(request: HttpRequest, fallback: str = "/lobby/") -> str:
-    wanted = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()}):
-        return wanted
-    return fallback
-
-
-@require_http_methods(["GET", "POST"])
-def sign_in(request: HttpRequest) -> HttpResponse:
-    """Ask for a sign-in link by email. The link is sent at once (not through the outbox:
-    the person is waiting for it)."""
-    form = EmailForm(request.POST or None)
-    next_url = _next_url(request)
-    if request.method == "POST" and form.is_valid():
-        email = form.cleaned_data["email"].lower()
-        token = services.sign_in_token(email=email)
-        link = request.build_absolute_uri(reverse("sign-in-link", args=[token]))
-        link += "?" + urlencode({"next": next_url})
-        send_mail(
-            "Your sign-in link for azulsite",
-            render_to_string("signin_email.txt", {"link": link}),
-            None,
-            [email],
-        )
-        return render(request, "signin_sent.html", {"email": email})
-    return render(request, "signin.html", {"form": form, "next": next_url})
-
-
-@require_http_methods(["GET", "POST"])
-def sign_in_link(request: HttpRequest, token: str) -> HttpResponse:
-    """GET shows a "Sign in" button (mail scanners open links); POST signs in."""
-    next_url = _next_url(request)
-    if request.method == "GET":
-        return render(request, "signin_link.html", {"next": next_url})
-    try:
-        user = services.account_sign_in(token=token)
-    except ServiceError as error:
-        return render(request, "signin_failed.html", {"message": error.message}, status=400)
-    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-    return redirect(next_url)
 
 
 # --- the lobby and new games ----------------------------------------------------------------

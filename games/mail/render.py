@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.mime.image import MIMEImage
 from email.mime.multipart import MIMEMultipart
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from games import services
 from games.boards import clickable_moves
 from games.mail import pictures, tokens
 from games.mail.selectors import player_by_address
@@ -300,6 +301,27 @@ def refusal_without_game(row: Outbox) -> Email:
     )
 
 
+def sign_in(row: Outbox) -> Email:
+    """The sign-in email: the link (its code in the fragment, which reaches no server's log)
+    and the code alone, for a browser that does not fill it in."""
+    code = services.sign_in_code(row)
+    query = urlencode({"next": (row.payload or {}).get("next") or "/lobby/"})
+    link = f"{absolute('sign-in-link')}?{query}#{code}"
+    return Email(
+        subject=_("Your sign-in link for azulsite"),
+        greeting=_("Hello,"),
+        paragraphs=[
+            _("Follow this link to sign in to azulsite (it works once, within 30 minutes):"),
+            _("If the page asks for a code, copy this one: %(code)s") % {"code": code},
+            _(
+                "If you did not ask for it, ignore this email: nothing happens unless the "
+                "link is used."
+            ),
+        ],
+        links=[(_("Sign in"), link)],
+    )
+
+
 def time_control_text(game: Game) -> str:
     control = game.time_control or {}
     match control.get("kind"):
@@ -352,6 +374,8 @@ def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
     """The message to send for ``row``."""
     if row.kind == Outbox.Kind.REPLY_REFUSED and row.game_id is None:
         email = refusal_without_game(row)
+    elif row.kind == Outbox.Kind.SIGN_IN:
+        email = sign_in(row)
     else:
         email = compose(row, now)
     context = {"email": email, "site_url": settings.SITE_URL}

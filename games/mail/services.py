@@ -37,7 +37,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games import services
+from games import services, throttles
 from games.errors import BadRequest, ServiceError
 from games.mail import inbound, outbox, render
 from games.mail.selectors import player_by_address, player_by_token
@@ -60,8 +60,9 @@ OPTIONAL_KINDS = (
     Outbox.Kind.GAME_OVER,
     Outbox.Kind.TAKEBACK_REQUEST,
 )
-# Answers to a player's own email: sent even after an unsubscribe.
-ANSWER_KINDS = (Outbox.Kind.MOVE_CONFIRMED, Outbox.Kind.REPLY_REFUSED)
+# Answers to what a person asked for themselves (a reply, a sign-in link): sent even after
+# an unsubscribe.
+ANSWER_KINDS = (Outbox.Kind.MOVE_CONFIRMED, Outbox.Kind.REPLY_REFUSED, Outbox.Kind.SIGN_IN)
 IN_DOUBT = (
     "in doubt: the worker stopped after handing the message to the mail server (DATA) and "
     "before its answer; it may have gone out, so it is not sent again"
@@ -442,6 +443,8 @@ MOVE_NUMBER = re.compile(r"#?\s*(\d+)\s*[.)]?")
 def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
     if reply.automatic:
         return "ignored: automatic reply"
+    if throttles.reply_flood(reply.sender):
+        return "ignored: too many replies from this address this hour"
     user = player_by_address(reply.sender)
     target = reply.addressed_to[0] if reply.addressed_to else None
     game = Game.objects.filter(pk=target.game_id).first() if target else None

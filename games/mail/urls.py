@@ -8,5 +8,5 @@ urlpatterns = [
     path("preferences/", views.preferences, name="mail-preferences"),
     path("preferences/<str:token>/", views.preferences, name="mail-preferences-token"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="mail-unsubscribe"),
-    path("anymail/", include("anymail.urls")),
+    path("anymail/", include(views.guarded_webhook_routes())),
 ]

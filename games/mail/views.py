@@ -1,11 +1,18 @@
 """Email doors on the web: the preferences page, unsubscribe (RFC 8058 one-click) and the
 inbound webhook of hosted mail providers (django-anymail)."""
 
+from functools import wraps
+
+from anymail import urls as anymail_urls
 from anymail.signals import inbound
+from anymail.utils import get_request_basic_auth
+from django.conf import settings
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import URLPattern
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
@@ -76,6 +83,54 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         services.unsubscribe(token=token)
         return render(request, "mail/unsubscribed.html")
     return render(request, "mail/unsubscribe.html", {"token": token})
+
+
+def webhook_secret() -> str:
+    return str(settings.ANYMAIL.get("WEBHOOK_SECRET") or "")
+
+
+def webhook_guard(view):
+    """A provider's webhook, refused to anyone without the shared secret (HTTP basic auth
+    ``ANYMAIL_WEBHOOK_SECRET``, compared in constant time), and refused to everyone while no
+    secret is set: a reply address is not a password, and without this anyone who knows
+    one could post a forged reply. anymail then checks the provider's own signature where
+    the provider signs and its key is set (``ANYMAIL_<PROVIDER>_WEBHOOK_SIGNING_KEY``…)."""
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        secret = webhook_secret()
+        if not secret:
+            return JsonResponse(
+                {
+                    "code": "webhook_disabled",
+                    "message": "inbound mail is switched off: the site has no "
+                    "ANYMAIL_WEBHOOK_SECRET; set it and give the provider "
+                    "https://USER:PASSWORD@host/mail/anymail/<provider>/inbound/",
+                },
+                status=403,
+            )
+        if not constant_time_compare(get_request_basic_auth(request) or "", secret):
+            response = JsonResponse(
+                {
+                    "code": "webhook_unauthorized",
+                    "message": "wrong or missing basic auth: send the webhook secret",
+                },
+                status=401,
+            )
+            response["WWW-Authenticate"] = 'Basic realm="inbound mail"'
+            return response
+        return view(request, *args, **kwargs)
+
+    return guarded
+
+
+def guarded_webhook_routes() -> tuple[list[URLPattern], str]:
+    """anymail's webhook routes, each behind ``webhook_guard``."""
+    routes = [
+        URLPattern(route.pattern, webhook_guard(route.callback), route.default_args, route.name)
+        for route in anymail_urls.urlpatterns
+    ]
+    return routes, anymail_urls.app_name
 
 
 @receiver(inbound)

@@ -9,10 +9,16 @@ input and call one of these.
 - ``moderation``: moderators' acts on games and users, reports.
 - ``accounts``: signing in by email.
 - ``chat``: the game's chat and players' reports.
+- ``operations``: when the background jobs last ran (the operator's status page).
 - ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
 """
 
-from games.services.accounts import SIGN_IN_MAX_AGE, account_sign_in, sign_in_token
+from games.services.accounts import (
+    SIGN_IN_MAX_AGE,
+    account_sign_in,
+    sign_in_code,
+    sign_in_request,
+)
 from games.services.chat import CHAT_MAX_LENGTH, chat_post, report_create
 from games.services.common import actor_of
 from games.services.deadlines import (
@@ -49,8 +55,10 @@ from games.services.moves import (
     takeback_answer,
     takeback_request,
 )
+from games.services.operations import process_beat
 from games.services.tables import (
     INVITATION_SALT,
+    INVITATIONS_PER_DAY,
     TIME_CONTROL_DAYS,
     game_cancel,
     game_create,
@@ -69,6 +77,7 @@ __all__ = [
     "CHAT_MAX_LENGTH",
     "GRANTED_TIME",
     "INVITATION_SALT",
+    "INVITATIONS_PER_DAY",
     "MODERATORS_GROUP",
     "SIGN_IN_MAX_AGE",
     "TIME_CONTROL_DAYS",
@@ -97,11 +106,13 @@ __all__ = [
     "moderate_revert",
     "move_submit",
     "move_undo",
+    "process_beat",
     "report_close",
     "report_create",
     "seat_resign",
     "seat_seen",
-    "sign_in_token",
+    "sign_in_code",
+    "sign_in_request",
     "takeback_answer",
     "takeback_request",
     "timeouts_apply",

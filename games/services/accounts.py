@@ -1,12 +1,22 @@
-"""Accounts: signing in by a link sent by email."""
+"""Accounts: signing in by a link sent by email.
+
+The email goes through the outbox like every other (a worker sends it, so a slow mail
+server never holds a page). Its sign-in code is opaque — the outbox row's number and a
+keyed hash of that row, the address and the account's last sign-in — so it names no
+address, works once (signing in changes the last sign-in) and for ``SIGN_IN_MAX_AGE``.
+The link carries the code in its fragment (``/signin/link/#CODE``), which browsers send
+to no server and in no ``Referer``: the page POSTs it."""
 
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.core import signing
 from django.db import transaction
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from games.errors import BadRequest, Forbidden
+from games.mail import outbox
+from games.models import Outbox
 
 User = get_user_model()
 
@@ -15,12 +25,26 @@ SIGN_IN_SALT = "azulsite.sign-in"
 SIGN_IN_MAX_AGE = timedelta(minutes=30)
 
 
-def sign_in_token(*, email: str) -> str:
-    """A signed, time-limited token for the sign-in link sent to ``email``. It names the
-    address and the account's last sign-in, so it stops working once used."""
+def sign_in_request(*, email: str, next_url: str = "/lobby/") -> Outbox:
+    """Queue a sign-in email to ``email``, whose link returns to ``next_url`` (a local
+    path). Creates no account (``account_sign_in`` does). Asking again within the same
+    minute queues nothing more: the email on its way holds a working link."""
     email = email.strip().lower()
     user = User.objects.filter(username=email).first()
-    return signing.dumps({"email": email, "last": _last_login(user)}, salt=SIGN_IN_SALT)
+    minute = int(timezone.now().timestamp() // 60)
+    return outbox.queue(
+        None, minute, email, Outbox.Kind.SIGN_IN, last=_last_login(user), next=next_url
+    )
+
+
+def sign_in_code(row: Outbox) -> str:
+    """The code of the sign-in email ``row``: ``<row>.<keyed hash>``."""
+    return f"{row.pk}.{_mac(row)}"
+
+
+def _mac(row: Outbox) -> str:
+    value = f"{row.pk}|{row.recipient}|{(row.payload or {}).get('last', '')}"
+    return salted_hmac(SIGN_IN_SALT, value, algorithm="sha256").hexdigest()[:32]
 
 
 def _last_login(user) -> str:
@@ -28,27 +52,28 @@ def _last_login(user) -> str:
 
 
 @transaction.atomic
-def account_sign_in(*, token: str):
-    """The account a sign-in link opens. Ruling (issue 6): an address with no account gets
+def account_sign_in(*, code: str):
+    """The account a sign-in code opens. Ruling (issue 6): an address with no account gets
     one here, when its owner follows the link, since the link proves the address is theirs;
     asking for a link creates nothing. Raises ``BadRequest`` for a forged, expired or used
-    link."""
-    try:
-        data = signing.loads(token, salt=SIGN_IN_SALT, max_age=SIGN_IN_MAX_AGE)
-        email, last = str(data["email"]), str(data["last"])
-    except signing.SignatureExpired:
+    code."""
+    number, _, mac = (code or "").strip().partition(".")
+    row = (
+        Outbox.objects.filter(pk=int(number), kind=Outbox.Kind.SIGN_IN).first()
+        if number.isdigit() and len(number) < 19
+        else None
+    )
+    if row is None or not constant_time_compare(mac, _mac(row)):
+        raise BadRequest("this sign-in link is not valid: ask for a new one", code="link_invalid")
+    if row.created_at < timezone.now() - SIGN_IN_MAX_AGE:
         raise BadRequest(
             "this sign-in link has expired (links last 30 minutes): ask for a new one",
             code="link_expired",
-        ) from None
-    except (signing.BadSignature, KeyError, TypeError):
-        raise BadRequest(
-            "this sign-in link is not valid: ask for a new one", code="link_invalid"
-        ) from None
+        )
     user, _ = User.objects.select_for_update().get_or_create(
-        username=email, defaults={"email": email}
+        username=row.recipient, defaults={"email": row.recipient}
     )
-    if _last_login(user) != last:
+    if _last_login(user) != row.payload.get("last", ""):
         raise BadRequest(
             "this sign-in link has already been used: ask for a new one", code="link_used"
         )

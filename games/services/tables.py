@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import table as tbl
-from games.errors import BadRequest, Conflict, Forbidden, NotFound
+from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests
 from games.models import Game, Outbox, Seat, SeatClock
 from games.registry import GAME_TYPES, game_type
 from games.selectors import game_table
@@ -20,6 +20,10 @@ from games.services.common import act, actor_of, locked_game, project, queue_ema
 
 TIME_CONTROL_DAYS = (1, 2, 3, 5, 7, 14)
 INVITATION_SALT = "azulsite.invitation"
+# Invitation emails one account may send in any 24 hours: plenty for friends, a brake on
+# spam sent in our name.
+INVITATIONS_PER_DAY = 30
+INVITATION_WINDOW = timedelta(days=1)
 
 
 # --- creating and joining games ---------------------------------------------------------
@@ -139,6 +143,7 @@ def game_create(
         raise BadRequest(
             f"{len(emails)} invitations for {players - 1} free seats", code="too_many_invitations"
         )
+    _invitations_allowed(creator, len(emails))
     new = Game.objects.create(
         game_type=game,
         options=validate_options(engine, options),
@@ -156,6 +161,32 @@ def game_create(
     for _ in range(players - 1 - len(emails)):
         Seat.objects.create(game=new, status=Seat.Status.OPEN)
     return new
+
+
+def _invitations_allowed(creator, wanted: int) -> None:
+    """At most ``INVITATIONS_PER_DAY`` invitation emails per account in any 24 hours,
+    counted from the outbox (so the web and the API share one count); ``TooManyRequests``
+    beyond, saying when more can go out."""
+    if not wanted:
+        return
+    now = timezone.now()
+    sent = Outbox.objects.filter(
+        kind=Outbox.Kind.INVITATION,
+        game__created_by=creator,
+        created_at__gt=now - INVITATION_WINDOW,
+    )
+    count = sent.count()
+    if count + wanted <= INVITATIONS_PER_DAY:
+        return
+    oldest = sent.order_by("created_at").values_list("created_at", flat=True).first() or now
+    wait = (oldest + INVITATION_WINDOW - now).total_seconds()
+    raise TooManyRequests(
+        f"you have sent {count} invitations in the last 24 hours, and {INVITATIONS_PER_DAY} "
+        f"is the most: invite more in about {max(1, round(wait / 3600))} hour(s), or open "
+        "the game to anyone without invitations",
+        code="invitations_throttled",
+        retry_after=int(wait),
+    )
 
 
 def _invited_emails(invite, creator) -> list[str]:

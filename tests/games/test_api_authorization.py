@@ -3,8 +3,11 @@ just moved, the seat to move, and staff. Each cell is a fresh game of Azul betwe
 (who created it) and Bob, after the first player's first move."""
 
 import pytest
+from django.contrib.auth.models import AnonymousUser, Group
+from rest_framework.throttling import SimpleRateThrottle
 
 from games import selectors, services
+from games.models import Game
 from tests.conftest import make_user
 from tests.games.api_helpers import (
     client_for,
@@ -144,3 +147,97 @@ def test_who_sees_a_game_depends_on_its_status(alice, bob, make, options, status
     for viewer, expected in zip(viewers, statuses, strict=True):
         response = client_for(viewer).get(url(game, action) if action else url(game))
         assert response.status_code == expected, (viewer, response.content[:200])
+
+
+def moderator_user():
+    user = make_user("maud", is_staff=True)
+    user.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    return user
+
+
+# Who reads a game's chat (docs/service.md, "Who reads the chat"): its players (a resigned
+# one too) and the moderators, whatever the game's status; not staff, not visitors.
+CHAT_GAMES = [
+    ("in play", lambda alice, bob: started("azul", alice, bob)),
+    ("finished and public", finished),
+    ("finished and private", lambda alice, bob: finished(alice, bob, private=True)),
+]
+
+
+@pytest.mark.parametrize("make", [pytest.param(make, id=name) for name, make in CHAT_GAMES])
+def test_a_games_chat_is_for_its_players_and_moderators(alice, bob, make):
+    game = make(alice, bob)
+    readers = {
+        "anonymous": AnonymousUser(),
+        "non-player": make_user("dave"),
+        "player": alice,
+        "staff": staff_user(),
+        "moderator": moderator_user(),
+    }
+    if game.status == Game.Status.FINISHED:
+        readers["resigned player"] = bob
+    allowed = {name for name, user in readers.items() if selectors.can_read_chat(game, user)}
+    players = {"player", "resigned player"} & set(readers)
+    assert allowed == players | {"moderator"}
+
+
+# Rate limits at the API, per client (rates lowered for the test, so that it stays fast):
+# (name, scope, signed in, request maker, tries allowed before 429).
+API_THROTTLES = [
+    ("anonymous reads", "anon", None, lambda n: ("get", "/api/games/999999/", None)),
+    ("signed-in requests", "user", "carol", lambda n: ("get", "/api/games/", None)),
+    (
+        "token per client address",
+        "token",
+        None,
+        lambda n: ("post", "/api/token/", {"email": f"u{n}@example.com", "password": "x"}),
+    ),
+    (
+        "token per account",
+        "token-account",
+        None,
+        lambda n: ("post", "/api/token/", {"email": "carol@example.com", "password": f"{n}"}),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("scope", "who", "call"),
+    [pytest.param(scope, who, call, id=name) for name, scope, who, call in API_THROTTLES],
+)
+def test_the_api_answers_429_with_retry_after_past_its_rates(carol, monkeypatch, scope, who, call):
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, scope, "3/min")
+    client = client_for(carol if who else None)
+    statuses = []
+    for number in range(4):
+        method, path, body = call(number)
+        response = getattr(client, method)(path, body, format="json")
+        statuses.append(response.status_code)
+    assert 429 not in statuses[:3] and statuses[3] == 429
+    assert response.json()["code"] == "throttled"
+    assert 0 < int(response["Retry-After"]) <= 60
+
+
+def test_the_token_is_refused_past_the_account_rate_even_with_the_right_password(carol):
+    client = client_for(None)
+    for number in range(10):
+        wrong = {"email": "carol@example.com", "password": f"guess{number}"}
+        assert client.post("/api/token/", wrong, format="json").status_code == 400
+    right = {"email": "carol@example.com", "password": "pw-carol"}
+    response = client.post("/api/token/", right, format="json")
+    assert response.status_code == 429
+    assert "Retry-After" in response
+
+
+def test_invitations_are_limited_per_account_with_a_clear_429(alice):
+    client = client_for(alice)
+    body = {"game": "azul", "players": 4}
+    for number in range(services.INVITATIONS_PER_DAY // 3):
+        invite = [f"friend{number}-{seat}@example.com" for seat in range(3)]
+        created = client.post("/api/games/", {**body, "invite": invite}, format="json")
+        assert created.status_code == 201
+    refused = client.post("/api/games/", {**body, "invite": ["one@example.com"]}, format="json")
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "invitations_throttled"
+    assert 0 < int(refused["Retry-After"]) <= 86400
+    assert client.post("/api/games/", body, format="json").status_code == 201

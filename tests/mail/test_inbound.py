@@ -274,7 +274,7 @@ def test_the_anymail_webhook_plays_a_reply_from_a_hosted_provider(game, smtp, cl
     )
     body = json.dumps({"RecordType": "Inbound", "RawEmail": raw.decode(), "Headers": []})
     refused = client.post("/mail/anymail/postmark/inbound/", body, content_type="application/json")
-    assert refused.status_code == 400
+    assert refused.status_code == 401
     assert player_to_move(game) == player
     accepted = client.post(
         "/mail/anymail/postmark/inbound/",

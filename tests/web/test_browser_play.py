@@ -6,8 +6,10 @@ import re
 
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from games import selectors
+from games.mail import services as mail_services
 from games.models import Game
 from tests.conftest import make_user
 from tests.web.helpers import play_moves
@@ -24,9 +26,10 @@ def sign_in(windows, live_server, email: str):
     page.fill("input[name=email]", email)
     page.click("button[type=submit]")
     page.wait_for_selector("text=Check your email")
+    mail_services.outbox_sweep(now=timezone.now())
     message = next(m for m in reversed(mail.outbox) if m.to == [email])
-    link = re.search(r"http://\S+/signin/link/\S+", message.body).group(0)
-    page.goto(link)
+    link = re.search(r"https?://[^/\s]+(/signin/link/\S+)", message.body).group(1)
+    page.goto(live_server.url + link)
     page.click("#sign-in")
     page.wait_for_url(re.compile(r"/lobby/"))
     return page

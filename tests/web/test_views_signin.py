@@ -1,84 +1,208 @@
-"""Signing in by email: the link's GET shows a button, its POST signs in; bad links get a
-clear page; staff keep passwords; signing out is a POST."""
+"""Signing in by email: the email goes through the outbox (HTML and text, automatic, its
+link on SITE_URL), the link's GET shows a button, its POST signs in; the code never rides
+in a path or query; bad links get a clear page; limits answer the same neutral page;
+staff keep passwords, rate-limited; signing out is a POST."""
 
 import re
 from datetime import timedelta
+from types import SimpleNamespace
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.utils import timezone
 
-from games import services
-from games.services import accounts
+from games.mail import services as mail_services
+from games.models import Outbox
+
+pytestmark = pytest.mark.django_db
 
 
-def link_from_mail() -> str:
-    return re.search(r"http://testserver(/signin/link/\S+)", mail.outbox[-1].body).group(1)
+def deliver() -> None:
+    """What the worker does: send the sign-in emails waiting in the outbox."""
+    for pk in Outbox.objects.filter(kind=Outbox.Kind.SIGN_IN, sent_at__isnull=True).values_list(
+        "pk", flat=True
+    ):
+        mail_services.outbox_send(outbox_id=pk)
 
 
-def test_asking_for_a_link_sends_it_at_once_and_creates_no_account(client, db):
+def link_from_mail(to: str | None = None) -> tuple[str, str]:
+    """The path (with its query) and the code of the newest sign-in email."""
+    deliver()
+    message = next(m for m in reversed(mail.outbox) if to is None or m.to == [to])
+    found = re.search(r"https://play\.example(/signin/link/\S*)#(\S+)", message.body)
+    return found.group(1), found.group(2)
+
+
+def sign_in_with(client, path_and_code: tuple[str, str]):
+    path, code = path_and_code
+    next_url = re.search(r"next=([^&#]+)", path)
+    return client.post(
+        "/signin/link/",
+        {"code": code, "next": next_url.group(1).replace("%2F", "/") if next_url else ""},
+    )
+
+
+@pytest.fixture(autouse=True)
+def site_url(settings):
+    settings.SITE_URL = "https://play.example"
+
+
+@pytest.fixture(autouse=True)
+def steady_windows(monkeypatch):
+    """Rate-limit windows that do not roll over in the middle of a test."""
+    monkeypatch.setattr("django_ratelimit.core.time", SimpleNamespace(time=lambda: 1_800_000_000))
+
+
+def test_asking_for_a_link_queues_an_email_and_creates_no_account(client):
     response = client.post("/signin/", {"email": "Dora@Example.com"})
     assert response.status_code == 200
     assert "Check your email" in response.text
-    assert mail.outbox[-1].to == ["dora@example.com"]
-    assert "/signin/link/" in mail.outbox[-1].body
+    assert mail.outbox == []
+    row = Outbox.objects.get(kind=Outbox.Kind.SIGN_IN)
+    assert row.recipient == "dora@example.com"
     assert not get_user_model().objects.filter(username="dora@example.com").exists()
+
+
+def test_the_email_has_text_and_html_is_automatic_and_links_to_the_site_url(client):
+    client.post("/signin/", {"email": "dora@example.com"}, HTTP_HOST="127.0.0.1")
+    deliver()
+    message = mail.outbox[-1]
+    assert message.to == ["dora@example.com"]
+    assert message.extra_headers["Auto-Submitted"] == "auto-generated"
+    html = message.alternatives[0][0]
+    assert "https://play.example/signin/link/?next=%2Flobby%2F#" in message.body
+    assert 'href="https://play.example/signin/link/?next=%2Flobby%2F#' in html
+    assert "127.0.0.1" not in message.body + html
+
+
+def test_the_code_names_no_address_and_never_rides_in_a_path_or_query(client):
+    client.post("/signin/", {"email": "dora@example.com"})
+    path, code = link_from_mail()
+    assert path == "/signin/link/?next=%2Flobby%2F"
+    assert "dora" not in code and "@" not in code
+    assert re.fullmatch(r"\d+\.[0-9a-f]{32}", code)
 
 
 def test_opening_the_link_shows_a_button_and_does_not_sign_in(client, alice):
     client.post("/signin/", {"email": alice.email})
-    response = client.get(link_from_mail())
+    path, _ = link_from_mail()
+    response = client.get(path)
     assert response.status_code == 200
     assert 'id="sign-in"' in response.text
+    assert response["Referrer-Policy"] == "same-origin"
+    assert "no-store" in response["Cache-Control"]
     assert client.get("/lobby/").status_code == 302
 
 
 def test_pressing_sign_in_signs_in_and_the_link_then_stops_working(client, alice):
     client.post("/signin/", {"email": alice.email})
     link = link_from_mail()
-    response = client.post(link)
+    response = sign_in_with(client, link)
     assert response.status_code == 302 and response.url == "/lobby/"
     assert client.get("/lobby/").status_code == 200
     client.post("/signout/")
-    again = client.post(link)
+    again = sign_in_with(client, link)
     assert again.status_code == 400
     assert "already been used" in again.text
 
 
-def test_an_unknown_address_gets_an_account_when_its_link_is_used(client, db):
+def test_an_unknown_address_gets_an_account_when_its_link_is_used(client):
     client.post("/signin/", {"email": "dora@example.com"})
-    client.post(link_from_mail())
+    sign_in_with(client, link_from_mail())
     user = get_user_model().objects.get(username="dora@example.com")
     assert user.email == "dora@example.com"
     assert client.get("/lobby/").status_code == 200
 
 
-def test_a_forged_link_gets_a_clear_page(client, db):
-    response = client.post("/signin/link/not-a-real-token/")
+@pytest.mark.parametrize("code", ["not-a-real-code", "1.abc", "99999999999999999999.x", ""])
+def test_a_forged_code_gets_a_clear_page(client, code):
+    client.post("/signin/", {"email": "dora@example.com"})
+    response = client.post("/signin/link/", {"code": code})
     assert response.status_code == 400
     assert "not valid" in response.text
 
 
-def test_an_expired_link_gets_a_clear_page(client, alice, monkeypatch):
-    token = services.sign_in_token(email=alice.email)
-    monkeypatch.setattr(accounts, "SIGN_IN_MAX_AGE", timedelta(seconds=-1))
-    response = client.post(f"/signin/link/{token}/")
+def test_a_code_for_another_address_does_not_sign_in(client, alice, bob):
+    client.post("/signin/", {"email": alice.email})
+    _, code = link_from_mail()
+    number, mac = code.split(".")
+    Outbox.objects.filter(pk=number).update(recipient=bob.email)
+    assert client.post("/signin/link/", {"code": code}).status_code == 400
+
+
+def test_an_expired_link_gets_a_clear_page(client, alice):
+    client.post("/signin/", {"email": alice.email})
+    link = link_from_mail()
+    Outbox.objects.update(created_at=timezone.now() - timedelta(minutes=31))
+    response = sign_in_with(client, link)
     assert response.status_code == 400
     assert "expired" in response.text
 
 
-def test_a_bad_address_is_refused_without_sending_mail(client, db):
+def test_a_bad_address_is_refused_without_queueing_mail(client):
     response = client.post("/signin/", {"email": "not an address"})
     assert response.status_code == 200
     assert "Enter a valid email address" in response.text
-    assert mail.outbox == []
+    assert not Outbox.objects.exists()
 
 
 def test_the_link_returns_to_a_local_page_only(client, alice):
     client.post("/signin/?next=https://evil.example/", {"email": alice.email})
-    assert client.post(link_from_mail()).url == "/lobby/"
+    assert sign_in_with(client, link_from_mail()).url == "/lobby/"
     client.post("/signout/")
+    Outbox.objects.all().delete()
     client.post("/signin/", {"email": alice.email, "next": "/games/new/"})
-    assert client.post(link_from_mail()).url == "/games/new/"
+    assert sign_in_with(client, link_from_mail()).url == "/games/new/"
+
+
+def test_an_unsubscribed_player_still_gets_the_sign_in_email(client, alice):
+    mail_services.unsubscribe(token=mail_services.tokens.address_token(alice.email))
+    client.post("/signin/", {"email": alice.email})
+    deliver()
+    assert mail.outbox[-1].to == [alice.email]
+
+
+def test_a_few_emails_per_address_then_the_same_page_and_no_more_email(client, monkeypatch):
+    monkeypatch.setattr(timezone, "now", _minutes_apart())
+    for _ in range(6):
+        response = client.post("/signin/", {"email": "dora@example.com"})
+        assert response.status_code == 200 and "Check your email" in response.text
+    assert Outbox.objects.filter(kind=Outbox.Kind.SIGN_IN).count() == 3
+
+
+def test_a_few_emails_per_client_address_then_the_same_page(client, monkeypatch):
+    monkeypatch.setattr(timezone, "now", _minutes_apart())
+    for number in range(12):
+        response = client.post("/signin/", {"email": f"someone{number}@example.com"})
+        assert "Check your email" in response.text
+    assert Outbox.objects.filter(kind=Outbox.Kind.SIGN_IN).count() == 10
+
+
+def test_a_flood_of_sign_in_requests_gets_429_with_retry_after(client):
+    statuses = [client.post("/signin/", {"email": "x@example.com"}).status_code for _ in range(25)]
+    assert statuses.count(200) == 20 and statuses[20:] == [429] * 5
+    response = client.post("/signin/", {"email": "x@example.com"})
+    assert 0 < int(response["Retry-After"]) <= 15 * 60
+    assert "Too many tries" in response.text
+    other = client.post("/signin/", {"email": "x@example.com"}, REMOTE_ADDR="10.0.0.9")
+    assert other.status_code == 200
+
+
+def test_guessing_codes_is_rate_limited(client):
+    statuses = [client.post("/signin/link/", {"code": f"{n}.x"}).status_code for n in range(22)]
+    assert statuses[:20] == [400] * 20 and statuses[20:] == [429, 429]
+
+
+def _minutes_apart():
+    """``timezone.now`` a minute later at every call: each request is its own email."""
+    start, calls = timezone.localtime(), []
+
+    def now():
+        calls.append(None)
+        return start + timedelta(minutes=len(calls))
+
+    return now
 
 
 def test_staff_sign_in_with_a_password_and_sign_out_with_a_post(client, alice):
@@ -88,3 +212,23 @@ def test_staff_sign_in_with_a_password_and_sign_out_with_a_post(client, alice):
     assert client.get("/signout/").status_code == 405
     client.post("/signout/")
     assert client.get("/lobby/").status_code == 302
+
+
+def test_wrong_passwords_are_rate_limited_per_account_even_before_the_right_one(client, alice):
+    for _ in range(5):
+        wrong = client.post("/signin/password/", {"username": alice.email, "password": "guess"})
+        assert wrong.status_code == 200
+    right = client.post("/signin/password/", {"username": alice.email, "password": "pw-alice"})
+    assert right.status_code == 429
+    assert int(right["Retry-After"]) > 0
+    assert client.get("/lobby/").status_code == 302
+
+
+def test_password_tries_are_rate_limited_per_client_address(client):
+    statuses = [
+        client.post(
+            "/signin/password/", {"username": f"u{n}@example.com", "password": "x"}
+        ).status_code
+        for n in range(21)
+    ]
+    assert statuses[:20] == [200] * 20 and statuses[20] == 429

@@ -1,0 +1,27 @@
+"""The operator's status page, for moderators: is mail flowing, are the background
+processes alive, does anything wait on a bot, what failed today."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from games import selectors, services
+
+
+@never_cache
+@login_required
+@require_GET
+def status(request: HttpRequest) -> HttpResponse:
+    """Moderators only (``services.is_moderator``); anyone else gets 403."""
+    if not services.is_moderator(request.user):
+        return render(
+            request,
+            "refused.html",
+            {"message": "the status page is for moderators"},
+            status=403,
+        )
+    now = timezone.now()
+    return render(request, "operator_status.html", {"now": now, **selectors.operator_status(now)})

@@ -1,0 +1,139 @@
+"""Rate limits at the doors, counted in the cache: Redis in production, so every web process
+shares one count; the process's memory in the embedded site.
+
+The pages use **django-ratelimit** rather than django-axes. Axes does one thing, locking
+out a login after failed attempts, recorded in tables of its own; we need one cache-backed
+counter on several doors — asking for sign-in links, password sign-in, following a sign-in
+link, emailed replies — keyed by client address, account or sender, and counting every
+try (a limit on failures alone still lets a flood of sign-in emails through). That is
+django-ratelimit (``get_usage``), and nothing more. The REST API uses DRF's own throttles
+(``settings.REST_FRAMEWORK``); invitations are counted by the service that sends them
+(``games.services.tables``), from the outbox.
+
+Every limit answers 429 with ``Retry-After``, except the sign-in email's: those answer the
+same "check your email" page whether or not an email went out, so they reveal nothing
+about any address.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django_ratelimit.core import get_usage
+
+# Rates: "count/period", the period in s, m, h or d with an optional multiple ("15m").
+SIGN_IN_FORM_PER_IP = "20/15m"
+SIGN_IN_EMAILS_PER_ADDRESS = "3/15m"
+SIGN_IN_EMAILS_PER_IP = "10/h"
+SIGN_IN_CODES_PER_IP = "20/15m"
+PASSWORD_TRIES_PER_ACCOUNT = "5/15m"
+PASSWORD_TRIES_PER_IP = "20/15m"
+# More than any player writes by hand; a forged flood stops here (and the mail door caps
+# refusals per game on top).
+REPLIES_PER_SENDER = "30/h"
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address: ``REMOTE_ADDR``, or behind ``NUM_PROXIES`` proxies the address
+    that many hops from the right of ``X-Forwarded-For`` (the hops a client cannot forge),
+    as DRF's throttles read it."""
+    forwarded = request.headers.get("X-Forwarded-For")
+    if settings.NUM_PROXIES and forwarded:
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        if hops:
+            return hops[-min(settings.NUM_PROXIES, len(hops))]
+    return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A rate for one group of requests, counted per ``key(request)``."""
+
+    group: str
+    rate: str
+    key: Callable[[HttpRequest], str]
+
+    def hit(self, request: HttpRequest | None) -> int:
+        """Count one try; the seconds to wait if that went over the rate, else 0."""
+        usage = get_usage(
+            request,
+            group=self.group,
+            key=lambda group, request: self.key(request),
+            rate=self.rate,
+            increment=True,
+        )
+        if usage is None or not usage["should_limit"]:
+            return 0
+        return max(1, usage["time_left"])
+
+
+def by_ip(request: HttpRequest) -> str:
+    return client_ip(request)
+
+
+def by_field(name: str) -> Callable[[HttpRequest], str]:
+    """The key of a posted field (an account's address), as the site stores it."""
+    return lambda request: request.POST.get(name, "").strip().lower()
+
+
+def wait_for(request: HttpRequest | None, *limits: Limit) -> int:
+    """Count one try against each limit (stopping at the first one over): seconds to wait."""
+    for limit in limits:
+        wait = limit.hit(request)
+        if wait:
+            return wait
+    return 0
+
+
+def too_many(request: HttpRequest, wait: int) -> HttpResponse:
+    """The 429 page: what happened and when to try again."""
+    minutes = max(1, round(wait / 60))
+    response = render(request, "too_many.html", {"minutes": minutes}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def throttled(*limits: Limit, methods: tuple[str, ...] = ("POST",)):
+    """A page view whose ``methods`` count against ``limits``; over one, a 429 page."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args, **kwargs):
+            if request.method in methods:
+                wait = wait_for(request, *limits)
+                if wait:
+                    return too_many(request, wait)
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+SIGN_IN_FORM = Limit("sign-in-form", SIGN_IN_FORM_PER_IP, by_ip)
+SIGN_IN_CODES = Limit("sign-in-code", SIGN_IN_CODES_PER_IP, by_ip)
+PASSWORD_TRIES = (
+    Limit("password-account", PASSWORD_TRIES_PER_ACCOUNT, by_field("username")),
+    Limit("password-ip", PASSWORD_TRIES_PER_IP, by_ip),
+)
+
+
+def sign_in_email_allowed(request: HttpRequest, email: str) -> bool:
+    """Whether a sign-in email may go to ``email`` now: per address written to, then per
+    client address (which so counts only emails that could go out). The page answers the
+    same either way."""
+    limits = (
+        Limit("sign-in-email-address", SIGN_IN_EMAILS_PER_ADDRESS, lambda request: email),
+        Limit("sign-in-email-ip", SIGN_IN_EMAILS_PER_IP, by_ip),
+    )
+    return not wait_for(request, *limits)
+
+
+def reply_flood(sender: str) -> bool:
+    """Count an emailed reply from ``sender``: whether that address has sent more than
+    ``REPLIES_PER_SENDER`` (then the reply is ignored, unanswered)."""
+    address = (sender or "").strip().lower()
+    return bool(Limit("mail-reply", REPLIES_PER_SENDER, lambda request: address).hit(None))

@@ -1,0 +1,67 @@
+"""The operator's status page: moderators only; the outbox backlog, emails in doubt, the
+last sweep and worker heartbeat (recorded by the Celery tasks), games waiting on a bot,
+the day's errors."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Group
+from django.utils import timezone
+
+from games import services, tasks
+from games.models import InboundMessage, Outbox
+from tests.conftest import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def moderator():
+    user = make_user("maud", is_staff=True)
+    user.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    return user
+
+
+def test_only_moderators_see_the_status_page(client, alice):
+    assert client.get("/status/").status_code == 302
+    client.force_login(alice)
+    assert client.get("/status/").status_code == 403
+    client.force_login(make_user("stella", is_staff=True))
+    assert client.get("/status/").status_code == 403
+
+
+def test_the_page_counts_the_backlog_the_doubts_and_the_errors(client, moderator):
+    now = timezone.now()
+    for number, extra in enumerate(
+        [
+            {"due_at": now - timedelta(minutes=3)},
+            {"due_at": now + timedelta(hours=1)},
+            {"claimed_at": now, "cancelled_at": now, "last_error": "in doubt: claimed by…"},
+            {"last_error": "421 try later"},
+        ]
+    ):
+        Outbox.objects.create(seq=number, recipient="x@example.com", kind="digest", **extra)
+    InboundMessage.objects.create(message_id="<1@x>", sender="x@example.com", outcome="refused: x")
+    client.force_login(moderator)
+    response = client.get("/status/")
+    assert response.status_code == 200
+    context = response.context
+    assert (context["backlog"], context["scheduled"], context["in_doubt"]) == (2, 1, 1)
+    assert context["errors"] == {
+        "failing": 1,
+        "given_up": 1,
+        "replies_refused": 1,
+        "replies_ignored": 0,
+    }
+    assert context["late"] == {"sweep": True, "heartbeat": True}
+    assert "never" in response.text and "late: is beat running?" in response.text
+
+
+def test_the_tasks_record_the_sweep_and_the_heartbeat(client, moderator):
+    tasks.heartbeat()
+    tasks.sweep()
+    client.force_login(moderator)
+    response = client.get("/status/")
+    assert response.context["late"] == {"sweep": False, "heartbeat": False}
+    assert response.context["sweep"].detail["sent"] == 0
+    assert "late:" not in response.text
