@@ -108,10 +108,19 @@ def can_read_chat(game: Game, user) -> bool:
     seat = seat_of(game, user)
     if seat is not None and seat.status in (Seat.Status.JOINED, Seat.Status.RESIGNED):
         return True
-    # Imported here: the services import this module.
-    from games.services import is_moderator
-
     return is_moderator(user)
+
+
+MODERATORS_GROUP = "moderators"
+
+
+def is_moderator(user) -> bool:
+    """Staff in the ``moderators`` group (being staff or superuser alone is not enough)."""
+    return bool(
+        getattr(user, "is_active", False)
+        and user.is_staff
+        and user.groups.filter(name=MODERATORS_GROUP).exists()
+    )
 
 
 def game_for_viewer(game_id, user) -> Game:

@@ -13,6 +13,7 @@ input and call one of these.
 - ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
 """
 
+from games.selectors import MODERATORS_GROUP, is_moderator
 from games.services.accounts import (
     SIGN_IN_MAX_AGE,
     account_sign_in,
@@ -30,8 +31,6 @@ from games.services.deadlines import (
     vacations_expire,
 )
 from games.services.moderation import (
-    MODERATORS_GROUP,
-    is_moderator,
     moderate_abort,
     moderate_default_move,
     moderate_extend_deadline,

@@ -7,19 +7,8 @@ from django.utils import timezone
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ChatMessage, Game, PlayerSettings, Report
-from games.selectors import game_table
+from games.selectors import game_table, is_moderator
 from games.services.common import act, actor_of, joined_seats, locked_game
-
-MODERATORS_GROUP = "moderators"
-
-
-def is_moderator(user) -> bool:
-    """Staff in the ``moderators`` group (being staff or superuser alone is not enough)."""
-    return bool(
-        getattr(user, "is_active", False)
-        and user.is_staff
-        and user.groups.filter(name=MODERATORS_GROUP).exists()
-    )
 
 
 def _check_moderator(moderator, reason: str) -> None:

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0004_seatclock_increment_earned"),
+        ("games", "0005_mail_delivery"),
     ]
 
     operations = [
