@@ -1,12 +1,15 @@
 """Routes of the site's pages."""
 
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import path
+from django.views.generic import RedirectView
 
 from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", RedirectView.as_view(url=static("games/favicon.svg"), permanent=True)),
     path("signin/", views.sign_in, name="sign-in"),
     path("signin/link/<str:token>/", views.sign_in_link, name="sign-in-link"),
     path(
