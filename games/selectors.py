@@ -7,6 +7,7 @@ from collections import OrderedDict
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
+from django.utils.translation import gettext, ngettext
 
 from events import store
 from events.store import StoredEvent
@@ -163,16 +164,42 @@ def public_event(event: StoredEvent) -> dict:
 
 
 def players_of(game: Game) -> list[dict]:
-    """Seats in play order with who sits there (names, never email addresses)."""
-    seats = game.seats.select_related("user").order_by("position", "pk")
+    """Seats in play order with who sits there (names, never email addresses); a seat
+    kept for an invited player names them in ``invited`` (their name on the site, or the
+    first part of the address until they have one)."""
+    seats = list(game.seats.select_related("user").order_by("position", "pk"))
+    emails = [seat.invited_email for seat in seats if seat.status == Seat.Status.INVITED]
+    known = (
+        {
+            user.email.lower(): display_name(user)
+            for user in get_user_model().objects.filter(email__in=emails)
+        }
+        if emails
+        else {}
+    )
     return [
         {
             "seat": seat.position,
             "player": display_name(seat.user) if seat.user else None,
             "status": seat.status,
+            "invited": (
+                known.get(seat.invited_email.lower(), seat.invited_email.split("@")[0])
+                if seat.status == Seat.Status.INVITED
+                else None
+            ),
         }
         for seat in seats
     ]
+
+
+def seat_clocks(game: Game) -> dict[int, int]:
+    """The time banked on each seated player's clock (seconds), by seat: what a seat has
+    left while its clock is not running."""
+    return dict(
+        game.seats.filter(position__isnull=False, clock__isnull=False).values_list(
+            "position", "clock__bank_seconds"
+        )
+    )
 
 
 def display_name(user) -> str:
@@ -225,10 +252,18 @@ def move_events(game: Game, batch: list[StoredEvent]) -> list[StoredEvent]:
 def move_history(game: Game) -> list[dict]:
     """The game's history as the move list shows it: the start and every move (``end`` is
     the seq after its last event, for ``game_table(upto=end)``), moves later voided marked
-    ``voided``, and notes for undos, takebacks, resignations and moderators' acts (who,
-    when, why: the event's actor and reason)."""
+    ``voided``, and notes, written for players, for undos, takebacks, resignations and
+    moderators' acts (who, when, why: the event's actor and reason)."""
     events = store.load(game.stream)
-    names = _actor_names({event.actor for event in events})
+    replacing = {str(event.data.get("details", {}).get("to", "")) for event in events}
+    names = _actor_names({event.actor for event in events} | replacing)
+    seat_names = {
+        p["seat"]: p["player"] for p in players_of(game) if p["seat"] is not None and p["player"]
+    }
+
+    def seat_name(seat: int) -> str:
+        return seat_names.get(seat) or gettext("Player %(number)s") % {"number": seat + 1}
+
     entries: list[dict] = []
     current: dict | None = None
     for event in events:
@@ -238,17 +273,23 @@ def move_history(game: Game) -> list[dict]:
             continue
         kind = event.type[len(tbl.TABLE_PREFIX) :]
         data = event.data
+        actor = names.get(event.actor, event.actor)
         base = {
             "seq": event.seq,
             "end": event.seq,
-            "actor": names.get(event.actor, event.actor),
+            "actor": actor,
             "reason": event.reason,
             "at": event.recorded_at,
         }
         current = None
         match kind:
             case "Started":
-                current = {**base, "kind": "start", "text": "the game begins", "voided": False}
+                current = {
+                    **base,
+                    "kind": "start",
+                    "text": gettext("The game begins"),
+                    "voided": False,
+                }
                 entries.append(current)
             case "Moved":
                 current = {
@@ -261,25 +302,96 @@ def move_history(game: Game) -> list[dict]:
                 }
                 entries.append(current)
             case "MovesVoided":
-                for entry in entries:
-                    if entry["kind"] == "move" and entry["seq"] > data["back_to"]:
-                        entry["voided"] = True
-                text = f"{data['cause']}: the moves after event {data['back_to']} are taken back"
+                voided = [
+                    entry
+                    for entry in entries
+                    if entry["kind"] == "move"
+                    and not entry["voided"]
+                    and entry["seq"] > data["back_to"]
+                ]
+                for entry in voided:
+                    entry["voided"] = True
+                text = _voided_text(data["cause"], actor, len(voided))
                 entries.append({**base, "kind": "note", "text": text})
             case "TakebackRequested":
-                text = f"seat {data['seat'] + 1} asks to take back to event {data['to_seq']}"
+                count = sum(
+                    1
+                    for entry in entries
+                    if entry["kind"] == "move"
+                    and not entry["voided"]
+                    and entry["seq"] > data["to_seq"]
+                )
+                text = ngettext(
+                    "%(name)s asks to take back the last move",
+                    "%(name)s asks to take back the last %(count)s moves",
+                    count,
+                ) % {"name": seat_name(data["seat"]), "count": count}
                 entries.append({**base, "kind": "note", "text": text})
             case "TakebackAnswered":
-                answer = "accepts" if data["accepted"] else "declines"
-                text = f"seat {data['seat'] + 1} {answer} the takeback"
+                answer = (
+                    gettext("%(name)s accepts the takeback")
+                    if data["accepted"]
+                    else gettext("%(name)s declines the takeback")
+                )
+                text = answer % {"name": seat_name(data["seat"])}
                 entries.append({**base, "kind": "note", "text": text})
             case "Resigned":
-                entries.append({**base, "kind": "note", "text": f"seat {data['seat'] + 1} resigns"})
+                text = gettext("%(name)s resigns") % {"name": seat_name(data["seat"])}
+                entries.append({**base, "kind": "note", "text": text})
             case _:
-                details = ", ".join(f"{k}: {v}" for k, v in data.get("details", {}).items())
-                text = f"{data.get('action', kind)}" + (f" ({details})" if details else "")
+                text = _moderated_text(
+                    data.get("action", ""), data.get("details", {}), seat_name, names
+                )
                 entries.append({**base, "kind": "note", "text": text})
     return entries
+
+
+def _voided_text(cause: str, actor: str, count: int) -> str:
+    """An undo, an agreed takeback or a moderator's revert, said plainly."""
+    if cause == "undo":
+        return gettext("%(name)s took back their move") % {"name": actor}
+    if cause == "takeback":
+        return ngettext(
+            "Takeback agreed: the last move is taken back",
+            "Takeback agreed: the last %(count)s moves are taken back",
+            count,
+        ) % {"count": count}
+    return ngettext(
+        "A moderator took back the last move",
+        "A moderator took back the last %(count)s moves",
+        count,
+    ) % {"count": count}
+
+
+def _moderated_text(action: str, details: dict, seat_name, names: dict[str, str]) -> str:
+    """A moderator's act (or a player's "+1 day") as a sentence for the players."""
+    match action:
+        case "pause":
+            return gettext("The clocks are paused")
+        case "resume":
+            return gettext("The clocks run again")
+        case "extend_deadline":
+            hours = details.get("hours", 0)
+            return ngettext(
+                "The deadline is extended by %(hours)s hour",
+                "The deadline is extended by %(hours)s hours",
+                hours,
+            ) % {"hours": hours}
+        case "grant_time":
+            return gettext("%(by)s gives %(to)s one more day") % {
+                "by": seat_name(details.get("by", 0)),
+                "to": seat_name(details.get("seat", 0)),
+            }
+        case "replace_seat":
+            return gettext("%(to)s takes over the seat of player %(number)s") % {
+                "to": names.get(details.get("to", ""), gettext("another player")),
+                "number": details.get("seat", 0) + 1,
+            }
+        case "abort":
+            return gettext("The game is called off by a moderator")
+        case "hide_message":
+            return gettext("A chat message is hidden by a moderator")
+    return gettext("A moderator acted on the game")
 
 
 def _actor_names(actors: set[str]) -> dict[str, str]:

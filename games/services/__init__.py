@@ -9,6 +9,7 @@ input and call one of these.
 - ``moderation``: moderators' acts on games and users, reports.
 - ``accounts``: signing in by email.
 - ``chat``: the game's chat and players' reports.
+- ``rematch``: the same players at a new table; ``invitations``: declining one.
 - ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
 """
 
@@ -23,6 +24,7 @@ from games.services.deadlines import (
     vacation_start,
     vacations_expire,
 )
+from games.services.invitations import invitation_decline
 from games.services.moderation import (
     MODERATORS_GROUP,
     is_moderator,
@@ -49,6 +51,7 @@ from games.services.moves import (
     takeback_answer,
     takeback_request,
 )
+from games.services.rematch import game_rematch
 from games.services.tables import (
     INVITATION_SALT,
     TIME_CONTROL_DAYS,
@@ -81,9 +84,11 @@ __all__ = [
     "game_create",
     "game_join",
     "game_leave",
+    "game_rematch",
     "game_reproject",
     "game_resign",
     "game_timeout",
+    "invitation_decline",
     "invitation_seat",
     "invitation_token",
     "is_moderator",
