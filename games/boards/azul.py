@@ -311,19 +311,36 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
     tiling: the wall column."""
     match command["type"]:
         case "TakeTiles":
-            source, line = command["source"], command["line"]
-            name = NAMES[command["colour"]]
+            source, line, colour = command["source"], command["line"], command["colour"]
+            name = NAMES[colour]
+            offer = view["centre"] if source == CENTRE else view["factories"][source]
+            count = offer[colour]
             where = (
-                ("src:c", "the centre")
+                ("src:c", gettext("the centre"))
                 if source == CENTRE
-                else (f"src:f{source}", f"factory display {source + 1}")
+                else (f"src:f{source}", gettext("factory %(number)s") % {"number": source + 1})
             )
-            target = "line:floor" if line == FLOOR else f"line:{line}"
-            to = "the floor line" if line == FLOOR else f"pattern line {line + 1}"
-            return [where, (f"col:{name}", f"take {name}"), (target, to)], [target]
+            taken = gettext("take %(count)s %(colour)s") % {
+                "count": count,
+                "colour": colour_name(colour),
+            }
+            if line == FLOOR:
+                return [
+                    where,
+                    (f"col:{name}", taken),
+                    ("line:floor", gettext("all to the floor line")),
+                ], ["line:floor"]
+            held = view["boards"][view["to_move"]]["lines"][line]["count"]
+            overflow = max(0, count - (line + 1 - held))
+            to = gettext("line %(number)s") % {"number": line + 1}
+            if overflow:
+                to += " " + gettext("(%(count)s to the floor)") % {"count": overflow}
+            preview = [f"line:{line}"] + (["line:floor"] if overflow else [])
+            return [where, (f"col:{name}", taken), (f"line:{line}", to)], preview
         case "PlaceOnWall":
             column = command["column"]
-            return [(f"wall:{column}", f"wall column {column + 1}")], [f"wall:{column}"]
+            label = gettext("wall column %(number)s") % {"number": column + 1}
+            return [(f"wall:{column}", label)], [f"wall:{column}"]
     raise ValueError(f"not an Azul command: {command['type']}")
 
 

@@ -475,36 +475,63 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
             source = command["source"]
             name = COLOURS[command["colour"]]
             where = (
-                ("src:c", "the centre")
+                ("src:c", gettext("the centre"))
                 if source is None
-                else (
-                    f"src:f{source}",
-                    f"factory display {source + 1}",
-                )
+                else (f"src:f{source}", gettext("factory %(number)s") % {"number": source + 1})
             )
-            return [where, (f"col:{name}", f"take {name}")], []
+            return [
+                where,
+                (f"col:{name}", gettext("take %(colour)s") % {"colour": colour_name(name)}),
+            ], []
         case "PlaceTile":
             star, space, wilds = command["star"], command["space"], command["wilds"]
             name = COLOURS[command["colour"]]
             cost = COSTS[Side(view["side"])][index(star, space)]
-            pay = f"pay {cost - wilds} {name}" + (
-                f" + {wilds} wild {view['wild']}" if wilds else ""
-            )
+            pay = gettext("pay %(count)s %(colour)s") % {
+                "count": cost - wilds,
+                "colour": colour_name(name),
+            }
+            if wilds:
+                pay += " " + gettext("+ %(count)s wild %(colour)s") % {
+                    "count": wilds,
+                    "colour": colour_name(view["wild"]),
+                }
             target = f"sp:{star}-{space}"
+            star_name = colour_name(STAR_NAMES[star]) if star else gettext("centre")
             return [
-                (f"tile:{name}", f"place a {name} tile"),
-                (target, f"{STAR_NAMES[star]} star, space {space}"),
+                (f"tile:{name}", gettext("place %(colour)s") % {"colour": colour_name(name)}),
+                (
+                    target,
+                    gettext("%(star)s star, space %(space)s") % {"star": star_name, "space": space},
+                ),
                 (f"wild:{wilds}", pay),
             ], [target]
         case "ChooseBonusTiles":
-            return [(f"bonus:{COLOURS[c]}", f"bonus {COLOURS[c]}") for c in command["colours"]], []
+            return [
+                (
+                    f"bonus:{COLOURS[c]}",
+                    gettext("bonus %(colour)s") % {"colour": colour_name(COLOURS[c])},
+                )
+                for c in command["colours"]
+            ], []
         case "Pass":
             kept = [COLOURS[c] for c in command["keep"]]
-            done = f"keep {', '.join(kept)}" if kept else "keep nothing"
+            done = (
+                gettext("keep %(tiles)s, discard the rest")
+                % {"tiles": ", ".join(map(colour_name, kept))}
+                if kept
+                else gettext("keep nothing, discard the rest")
+            )
             return [
-                ("pass", "pass (end your turns this round)"),
-                *((f"keep:{name}", f"keep a {name} tile") for name in kept),
-                ("keep:end", f"{done}, discard the rest"),
+                ("pass", gettext("pass (end your turns this round)")),
+                *(
+                    (
+                        f"keep:{name}",
+                        gettext("keep one %(colour)s tile") % {"colour": colour_name(name)},
+                    )
+                    for name in kept
+                ),
+                ("keep:end", done),
             ], []
     raise ValueError(f"not a Summer Pavilion command: {command['type']}")
 
