@@ -105,7 +105,7 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
             pick = f"wall:{column}" if row == tiling else None
             parts.append(_wall_space(row, column, placed, grey, pick))
     parts.append(_floor(board, picks))
-    label = f"Board of seat {seat + 1}: {board['score']} points"
+    label = gettext("Board of player %(number)s") % {"number": seat + 1}
     return document(WIDTH, FLOOR_TOP + 84, *parts, label=label, class_="board player-board")
 
 
@@ -141,6 +141,7 @@ def _pattern_line(line: int, held: dict, picks: bool) -> str:
         *parts,
         class_="pattern-line",
         data_pick=f"line:{line}" if picks else None,
+        data_spot=f"line:{line}",
     )
 
 
@@ -195,6 +196,7 @@ def _floor(board: dict, picks: bool) -> str:
         *parts,
         class_="floor-line",
         data_pick="line:floor" if picks else None,
+        data_spot="line:floor",
     )
 
 

@@ -249,7 +249,9 @@ def _square(row, column, garden, picks) -> str:
             )
         )
     parts.insert(0, element("title", f"{name}: level {level}, {what}"))
-    return group(*parts, class_="square", data_pick=f"sq:{name}" if picks else None)
+    return group(
+        *parts, class_="square", data_pick=f"sq:{name}" if picks else None, data_spot=f"sq:{name}"
+    )
 
 
 def facts(view: dict, names: list[str]) -> list[tuple[str, str]]:

@@ -227,7 +227,7 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
     if player["has_start_token"]:
         parts.append(start_token(BOARD - 30, BOARD + 40, 30))
     parts.append(_beside(player["beside"], picks))
-    label = f"Board of seat {seat + 1}: {player['score']} points"
+    label = gettext("Board of player %(number)s") % {"number": seat + 1}
     return document(BOARD, BOARD + 70, *parts, label=label, class_="board player-board")
 
 
@@ -237,7 +237,8 @@ def _space(star, space, placed, costs, side, picks) -> str:
     points = diamond(star, space)
     x, y = diamond_middle(star, space)
     printed = STAR_COLOUR[star]
-    pick = f"sp:{star}-{space}" if picks else None
+    spot = f"sp:{star}-{space}"
+    pick = spot if picks else None
     where = f"{STAR_NAMES[star]} star, space {space} (costs {cost})"
     if placed:
         return group(
@@ -254,6 +255,7 @@ def _space(star, space, placed, costs, side, picks) -> str:
             ),
             class_="space filled",
             data_pick=pick,
+            data_spot=spot,
         )
     if side is Side.COLOURED and printed is not None:
         fill, ink = TINT[COLOURS[printed]], FILL[COLOURS[printed]]
