@@ -630,6 +630,14 @@ def _page_title(context: dict) -> str:
     return gettext("Your turn") + " · " + title if context["my_turn"] else title
 
 
+# Refusals whose service message is written for API clients, said again for players.
+PAGE_WORDS = {
+    "stale": gettext_lazy(
+        "The game moved on while you were choosing: here is the position now, choose again."
+    ),
+}
+
+
 def _game_action(view):
     """A POST on a game the user may see. Whatever happens the answer is a redirect to
     the game page (so reloading never repeats a POST), a refusal said there as a message."""
@@ -645,7 +653,8 @@ def _game_action(view):
         try:
             view(request, game)
         except ServiceError as error:
-            messages.error(request, capfirst(error.message) + ".")
+            said = PAGE_WORDS.get(error.code) or capfirst(error.message) + "."
+            messages.error(request, said)
         return redirect("game", game_id=game.pk)
 
     return wrapper
