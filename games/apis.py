@@ -266,6 +266,14 @@ class YouSerializer(serializers.Serializer):
     your_turn = serializers.BooleanField()
     can_undo = serializers.BooleanField(help_text="POST undo/ would take back your last move")
     can_answer_takeback = serializers.BooleanField()
+    takeback_points = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the to_seq values a takeback request may name now, newest first",
+    )
+    can_grant_time = serializers.BooleanField(
+        help_text="POST grant-day/ would give the player to move one more day"
+    )
+    can_resign = serializers.BooleanField()
 
 
 @extend_schema_serializer(component_name="GameDetail")
@@ -300,20 +308,15 @@ class GameDetailSerializer(GameSummarySerializer):
         seat = selectors.seat_of(game, self.context["user"])
         if seat is None:
             return None
-        table = self._table(game)
-        playing = game.status == Game.Status.ACTIVE and seat.status == seat.Status.JOINED
-        position = seat.position
-        pending = table.takeback
+        actions = selectors.actions_of(game, self._table(game), seat)
         return {
-            "seat": position,
-            "your_turn": playing and table.to_move() == position,
-            "can_undo": playing
-            and game.self_undo
-            and tbl.undoable_step(table, position) is not None,
-            "can_answer_takeback": playing
-            and pending is not None
-            and position != pending.seat
-            and position not in pending.accepted,
+            "seat": seat.position,
+            "your_turn": actions.move,
+            "can_undo": actions.undo,
+            "can_answer_takeback": actions.answer_takeback,
+            "takeback_points": list(actions.takeback_points),
+            "can_grant_time": actions.grant_time,
+            "can_resign": actions.resign,
         }
 
     def _table(self, game: Game) -> tbl.Table:

@@ -80,6 +80,23 @@ def seat_of(game: Game, user) -> Seat | None:
     return game.seats.filter(user=user).first()
 
 
+def actions_of(game: Game, table: tbl.Table, seat: Seat | None) -> tbl.SeatActions:
+    """What the player in ``seat`` may do now (``table.seat_actions``): the one answer the
+    game page and the API's "you" block both give."""
+    playing = (
+        seat is not None
+        and seat.status == Seat.Status.JOINED
+        and game.status == Game.Status.ACTIVE
+        and seat.position is not None
+    )
+    return tbl.seat_actions(
+        table,
+        seat.position if playing else None,
+        self_undo=game.self_undo,
+        timed=(game.time_control or {}).get("kind", "none") != "none",
+    )
+
+
 def can_view(game: Game, user) -> bool:
     """Players see their games; anyone sees a finished game unless it is private; staff
     see everything."""

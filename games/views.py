@@ -268,22 +268,13 @@ def _game_context(request: HttpRequest, game: Game) -> dict:
     players = selectors.players_of(game)
     table = selectors.game_table(game)
     names = _names(players, len(table.players))
-    playing = (
-        seat is not None
-        and seat.status == Seat.Status.JOINED
-        and game.status == Game.Status.ACTIVE
-        and seat.position is not None
-    )
+    actions = selectors.actions_of(game, table, seat)
+    playing = actions.resign
     position = seat.position if playing else None
-    actions = tbl.seat_actions(
-        table,
-        position,
-        self_undo=game.self_undo,
-        timed=(game.time_control or {}).get("kind", "none") != "none",
-    )
+    viewer = seat.position if seat is not None else None
     board = board_of(game.game_type)
     view = table.engine.view(table.state)
-    log = _move_log(game, table, players, names, position)
+    log = _move_log(game, table, players, names, viewer)
     chat = _chat(game)
     context = {
         "game": game,
@@ -299,7 +290,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict:
         "history": log,
         "last_move": _last_move(board, table, view),
         "settings": _settings_words(game),
-        "clocks": _clocks(game, table, names, position),
+        "clocks": _clocks(game, table, names, viewer),
         "chat": chat,
         "chat_last": chat[-1].pk if chat else 0,
         "can_chat": seat is not None and seat.status in (Seat.Status.JOINED, Seat.Status.RESIGNED),
@@ -398,7 +389,7 @@ def _move_log(
         entry["mine"] = seat == viewer
         step = counting.get(entry["seq"])
         if entry["voided"] or step is None:
-            entry["words"] = entry["player"]
+            entry["words"] = gettext("%(player)s (taken back)") % {"player": entry["player"]}
             continue
         number += 1
         entry["number"] = number
