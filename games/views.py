@@ -290,7 +290,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict:
         "history": log,
         "last_move": _last_move(board, table, view),
         "settings": _settings_words(game),
-        "clocks": _clocks(game, table, names, viewer),
+        "clocks": _clocks(game, names, viewer),
         "chat": chat,
         "chat_last": chat[-1].pk if chat else 0,
         "can_chat": seat is not None and seat.status in (Seat.Status.JOINED, Seat.Status.RESIGNED),
@@ -498,7 +498,7 @@ def _chat(game: Game) -> list:
     return list(game.chat.filter(hidden_at__isnull=True).select_related("author"))
 
 
-def _clocks(game: Game, table: tbl.Table, names: list[str], viewer: int | None) -> list[dict]:
+def _clocks(game: Game, names: list[str], viewer: int | None) -> list[dict]:
     """Every player's clock, whose is whose: the time left of the seat to move (running,
     or stopped during a pause), each other seat's bank or its time per move."""
     control = game.time_control or {}

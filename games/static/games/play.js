@@ -42,6 +42,8 @@
       var alts = alternatives(el);
       for (var a = 0; a < alts.length; a++) {
         var picks = alts[a];
+        // A tile on a factory already chosen picks just its colour.
+        while (picks.length > 1 && chosen.indexOf(picks[0]) >= 0) picks = picks.slice(1);
         var fits = open.some(function (m) {
           for (var i = 0; i < picks.length; i++) {
             var step = m.steps[chosen.length + i];
