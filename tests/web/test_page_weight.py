@@ -3,6 +3,7 @@
 HTML is counted as sent."""
 
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles import finders
@@ -15,10 +16,8 @@ JS_BUDGET = 150 * 1024
 
 def javascript_bytes(html: str) -> int:
     """The size of every script a page loads from the site's static files."""
-    total = 0
-    for source in re.findall(r'<script[^>]*\bsrc="/static/([^"?]+)', html):
-        total += len(open(finders.find(source), "rb").read())
-    return total
+    sources = re.findall(r'<script[^>]*\bsrc="/static/([^"?]+)', html)
+    return sum(Path(finders.find(source)).stat().st_size for source in sources)
 
 
 @pytest.mark.parametrize("game_type", ["azul", "summer-pavilion", "miyabi"])
