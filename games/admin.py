@@ -15,6 +15,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
 
 from events import store
 from games import selectors, services
@@ -218,7 +219,8 @@ class GameAdmin(ModeratorsOnly, admin.ModelAdmin):
             except ServiceError as refused:
                 form.add_error(None, refused.message)
             else:
-                messages.success(request, f"Done: {form.cleaned_data['action']} recorded.")
+                done = dict(ModerationForm.ACTIONS)[form.cleaned_data["action"]]
+                messages.success(request, gettext("Recorded: %(action)s.") % {"action": done})
                 return redirect("admin:games_game_change", game.pk)
         context = {
             **self.admin_site.each_context(request),
@@ -326,6 +328,9 @@ admin.site.unregister(User)
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
     """Django's user admin, plus suspending and reinstating with a reason."""
+
+    # Its own name: a template at Django's path would extend itself (a 500 on every page).
+    change_form_template = "admin/games/user_change_form.html"
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.suspension_view)

@@ -272,7 +272,13 @@ class YouSerializer(serializers.Serializer):
         help_text="the to_seq values a takeback request may name now, newest first",
     )
     can_answer_takeback = serializers.BooleanField()
-    can_grant_day = serializers.BooleanField(help_text="POST grant-day/ would give one more day")
+    takeback_points = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the to_seq values a takeback request may name now, newest first",
+    )
+    can_grant_time = serializers.BooleanField(
+        help_text="POST grant-day/ would give the player to move one more day"
+    )
     can_resign = serializers.BooleanField()
 
 
@@ -308,18 +314,15 @@ class GameDetailSerializer(GameSummarySerializer):
         seat = selectors.seat_of(game, self.context["user"])
         if seat is None:
             return None
-        playing = game.status == Game.Status.ACTIVE and seat.status == seat.Status.JOINED
-        allowed = tbl.seat_actions(
-            self._table(game), seat.position if playing else None, self_undo=game.self_undo
-        )
+        actions = selectors.actions_of(game, self._table(game), seat)
         return {
             "seat": seat.position,
-            "your_turn": allowed.move,
-            "can_undo": allowed.undo,
-            "takeback_points": list(allowed.takeback_points),
-            "can_answer_takeback": allowed.answer_takeback,
-            "can_grant_day": allowed.grant_time,
-            "can_resign": allowed.resign,
+            "your_turn": actions.move,
+            "can_undo": actions.undo,
+            "can_answer_takeback": actions.answer_takeback,
+            "takeback_points": list(actions.takeback_points),
+            "can_grant_time": actions.grant_time,
+            "can_resign": actions.resign,
         }
 
     def _table(self, game: Game) -> tbl.Table:

@@ -10,7 +10,7 @@ from games.services import TIME_CONTROL_DAYS
 TIME_CONTROLS = (
     ("none", "no time limit"),
     ("per_move", "days per move"),
-    ("bank", "a bank of hours, plus an increment per move, up to a cap"),
+    ("bank", "a bank of hours, topped up after each move"),
 )
 OPTION_LABELS = {"board": "Board side", "wall": "Wall side"}
 
@@ -31,7 +31,7 @@ class GameCreateForm(forms.Form):
     players = forms.TypedChoiceField(
         choices=[(n, f"{n} players") for n in (2, 3, 4)], coerce=int, initial=2
     )
-    time_control = forms.ChoiceField(choices=TIME_CONTROLS, initial="none")
+    time_control = forms.ChoiceField(choices=TIME_CONTROLS, initial="none", label="Kind")
     days = forms.TypedChoiceField(
         choices=[(d, f"{d} day{'s' if d > 1 else ''}") for d in TIME_CONTROL_DAYS],
         coerce=int,

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
+from django.utils.translation import gettext, ngettext
 
 from events import store
 from events.store import StoredEvent
@@ -89,6 +90,22 @@ def seat_of(game: Game, user) -> Seat | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return game.seats.filter(user=user).first()
+
+
+def actions_of(game: Game, table: tbl.Table, seat: Seat | None) -> tbl.SeatActions:
+    """What the player in ``seat`` may do now (``table.seat_actions``): the one answer the
+    game page and the API's "you" block both give."""
+    playing = (
+        seat is not None
+        and seat.status == Seat.Status.JOINED
+        and game.status == Game.Status.ACTIVE
+        and seat.position is not None
+    )
+    return tbl.seat_actions(
+        table,
+        seat.position if playing else None,
+        self_undo=game.self_undo,
+    )
 
 
 def can_view(game: Game, user) -> bool:
@@ -199,16 +216,42 @@ def public_event(event: StoredEvent) -> dict:
 
 
 def players_of(game: Game) -> list[dict]:
-    """Seats in play order with who sits there (names, never email addresses)."""
-    seats = game.seats.select_related("user").order_by("position", "pk")
+    """Seats in play order with who sits there (names, never email addresses); a seat
+    kept for an invited player names them in ``invited`` (their name on the site, or the
+    first part of the address until they have one)."""
+    seats = list(game.seats.select_related("user").order_by("position", "pk"))
+    emails = [seat.invited_email for seat in seats if seat.status == Seat.Status.INVITED]
+    known = (
+        {
+            user.email.lower(): display_name(user)
+            for user in get_user_model().objects.filter(email__in=emails)
+        }
+        if emails
+        else {}
+    )
     return [
         {
             "seat": seat.position,
             "player": display_name(seat.user) if seat.user else None,
             "status": seat.status,
+            "invited": (
+                known.get(seat.invited_email.lower(), seat.invited_email.split("@")[0])
+                if seat.status == Seat.Status.INVITED
+                else None
+            ),
         }
         for seat in seats
     ]
+
+
+def seat_clocks(game: Game) -> dict[int, int]:
+    """The time banked on each seated player's clock (seconds), by seat: what a seat has
+    left while its clock is not running."""
+    return dict(
+        game.seats.filter(position__isnull=False, clock__isnull=False).values_list(
+            "position", "clock__bank_seconds"
+        )
+    )
 
 
 def display_name(user) -> str:
@@ -244,30 +287,40 @@ def events_after(game: Game, after: int = 0) -> list[dict]:
 def move_history(game: Game) -> list[dict]:
     """The game's history as the move list shows it: the start and every move (``end`` is
     the seq after its last event, for ``game_table(upto=end)``), moves later voided marked
-    ``voided``, and notes for undos, takebacks, resignations, clocks and moderators' acts
-    (who, when, why: the event's actor and reason)."""
+    ``voided``, and notes, written for players, for undos, takebacks, resignations, clocks
+    and moderators' acts (who, when, why: the event's actor and reason)."""
     table = empty_table(game)
     events = stored_events(game)
-    names = _actor_names({event.actor for event in events})
+    decoded = [tbl.decode(table, e.type, e.version, e.data) for e in events]
+    replacing = {event.by for event in decoded if isinstance(event, tbl.SeatReplaced)}
+    names = _actor_names({event.actor for event in events} | replacing)
+    seat_names = {
+        p["seat"]: p["player"] for p in players_of(game) if p["seat"] is not None and p["player"]
+    }
+
+    def seat_name(seat: int) -> str:
+        return seat_names.get(seat) or gettext("Player %(number)s") % {"number": seat + 1}
+
     entries: list[dict] = []
     current: dict | None = None
-    for stored in events:
-        event = tbl.decode(table, stored.type, stored.version, stored.data)
+    for stored, event in zip(events, decoded, strict=True):
         if not isinstance(event, tbl.TABLE_EVENTS):
             if current is not None:
                 current["end"] = stored.seq
             continue
+        actor = names.get(stored.actor, stored.actor)
         base = {
             "seq": stored.seq,
             "end": stored.seq,
-            "actor": names.get(stored.actor, stored.actor),
+            "actor": actor,
             "reason": stored.reason,
             "at": stored.recorded_at,
         }
         current = None
         match event:
             case tbl.Started():
-                current = {**base, "kind": "start", "text": "the game begins", "voided": False}
+                text = gettext("The game begins")
+                current = {**base, "kind": "start", "text": text, "voided": False}
                 entries.append(current)
             case tbl.Moved(seat=seat, move=move, auto=auto):
                 current = {
@@ -279,58 +332,90 @@ def move_history(game: Game) -> list[dict]:
                     "voided": False,
                 }
                 entries.append(current)
-            case tbl.MovesVoided(back_to=back_to):
-                for entry in entries:
-                    if entry["kind"] == "move" and entry["seq"] > back_to:
-                        entry["voided"] = True
-                entries.append({**base, "kind": "note", "text": _note(event)})
+            case tbl.MovesVoided(back_to=back_to, cause=cause):
+                voided = [
+                    entry
+                    for entry in entries
+                    if entry["kind"] == "move" and not entry["voided"] and entry["seq"] > back_to
+                ]
+                for entry in voided:
+                    entry["voided"] = True
+                text = _voided_text(cause, actor, len(voided))
+                entries.append({**base, "kind": "note", "text": text})
+            case tbl.TakebackRequested(seat=seat, to_seq=to_seq):
+                count = sum(
+                    1
+                    for entry in entries
+                    if entry["kind"] == "move" and not entry["voided"] and entry["seq"] > to_seq
+                )
+                text = ngettext(
+                    "%(name)s asks to take back the last move",
+                    "%(name)s asks to take back the last %(count)s moves",
+                    count,
+                ) % {"name": seat_name(seat), "count": count}
+                entries.append({**base, "kind": "note", "text": text})
             case _:
-                entries.append({**base, "kind": "note", "text": _note(event)})
+                text = _note(event, seat_name, names)
+                entries.append({**base, "kind": "note", "text": text})
     return entries
 
 
-def _note(event) -> str:
-    """A table event in words, for the move list."""
+def _voided_text(cause: str, actor: str, count: int) -> str:
+    """An undo, an agreed takeback or a moderator's revert, said plainly."""
+    if cause == "undo":
+        return gettext("%(name)s took back their move") % {"name": actor}
+    if cause == "takeback":
+        return ngettext(
+            "Takeback agreed: the last move is taken back",
+            "Takeback agreed: the last %(count)s moves are taken back",
+            count,
+        ) % {"count": count}
+    return ngettext(
+        "A moderator took back the last move",
+        "A moderator took back the last %(count)s moves",
+        count,
+    ) % {"count": count}
+
+
+def _note(event, seat_name, names: dict[str, str]) -> str:
+    """A table event as a sentence for the players."""
     match event:
-        case tbl.MovesVoided(cause="undo"):
-            return "a move is undone"
-        case tbl.MovesVoided(cause="takeback"):
-            return "the players agree to take moves back"
-        case tbl.MovesVoided():
-            return "a moderator takes the game back"
-        case tbl.TakebackRequested(seat=seat):
-            return f"player {seat + 1} asks to take moves back"
-        case tbl.TakebackAnswered(seat=seat, accepted=accepted):
-            return f"player {seat + 1} {'accepts' if accepted else 'declines'} the takeback"
+        case tbl.TakebackAnswered(seat=seat, accepted=True):
+            return gettext("%(name)s accepts the takeback") % {"name": seat_name(seat)}
+        case tbl.TakebackAnswered(seat=seat):
+            return gettext("%(name)s declines the takeback") % {"name": seat_name(seat)}
         case tbl.Resigned(seat=seat):
-            return f"player {seat + 1} resigns"
-        case tbl.SeatReplaced(seat=seat):
-            return f"a new player takes the place of player {seat + 1}"
+            return gettext("%(name)s resigns") % {"name": seat_name(seat)}
         case tbl.Paused():
-            return "the clocks are paused"
+            return gettext("The clocks are paused")
         case tbl.Resumed():
-            return "the clocks run again"
+            return gettext("The clocks run again")
         case tbl.DeadlineExtended(seconds=seconds):
-            return f"the player to move gets {_duration(seconds)} more"
-        case tbl.TimeGranted(seat=seat, by=by, seconds=seconds):
-            return f"player {by + 1} gives player {seat + 1} {_duration(seconds)} more"
+            hours = seconds // 3600
+            return ngettext(
+                "The deadline is extended by %(hours)s hour",
+                "The deadline is extended by %(hours)s hours",
+                hours,
+            ) % {"hours": hours}
+        case tbl.TimeGranted(seat=seat, by=by):
+            return gettext("%(by)s gives %(to)s one more day") % {
+                "by": seat_name(by),
+                "to": seat_name(seat),
+            }
         case tbl.VacationStarted(seat=seat):
-            return f"player {seat + 1} is on vacation"
+            return gettext("%(name)s is on vacation") % {"name": seat_name(seat)}
         case tbl.VacationEnded(seat=seat):
-            return f"player {seat + 1} is back from vacation"
+            return gettext("%(name)s is back from vacation") % {"name": seat_name(seat)}
+        case tbl.SeatReplaced(seat=seat, by=by):
+            return gettext("%(to)s takes over the seat of player %(number)s") % {
+                "to": names.get(by, gettext("another player")),
+                "number": seat + 1,
+            }
         case tbl.Aborted():
-            return "the game is stopped with no result"
+            return gettext("The game is called off by a moderator")
         case tbl.MessageHidden():
-            return "a chat message is hidden"
-    return type(event).__name__
-
-
-def _duration(seconds: int) -> str:
-    hours = seconds // 3600
-    if hours % 24 == 0:
-        days = hours // 24
-        return f"{days} day" + ("s" if days != 1 else "")
-    return f"{hours} hour" + ("s" if hours != 1 else "")
+            return gettext("A chat message is hidden by a moderator")
+    return gettext("A moderator acted on the game")
 
 
 def _actor_names(actors: set[str]) -> dict[str, str]:

@@ -1,16 +1,21 @@
 """Routes of the site's pages."""
 
+from django.templatetags.static import static
 from django.urls import path
+from django.views.generic import RedirectView
 
 from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", RedirectView.as_view(url=static("games/favicon.svg"), permanent=True)),
     path("lobby/", views.lobby, name="lobby"),
     path("games/new/", views.game_new, name="game-new"),
     path("invite/<str:token>/", views.invitation, name="invitation"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/seq", views.game_seq, name="game-seq"),
+    path("games/<int:game_id>/live", views.game_live, name="game-live"),
+    path("games/<int:game_id>/rematch/", views.rematch_post, name="game-rematch"),
     path("games/<int:game_id>/move/", views.move_post, name="game-move"),
     path("games/<int:game_id>/undo/", views.undo_post, name="game-undo"),
     path("games/<int:game_id>/grant-day/", views.grant_day_post, name="game-grant-day"),

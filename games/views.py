@@ -7,10 +7,15 @@ from functools import wraps
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.text import capfirst
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
@@ -18,6 +23,7 @@ from games import table as tbl
 from games.boards import board_of, clickable_moves
 from games.errors import ServiceError
 from games.forms import (
+    OPTION_LABELS,
     GameCreateForm,
     MoveForm,
     TakebackAnswerForm,
@@ -26,8 +32,9 @@ from games.forms import (
 )
 from games.models import Game, Seat
 from games.registry import GAME_TYPES, game_type
+from games.rules.common import RulesError
 
-POLL_MILLISECONDS = 4000
+POLL_MILLISECONDS = 3000
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -127,10 +134,14 @@ def game_new(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @refusal_page
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
-    """The link of an invitation email: GET shows the game and an "Accept" button, POST
-    takes the seat."""
+    """The link of an invitation email: GET shows the game, its settings and players with
+    "Accept" and "Decline"; a POST answers (accepting takes the seat)."""
     seat = services.invitation_seat(token)
     if request.method == "POST":
+        if request.POST.get("answer") == "decline":
+            services.invitation_decline(token=token)
+            messages.success(request, gettext("You declined the invitation: the seat is free."))
+            return redirect(request.path)
         if not request.user.is_authenticated:
             return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': request.path})}")
         services.game_join(game=seat.game, user=request.user, token=token)
@@ -140,6 +151,8 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         "game": seat.game,
         "title": game_type(seat.game.game_type).title,
         "players": selectors.players_of(seat.game),
+        "settings": _settings_words(seat.game),
+        "creator": selectors.display_name(seat.game.created_by),
         "usable": seat.status == Seat.Status.INVITED and seat.game.status == Game.Status.OPEN,
     }
     return render(request, "invitation.html", context)
@@ -151,78 +164,141 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 @refusal_page
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Every board, the table, whose turn, the clock, the moves, the chat — and, on your
-    turn, the legal moves to choose from."""
+    """Every board, the table, whose turn, every clock, the moves, the chat — and, on your
+    turn, the legal moves to choose from. ``?move=<notation>`` (the emails' links) only
+    preselects that move: confirming it is a POST."""
     game = selectors.game_for_viewer(game_id, request.user)
     if request.user.is_authenticated:
         services.seat_seen(game=game, user=request.user)
-    return _game_page(request, game)
+    if game.status in (Game.Status.OPEN, Game.Status.CANCELLED) and not game.last_seq:
+        return _open_game_page(request, game)
+    context = _game_context(request, game)
+    wanted = request.GET.get("move", "").strip()
+    if wanted and context["my_turn"]:
+        context.update(_preselected(context["table"], wanted, context["moves"]))
+    return render(request, "game.html", context)
 
 
-def _game_page(
-    request: HttpRequest, game: Game, *, error: str = "", typed: str = "", status: int = 200
-) -> HttpResponse:
+def _open_game_page(request: HttpRequest, game: Game) -> HttpResponse:
     seat = selectors.seat_of(game, request.user)
-    players = selectors.players_of(game)
     context = {
         "game": game,
         "title": game_type(game.game_type).title,
-        "players": players,
+        "players": selectors.players_of(game),
         "seat": seat,
-        "error": error,
-        "typed": typed,
-        "chat": game.chat.filter(hidden_at__isnull=True).select_related("author"),
-        "can_chat": seat is not None and seat.status in (Seat.Status.JOINED, Seat.Status.RESIGNED),
+        "settings": _settings_words(game),
+        "can_join": request.user.is_authenticated
+        and seat is None
+        and game.status == Game.Status.OPEN,
         "poll_ms": POLL_MILLISECONDS,
     }
-    if game.status in (Game.Status.OPEN, Game.Status.CANCELLED) and not game.last_seq:
-        context["can_join"] = (
-            request.user.is_authenticated and seat is None and game.status == Game.Status.OPEN
+    return render(request, "game_open.html", context)
+
+
+def _preselected(table: tbl.Table, wanted: str, moves: list[dict]) -> dict:
+    """The move a link names, in its canonical notation, if it is legal now; otherwise a
+    sentence saying why it cannot be chosen."""
+    try:
+        notation = table.engine.format(table.engine.parse(wanted))
+    except RulesError:
+        notation = None
+    if notation is not None and any(m["move"] == notation for m in moves):
+        return {"preselect": notation}
+    return {
+        "preselect_error": gettext(
+            "The move “%(move)s” from your link cannot be played now: choose another one."
         )
-        return render(request, "game_open.html", context, status=status)
+        % {"move": wanted}
+    }
+
+
+def _game_context(request: HttpRequest, game: Game) -> dict:
+    """Everything the game page and its live parts show, for the person looking."""
+    seat = selectors.seat_of(game, request.user)
+    players = selectors.players_of(game)
     table = selectors.game_table(game)
-    playing = (
-        seat is not None
-        and seat.status == Seat.Status.JOINED
-        and game.status == Game.Status.ACTIVE
-        and seat.position is not None
-    )
-    allowed = tbl.seat_actions(table, seat.position if playing else None, self_undo=game.self_undo)
-    my_turn = allowed.move
-    context.update(_table_context(game, table, picks_for=seat.position if my_turn else None))
-    history = _numbered(selectors.move_history(game), players)
-    context.update(
-        {
-            "history": history,
-            "playing": playing,
-            "my_turn": my_turn,
-            "can_grant_day": allowed.grant_time,
-            "can_undo": allowed.undo,
-            "takeback": table.takeback,
-            "takeback_points": _takeback_points(history, allowed.takeback_points),
-            "answer_takeback": allowed.answer_takeback,
-        }
-    )
-    if my_turn:
-        context["moves"] = clickable_moves(
-            game.game_type, selectors.legal_moves_of(table), context["view"]
-        )
-    return render(request, "game.html", context, status=status)
-
-
-def _table_context(game: Game, table: tbl.Table, *, picks_for: int | None) -> dict:
-    """The boards as pictures and the facts of the position."""
+    names = _names(players, len(table.players))
+    actions = selectors.actions_of(game, table, seat)
+    playing = actions.resign
+    position = seat.position if playing else None
+    viewer = seat.position if seat is not None else None
     board = board_of(game.game_type)
     view = table.engine.view(table.state)
-    players = selectors.players_of(game)
+    log = _move_log(game, table, players, names, viewer)
+    chat = _chat(game)
+    context = {
+        "game": game,
+        "table": table,
+        "title": game_type(game.game_type).title,
+        "players": players,
+        "names": names,
+        "seat": seat,
+        "position": position,
+        "playing": playing,
+        "my_turn": actions.move,
+        "actions": actions,
+        "history": log,
+        "last_move": _last_move(board, table, view),
+        "settings": _settings_words(game),
+        "clocks": _clocks(game, names, viewer),
+        "chat": chat,
+        "chat_last": chat[-1].pk if chat else 0,
+        "can_chat": seat is not None and seat.status in (Seat.Status.JOINED, Seat.Status.RESIGNED),
+        "poll_ms": POLL_MILLISECONDS,
+        "takeback": table.takeback,
+        "takeback_choices": _takeback_choices(table, actions.takeback_points, log, position),
+    }
+    if table.takeback is not None:
+        context["takeback_asker"] = names[table.takeback.seat]
+        context["takeback_moves"] = _moves_after(table.takeback.to_seq, log)
+    context.update(
+        _table_context(
+            game,
+            table,
+            view=view,
+            names=names,
+            picks_for=position if actions.move else None,
+            viewer=position,
+        )
+    )
+    context["moves"] = (
+        clickable_moves(game.game_type, selectors.legal_moves_of(table), view)
+        if actions.move
+        else []
+    )
+    if table.over:
+        context["end"] = _end_screen(board, table, names)
+    return context
+
+
+def _names(players: list[dict], seats: int) -> list[str]:
+    """Each seat's player by name (numbered from 1 while nobody sits there)."""
+    by_seat = {p["seat"]: p["player"] for p in players}
+    return [
+        by_seat.get(number) or gettext("Player %(number)s") % {"number": number + 1}
+        for number in range(seats)
+    ]
+
+
+def _table_context(
+    game: Game,
+    table: tbl.Table,
+    *,
+    view: dict,
+    names: list[str],
+    picks_for: int | None,
+    viewer: int | None = None,
+) -> dict:
+    """The boards as pictures and the facts of the position."""
+    board = board_of(game.game_type)
     scores = table.scores()
     to_move = table.to_move()
     winners = table.winners()
     boards = [
         {
             "seat": number,
-            "name": next((p["player"] for p in players if p["seat"] == number), None)
-            or f"seat {number + 1}",
+            "name": names[number],
+            "mine": number == viewer,
             "score": scores[number] if number < len(scores) else 0,
             "to_move": number == to_move,
             "winner": number in winners,
@@ -236,41 +312,276 @@ def _table_context(game: Game, table: tbl.Table, *, picks_for: int | None) -> di
         "view": view,
         "boards": boards,
         "table_svg": board.table_svg(view, picks=picks_for is not None),
-        "facts": board.facts(view),
-        "to_move_name": boards[to_move]["name"] if to_move is not None else None,
+        "facts": board.facts(view, names),
+        "to_move_name": names[to_move] if to_move is not None else None,
         "over": table.over,
+        "winner_names": [names[seat] for seat in winners],
         "notes_template": notes[0] if notes else None,
         "notes": notes[1] if notes else None,
         "last_seq": table.last_seq,
     }
 
 
-def _numbered(history: list[dict], players: list[dict]) -> list[dict]:
-    """The move list with each counting move numbered and every move's player named."""
-    names = {p["seat"]: p["player"] for p in players}
+def _move_log(
+    game: Game, table: tbl.Table, players: list[dict], names: list[str], viewer: int | None
+) -> list[dict]:
+    """The move list: each counting move numbered, its player named and the move said in
+    words from the events it caused, with its notation beside it; the latest marked."""
+    board = board_of(game.game_type)
+    counting = {step.seq: step for step in table.steps}
+    history = selectors.move_history(game)
     number = 0
     for entry in history:
-        if entry["kind"] == "move":
-            entry["player"] = names.get(entry["seat"]) or f"seat {entry['seat'] + 1}"
-            if not entry["voided"]:
-                number += 1
-                entry["number"] = number
+        if entry["kind"] != "move":
+            continue
+        seat = entry["seat"]
+        entry["player"] = names[seat] if seat < len(names) else str(seat + 1)
+        entry["mine"] = seat == viewer
+        step = counting.get(entry["seq"])
+        if entry["voided"] or step is None:
+            entry["words"] = gettext("%(player)s (taken back)") % {"player": entry["player"]}
+            continue
+        number += 1
+        entry["number"] = number
+        entry["words"] = board.describe(step.events, entry["player"])
+        entry["you_words"] = board.describe(step.events, gettext("you")) if seat == viewer else ""
+    moves = [e for e in history if e["kind"] == "move" and not e["voided"]]
+    if moves:
+        moves[-1]["latest"] = True
+    for entry in history:
+        if entry["kind"] == "move" and entry["auto"]:
+            entry["auto_text"] = AUTO_WORDS.get(entry["auto"], "")
     return history
 
 
-def _takeback_points(history: list[dict], allowed: tuple[int, ...]) -> list[dict]:
-    """The moves one may ask to take back to (the latest ten), newest first."""
-    points = [
-        {"to_seq": entry["seq"] - 1, "label": f"before {entry['text']}"}
-        for entry in history
-        if entry["kind"] == "move" and not entry["voided"] and entry["seq"] - 1 in allowed
+AUTO_WORDS = {
+    "timeout": gettext_lazy("played for them: time ran out"),
+    "resigned": gettext_lazy("played for them: they resigned"),
+    "moderator": gettext_lazy("played by a moderator"),
+    "forced": gettext_lazy("the only possible move"),
+}
+
+
+def _moves_after(point: int, log: list[dict]) -> list[str]:
+    """The moves a takeback to ``point`` would take back, in words, oldest first."""
+    return [
+        f"{entry['number']}. {entry['words']} ({entry['text']})"
+        for entry in log
+        if entry["kind"] == "move" and not entry["voided"] and entry["seq"] > point
     ]
-    return points[::-1][:10]
+
+
+def _takeback_choices(
+    table: tbl.Table, points: tuple[int, ...], log: list[dict], viewer: int | None
+) -> list[dict]:
+    """The points one may ask to go back to, as a player names them ("before your move
+    14: you took 3 red from the centre"), each with the moves it would take back. The
+    first one before a move of the viewer's own is chosen to begin with."""
+    moves = {e["seq"]: e for e in log if e["kind"] == "move" and not e["voided"]}
+    choices = []
+    for point in points:
+        first = next((step for step in table.steps if step.seq > point), None)
+        entry = moves.get(first.seq) if first else None
+        if entry is None:
+            continue
+        if entry["seat"] == viewer:
+            label = gettext("before your move %(number)s: %(words)s") % {
+                "number": entry["number"],
+                "words": entry["you_words"],
+            }
+        else:
+            label = gettext("before %(player)s’s move %(number)s: %(words)s") % {
+                "player": entry["player"],
+                "number": entry["number"],
+                "words": entry["words"],
+            }
+        choices.append(
+            {
+                "to_seq": point,
+                "label": label,
+                "moves": _moves_after(point, log),
+                "mine": entry["seat"] == viewer,
+            }
+        )
+    default = next((c for c in choices if c["mine"]), None)
+    if default is not None:
+        default["checked"] = True
+    return choices
+
+
+def _last_move(board, table: tbl.Table, view: dict) -> dict | None:
+    """Where the latest move took from and put to: the picks that would choose it, for
+    the page to outline on the board of the player who made it and on the table."""
+    step = table.steps[-1] if len(table.steps) > 1 else None
+    if step is None or step.seat is None:
+        return None
+    engine = table.engine
+    try:
+        command = engine.encode_command(engine.parse(step.move))
+        picks, preview = board.steps(command, view)
+    except (RulesError, KeyError, IndexError, TypeError, ValueError):
+        # The position after the move may no longer hold what choosing it needed (an
+        # emptied factory): the outline is a courtesy, the move list says what happened.
+        return None
+    spots = [pick for pick, _ in picks] + list(preview)
+    return {"seat": step.seat, "spots": " ".join(dict.fromkeys(spots))}
+
+
+def _end_screen(board, table: tbl.Table, names: list[str]) -> dict:
+    """The final score line by line (from the engine's events), the totals and winners."""
+    seats = len(table.players)
+    rows = [
+        {"label": label, "values": values}
+        for label, values in board.breakdown(table.rules_events(), seats)
+        if any(values)
+    ]
+    return {
+        "rows": rows,
+        "totals": list(table.scores()),
+        "names": names,
+        "winners": [names[seat] for seat in table.winners()],
+        "aborted": table.aborted,
+    }
+
+
+def _chat(game: Game) -> list:
+    return list(game.chat.filter(hidden_at__isnull=True).select_related("author"))
+
+
+def _clocks(game: Game, names: list[str], viewer: int | None) -> list[dict]:
+    """Every player's clock, whose is whose: the time left of the seat to move (running,
+    or stopped during a pause), each other seat's bank or its time per move."""
+    control = game.time_control or {}
+    kind = control.get("kind", "none")
+    if kind == "none" or game.status != Game.Status.ACTIVE:
+        return []
+    banks = selectors.seat_clocks(game)
+    now = timezone.now()
+    clocks = []
+    for number, name in enumerate(names):
+        running = number == game.to_move and game.deadline is not None
+        if running:
+            left = _duration(int((game.deadline - now).total_seconds()))
+        elif kind == "bank" or number == game.to_move:
+            left = _duration(banks.get(number, 0))
+        else:
+            left = ngettext("%(days)s day per move", "%(days)s days per move", control["days"]) % {
+                "days": control["days"]
+            }
+        clocks.append({"name": name, "left": left, "running": running, "mine": number == viewer})
+    return clocks
+
+
+def _duration(seconds: int) -> str:
+    """A time left in words, to the minute: "2 days 3 hours", "4 hours 10 minutes"."""
+    seconds = max(0, seconds)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = []
+    if days:
+        parts.append(ngettext("%(n)s day", "%(n)s days", days) % {"n": days})
+    if hours:
+        parts.append(ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours})
+    if minutes and not days:
+        parts.append(ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes})
+    return " ".join(parts[:2]) or gettext("less than a minute")
+
+
+OPTION_WORDS = {
+    "colored": gettext_lazy("coloured"),
+    "coloured": gettext_lazy("coloured"),
+    "grey": gettext_lazy("grey"),
+}
+
+
+def _settings_words(game: Game) -> list[str]:
+    """The game's options and time control as a player reads them."""
+    words = [
+        f"{OPTION_LABELS.get(option, option)}: {OPTION_WORDS.get(value, value)}"
+        for option, value in game.options.items()
+    ]
+    control = game.time_control or {}
+    match control.get("kind", "none"):
+        case "per_move":
+            words.append(
+                ngettext("%(days)s day per move", "%(days)s days per move", control["days"])
+                % {"days": control["days"]}
+            )
+        case "bank":
+            words.append(
+                gettext("%(bank)s hours each, %(increment)s more after every move, up to %(cap)s")
+                % {
+                    "bank": control["bank_hours"],
+                    "increment": control["increment_hours"],
+                    "cap": control["cap_hours"],
+                }
+            )
+        case _:
+            words.append(gettext("no time limit"))
+    if not game.self_undo:
+        words.append(gettext("no undo"))
+    if game.private:
+        words.append(gettext("private"))
+    return words
+
+
+LIVE_PARTS = ("status", "panel", "boards", "moves", "end")
+
+
+@require_GET
+def game_live(request: HttpRequest, game_id: int) -> JsonResponse:
+    """What the open game page needs to follow the game without reloading: nothing when
+    nothing changed since ``seq`` and ``chat`` (the page's last event and chat message),
+    else the parts of the page that changed, as HTML."""
+    try:
+        game = selectors.game_for_viewer(game_id, request.user)
+    except ServiceError as error:
+        return JsonResponse({"error": error.message}, status=error.status)
+    if request.user.is_authenticated:
+        services.seat_seen(game=game, user=request.user)
+    chat_last = (
+        game.chat.filter(hidden_at__isnull=True)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+        or 0
+    )
+    seq_changed = request.GET.get("seq") != str(game.last_seq)
+    chat_changed = request.GET.get("chat") != str(chat_last)
+    answer = {"seq": game.last_seq, "chat": chat_last, "status": game.status, "parts": {}}
+    if not (seq_changed or chat_changed):
+        return JsonResponse(answer)
+    if not game.last_seq:
+        answer["reload"] = True
+        return JsonResponse(answer)
+    context = _game_context(request, game)
+    answer["my_turn"] = context["my_turn"]
+    answer["title"] = _page_title(context)
+    if seq_changed:
+        for part in LIVE_PARTS:
+            answer["parts"][part] = render_to_string(f"game/_{part}.html", context, request)
+    if chat_changed:
+        answer["parts"]["chat"] = render_to_string("game/_chat.html", context, request)
+    return JsonResponse(answer)
+
+
+def _page_title(context: dict) -> str:
+    title = f"{context['title']} #{context['game'].pk} · azulsite"
+    return gettext("Your turn") + " · " + title if context["my_turn"] else title
+
+
+# Refusals whose service message is written for API clients, said again for players.
+PAGE_WORDS = {
+    "stale": gettext_lazy(
+        "The game moved on while you were choosing: here is the position now, choose again."
+    ),
+}
 
 
 def _game_action(view):
-    """A POST on a game the user may see: a refusal re-renders the game page with its
-    message (the page keeps its state); success goes back to the page."""
+    """A POST on a game the user may see. Whatever happens the answer is a redirect to
+    the game page (so reloading never repeats a POST), a refusal said there as a message."""
 
     @login_required
     @require_POST
@@ -283,9 +594,8 @@ def _game_action(view):
         try:
             view(request, game)
         except ServiceError as error:
-            game.refresh_from_db()
-            typed = request.POST.get("typed") or request.POST.get("move") or ""
-            return _game_page(request, game, error=error.message, typed=typed, status=error.status)
+            said = PAGE_WORDS.get(error.code) or capfirst(error.message) + "."
+            messages.error(request, said)
         return redirect("game", game_id=game.pk)
 
     return wrapper
@@ -293,10 +603,11 @@ def _game_action(view):
 
 def _valid(form) -> dict:
     if not form.is_valid():
-        problems = "; ".join(
-            f"{field}: {' '.join(errors)}" for field, errors in form.errors.items()
+        problems = "; ".join(" ".join(errors) for errors in form.errors.values())
+        raise ServiceError(
+            gettext("the form was not filled in as expected (%(problems)s)")
+            % {"problems": problems}
         )
-        raise ServiceError(f"the form was not filled in as expected ({problems})")
     return form.cleaned_data
 
 
@@ -306,7 +617,7 @@ def move_post(request: HttpRequest, game: Game) -> None:
     form = MoveForm(request.POST)
     _valid(form)
     if not form.notation():
-        raise ServiceError("choose a move from the list, or type one")
+        raise ServiceError(gettext("choose a move on the board or from the list, or type one"))
     services.move_submit(
         game=game,
         user=request.user,
@@ -363,6 +674,17 @@ def cancel_post(request: HttpRequest, game: Game) -> None:
 
 
 @login_required
+@require_POST
+@refusal_page
+def rematch_post(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Open the rematch (same players and options, seats rotated) and go to it."""
+    game = selectors.game_for_viewer(game_id, request.user)
+    new = services.game_rematch(game=game, user=request.user)
+    messages.success(request, gettext("Rematch opened: the other players are invited."))
+    return redirect("game", game_id=new.pk)
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 @refusal_page
 def resign(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -376,7 +698,8 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def game_seq(request: HttpRequest, game_id: int) -> JsonResponse:
-    """The cheap "has anything changed" check the page polls: the game's last seq."""
+    """The cheap "has anything changed" check of a page waiting for players: the game's
+    last seq."""
     try:
         game = selectors.game_for_viewer(game_id, request.user)
     except ServiceError as error:
@@ -396,7 +719,10 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = selectors.game_for_viewer(game_id, request.user)
     if not game.last_seq:
         raise ServiceError("this game has not started: nothing to replay yet", code="not_started")
-    history = _numbered(selectors.move_history(game), selectors.players_of(game))
+    table = selectors.game_table(game)
+    players = selectors.players_of(game)
+    names = _names(players, len(table.players))
+    history = _move_log(game, table, players, names, None)
     moments = [entry["end"] for entry in history if entry["kind"] != "note" and not entry["voided"]]
     try:
         wanted = int(request.GET.get("at", moments[-1]))
@@ -405,6 +731,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     at = max([m for m in moments if m <= wanted] or moments[:1])
     index = moments.index(at)
     table = selectors.game_table(game, upto=at)
+    view = table.engine.view(table.state)
     context = {
         "game": game,
         "title": game_type(game.game_type).title,
@@ -417,6 +744,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "previous": moments[max(index - 1, 0)],
         "next": moments[min(index + 1, len(moments) - 1)],
         "last": moments[-1],
+        "last_move": _last_move(board_of(game.game_type), table, view),
     }
-    context.update(_table_context(game, table, picks_for=None))
+    context.update(_table_context(game, table, view=view, names=names, picks_for=None))
     return render(request, "replay.html", context)

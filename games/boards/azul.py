@@ -2,6 +2,8 @@
 board — the pattern lines, the 5×5 wall (coloured or grey side) and the floor line with
 the points each of its spaces loses (rulebook, "The player board")."""
 
+from django.utils.translation import gettext, ngettext
+
 from games.boards.svg import (
     Palette,
     centre,
@@ -15,14 +17,24 @@ from games.boards.svg import (
     text,
 )
 from games.rules.azul.board import (
+    COLOUR_BONUS,
+    COLUMN_BONUS,
     FLOOR_PENALTIES,
     GREY,
     PATTERN_LINES,
+    ROW_BONUS,
     WALL_SIZE,
     Colour,
     wall_colour,
 )
-from games.rules.azul.model import CENTRE, FLOOR
+from games.rules.azul.model import (
+    CENTRE,
+    FLOOR,
+    FloorLineCleared,
+    GameEnded,
+    TilesTaken,
+    WallTiled,
+)
 
 NAMES = tuple(colour.name.lower() for colour in Colour)
 PALETTE = Palette(
@@ -93,7 +105,10 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
             pick = f"wall:{column}" if row == tiling else None
             parts.append(_wall_space(row, column, placed, grey, pick))
     parts.append(_floor(board, picks))
-    label = f"Board of seat {seat + 1}: {view['scores'][seat]} points"
+    label = gettext("Board of player %(number)s: %(points)s points") % {
+        "number": seat + 1,
+        "points": view["scores"][seat],
+    }
     return document(WIDTH, FLOOR_TOP + 84, *parts, label=label, class_="board player-board")
 
 
@@ -129,6 +144,7 @@ def _pattern_line(line: int, held: dict, picks: bool) -> str:
         *parts,
         class_="pattern-line",
         data_pick=f"line:{line}" if picks else None,
+        data_spot=f"line:{line}",
     )
 
 
@@ -183,19 +199,115 @@ def _floor(board: dict, picks: bool) -> str:
         *parts,
         class_="floor-line",
         data_pick="line:floor" if picks else None,
+        data_spot="line:floor",
     )
 
 
-def facts(view: dict) -> list[tuple[str, str]]:
+def facts(view: dict, names: list[str]) -> list[tuple[str, str]]:
+    """The round, the phase, the wall side and what the bag and the box lid hold."""
+    phases = {
+        "offer": gettext("factory offer"),
+        "tiling": gettext("wall tiling"),
+        "refill": gettext("preparing the next round"),
+        "over": gettext("game over"),
+    }
     return [
-        ("Round", str(view["round"])),
+        (gettext("Round"), str(view["round"])),
+        (gettext("Phase"), phases.get(view["phase"], view["phase"])),
         (
-            "Phase",
-            {"offer": "factory offer", "tiling": "wall tiling"}.get(view["phase"], view["phase"]),
+            gettext("Wall"),
+            gettext("grey (free placement)") if view["wall_side"] == GREY else gettext("coloured"),
         ),
-        ("Wall", "grey (free placement)" if view["wall_side"] == GREY else "coloured"),
-        ("Bag", f"{view['bag']} tiles"),
-        ("Box lid", f"{sum(view['lid'])} tiles"),
+        (gettext("Bag"), tiles(view["bag"])),
+        (gettext("Box lid"), tiles(sum(view["lid"]))),
+    ]
+
+
+def tiles(count: int) -> str:
+    return ngettext("%(count)s tile", "%(count)s tiles", count) % {"count": count}
+
+
+def describe(events: list, player: str) -> str:
+    """A move in words, from the rules events it caused: "Bob took 3 blue from factory 2
+    → line 4 (1 to the floor)", or on the grey wall where the tile went and what it scored."""
+    for event in events:
+        match event:
+            case TilesTaken(source=source, colour=colour, count=count, line=line):
+                where = (
+                    gettext("the centre")
+                    if source == CENTRE
+                    else gettext("factory %(number)s") % {"number": source + 1}
+                )
+                to = (
+                    gettext("the floor line")
+                    if line == FLOOR
+                    else gettext("line %(number)s") % {"number": line + 1}
+                )
+                text = gettext("%(player)s took %(count)s %(colour)s from %(where)s → %(to)s") % {
+                    "player": player,
+                    "count": count,
+                    "colour": colour_name(colour),
+                    "where": where,
+                    "to": to,
+                }
+                extras = []
+                dropped = event.floored if line != FLOOR else 0
+                if dropped:
+                    extras.append(gettext("%(count)s to the floor") % {"count": dropped})
+                if event.marker:
+                    extras.append(gettext("first-player marker"))
+                return text + (f" ({', '.join(extras)})" if extras else "")
+            case WallTiled(row=row, column=column, colour=colour, points=points):
+                return gettext(
+                    "%(player)s placed %(colour)s on the wall, row %(row)s column %(column)s "
+                    "(%(points)s)"
+                ) % {
+                    "player": player,
+                    "colour": colour_name(colour),
+                    "row": row + 1,
+                    "column": column + 1,
+                    "points": points_text(points),
+                }
+    return player
+
+
+def colour_name(colour: int) -> str:
+    return {
+        "blue": gettext("blue"),
+        "yellow": gettext("yellow"),
+        "red": gettext("red"),
+        "black": gettext("black"),
+        "white": gettext("white"),
+    }[NAMES[colour]]
+
+
+def points_text(points: int) -> str:
+    return ngettext("%(points)s point", "%(points)s points", points) % {"points": points}
+
+
+def breakdown(events: list, seats: int) -> list[tuple[str, list[int]]]:
+    """The final score, line by line, from the rules events (rulebook, "End of the game"):
+    wall tiles placed, floor line penalties, then the bonuses for complete rows (2 each),
+    columns (7 each) and colours (10 each)."""
+    wall, floor = [0] * seats, [0] * seats
+    rows, columns, colours = [0] * seats, [0] * seats, [0] * seats
+    for event in events:
+        match event:
+            case WallTiled(seat=seat, points=points):
+                wall[seat] += points
+            case FloorLineCleared(seat=seat, points=points):
+                floor[seat] += points
+            case GameEnded(bonuses=bonuses):
+                for seat, bonus in enumerate(bonuses):
+                    rows[seat] = bonus.rows * ROW_BONUS
+                    columns[seat] = bonus.columns * COLUMN_BONUS
+                    colours[seat] = bonus.colours * COLOUR_BONUS
+    return [
+        (gettext("Tiles placed on the wall"), wall),
+        (gettext("Floor line"), floor),
+        (gettext("Complete rows"), rows),
+        (gettext("Complete columns"), columns),
+        (gettext("Complete colours"), colours),
     ]
 
 
@@ -204,19 +316,36 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
     tiling: the wall column."""
     match command["type"]:
         case "TakeTiles":
-            source, line = command["source"], command["line"]
-            name = NAMES[command["colour"]]
+            source, line, colour = command["source"], command["line"], command["colour"]
+            name = NAMES[colour]
+            offer = view["centre"] if source == CENTRE else view["factories"][source]
+            count = offer[colour]
             where = (
-                ("src:c", "the centre")
+                ("src:c", gettext("the centre"))
                 if source == CENTRE
-                else (f"src:f{source}", f"factory display {source + 1}")
+                else (f"src:f{source}", gettext("factory %(number)s") % {"number": source + 1})
             )
-            target = "line:floor" if line == FLOOR else f"line:{line}"
-            to = "the floor line" if line == FLOOR else f"pattern line {line + 1}"
-            return [where, (f"col:{name}", f"take {name}"), (target, to)], [target]
+            taken = gettext("take %(count)s %(colour)s") % {
+                "count": count,
+                "colour": colour_name(colour),
+            }
+            if line == FLOOR:
+                return [
+                    where,
+                    (f"col:{name}", taken),
+                    ("line:floor", gettext("all to the floor line")),
+                ], ["line:floor"]
+            held = view["boards"][view["to_move"]]["lines"][line]["count"]
+            overflow = max(0, count - (line + 1 - held))
+            to = gettext("line %(number)s") % {"number": line + 1}
+            if overflow:
+                to += " " + gettext("(%(count)s to the floor)") % {"count": overflow}
+            preview = [f"line:{line}"] + (["line:floor"] if overflow else [])
+            return [where, (f"col:{name}", taken), (f"line:{line}", to)], preview
         case "PlaceOnWall":
             column = command["column"]
-            return [(f"wall:{column}", f"wall column {column + 1}")], [f"wall:{column}"]
+            label = gettext("wall column %(number)s") % {"number": column + 1}
+            return [(f"wall:{column}", label)], [f"wall:{column}"]
     raise ValueError(f"not an Azul command: {command['type']}")
 
 

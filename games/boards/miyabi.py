@@ -4,10 +4,20 @@ the columns; and the tiles displayed in the centre, the level-5 bonus tiles and 
 end-of-game majority values (rulebook pp.4-5). Values our sources do not give are marked
 as provisional (``games.rules.miyabi.PROVISIONAL``)."""
 
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
 from games.boards.svg import Palette, document, element, group, text
 from games.rules.miyabi import PROVISIONAL
 from games.rules.miyabi.engine import footprint
-from games.rules.miyabi.model import GRID, GardenObject, Shape
+from games.rules.miyabi.model import (
+    GRID,
+    BonusTileTaken,
+    GardenObject,
+    MajoritiesScored,
+    Passed,
+    Shape,
+    TilePlaced,
+)
 
 OBJECTS = tuple(garden_object.name.lower() for garden_object in GardenObject)
 LETTERS = "MPFABS"
@@ -239,16 +249,106 @@ def _square(row, column, garden, picks) -> str:
             )
         )
     parts.insert(0, element("title", f"{name}: level {level}, {what}"))
-    return group(*parts, class_="square", data_pick=f"sq:{name}" if picks else None)
+    return group(
+        *parts, class_="square", data_pick=f"sq:{name}" if picks else None, data_spot=f"sq:{name}"
+    )
 
 
-def facts(view: dict) -> list[tuple[str, str]]:
+def facts(view: dict, names: list[str]) -> list[tuple[str, str]]:
+    """The building phase, who holds the bonsai, and the tiles left."""
+    holder = view["start_player"]
     return [
-        ("Building phase", f"{view['round']} of {view['rounds']}"),
-        ("Bonsai", f"player {view['start_player'] + 1}"),
-        ("Tiles in the box", str(view["box"])),
-        ("Tiles out of the game", str(view["removed"])),
+        (
+            gettext("Building phase"),
+            gettext("%(phase)s of %(phases)s") % {"phase": view["round"], "phases": view["rounds"]},
+        ),
+        (gettext("Bonsai"), names[holder] if holder < len(names) else str(holder + 1)),
+        (gettext("Tiles in the box"), str(view["box"])),
+        (gettext("Tiles out of the game"), str(view["removed"])),
     ]
+
+
+def object_name(garden_object: GardenObject, count: int) -> str:
+    """An object in words, as many as ``count``: "2 pagodas", "1 koi"."""
+    words = {
+        GardenObject.MAPLE: ngettext("%(count)s maple", "%(count)s maples", count),
+        GardenObject.PAGODA: ngettext("%(count)s pagoda", "%(count)s pagodas", count),
+        GardenObject.POND: ngettext("%(count)s koi", "%(count)s koi", count),
+        GardenObject.AZALEA: ngettext("%(count)s azalea", "%(count)s azaleas", count),
+        GardenObject.BOXWOOD: ngettext("%(count)s boxwood", "%(count)s boxwoods", count),
+        GardenObject.STONE: ngettext("%(count)s stone", "%(count)s stones", count),
+    }
+    return words[garden_object] % {"count": count}
+
+
+def points_text(points: int) -> str:
+    return ngettext("%(points)s point", "%(points)s points", points) % {"points": points}
+
+
+def describe(events: list, player: str) -> str:
+    """A move in words, from the rules events it caused: the tile, where its objects lie,
+    the level it rests on and what it scored (with a level-5 bonus tile), or a pass."""
+    text = player
+    for event in events:
+        match event:
+            case TilePlaced(tile=tile, row=row, column=column, level=level, points=points):
+                text = gettext(
+                    "%(player)s placed a tile with %(objects)s on %(square)s, level %(level)s "
+                    "(%(points)s)"
+                ) % {
+                    "player": player,
+                    "objects": object_name(tile.object, tile.count),
+                    "square": square_name(row, column),
+                    "level": level,
+                    "points": points_text(points),
+                }
+            case BonusTileTaken(points=points):
+                text += " " + gettext("and took a bonus tile (%(points)s)") % {
+                    "points": points_text(points)
+                }
+            case Passed(forced=forced):
+                return (
+                    gettext("%(player)s had no tile that fits and passed")
+                    if forced
+                    else gettext("%(player)s passed")
+                ) % {"player": player}
+    return text
+
+
+def breakdown(events: list, seats: int) -> list[tuple[str, list[int]]]:
+    """The final score, line by line, from the rules events (rulebook p.5): tiles placed,
+    level-5 bonus tiles, then the majority of each object row."""
+    placed, bonus = [0] * seats, [0] * seats
+    majorities: list[tuple[str, list[int]]] = []
+    for event in events:
+        match event:
+            case TilePlaced(seat=seat, points=points):
+                placed[seat] += points
+            case BonusTileTaken(seat=seat, points=points):
+                bonus[seat] += points
+            case MajoritiesScored(points=rows):
+                majorities = [
+                    (
+                        gettext("Majority: %(object)s") % {"object": OBJECT_WORDS[garden_object]},
+                        list(rows[garden_object]),
+                    )
+                    for garden_object in GardenObject
+                ]
+    return [
+        (gettext("Tiles placed"), placed),
+        (gettext("Level-5 bonus tiles"), bonus),
+        *majorities,
+    ]
+
+
+OBJECT_WORDS = {
+    GardenObject.MAPLE: gettext_lazy("maples"),
+    GardenObject.PAGODA: gettext_lazy("pagodas"),
+    GardenObject.POND: gettext_lazy("koi ponds"),
+    GardenObject.AZALEA: gettext_lazy("azaleas"),
+    GardenObject.BOXWOOD: gettext_lazy("boxwoods"),
+    GardenObject.STONE: gettext_lazy("stones"),
+}
 
 
 def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:

@@ -5,6 +5,8 @@ tiles beside the board (rules reference, "Player board")."""
 
 import math
 
+from django.utils.translation import gettext, ngettext
+
 from games.boards.svg import (
     Palette,
     centre,
@@ -26,10 +28,18 @@ from games.rules.summer_pavilion.board import (
     SPACES_PER_STAR,
     STAR_COLOUR,
     STARS,
+    START_SCORE,
     STRUCTURES,
     SUPPLY_SPACES,
     Side,
     index,
+)
+from games.rules.summer_pavilion.model import (
+    BonusTilesTaken,
+    GameEnded,
+    Passed,
+    TilePlaced,
+    TilesTaken,
 )
 
 FILL = {
@@ -217,7 +227,10 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
     if player["has_start_token"]:
         parts.append(start_token(BOARD - 30, BOARD + 40, 30))
     parts.append(_beside(player["beside"], picks))
-    label = f"Board of seat {seat + 1}: {view['scores'][seat]} points"
+    label = gettext("Board of player %(number)s: %(points)s points") % {
+        "number": seat + 1,
+        "points": view["scores"][seat],
+    }
     return document(BOARD, BOARD + 70, *parts, label=label, class_="board player-board")
 
 
@@ -227,7 +240,8 @@ def _space(star, space, placed, costs, side, picks) -> str:
     points = diamond(star, space)
     x, y = diamond_middle(star, space)
     printed = STAR_COLOUR[star]
-    pick = f"sp:{star}-{space}" if picks else None
+    spot = f"sp:{star}-{space}"
+    pick = spot if picks else None
     where = f"{STAR_NAMES[star]} star, space {space} (costs {cost})"
     if placed:
         return group(
@@ -244,6 +258,7 @@ def _space(star, space, placed, costs, side, picks) -> str:
             ),
             class_="space filled",
             data_pick=pick,
+            data_spot=spot,
         )
     if side is Side.COLOURED and printed is not None:
         fill, ink = TINT[COLOURS[printed]], FILL[COLOURS[printed]]
@@ -330,19 +345,131 @@ def _beside(beside: dict, picks: bool) -> str:
     return group(*parts, class_="beside")
 
 
-def facts(view: dict) -> list[tuple[str, str]]:
-    phase = {"acquire": "taking tiles", "play": "placing tiles"}.get(view["phase"], view["phase"])
+def facts(view: dict, names: list[str]) -> list[tuple[str, str]]:
+    """The round, the wild colour, the phase, the board side, the bag and the tower."""
+    phases = {
+        "acquire": gettext("taking tiles"),
+        "play": gettext("placing tiles"),
+        "round_over": gettext("preparing the next round"),
+        "game_over": gettext("game over"),
+    }
+    side = gettext("grey") if view["side"] == Side.GREY.value else gettext("coloured")
     result = [
-        ("Round", f"{view['round']} of {ROUNDS}"),
-        ("Wild colour", view["wild"]),
-        ("Phase", phase),
-        ("Board side", view["side"]),
-        ("Bag", f"{view['bag']} tiles"),
-        ("Tower", f"{view['tower']} tiles"),
+        (
+            gettext("Round"),
+            gettext("%(round)s of %(rounds)s") % {"round": view["round"], "rounds": ROUNDS},
+        ),
+        (gettext("Wild colour"), colour_name(view["wild"])),
+        (gettext("Phase"), phases.get(view["phase"], view["phase"])),
+        (gettext("Board side"), side),
+        (gettext("Bag"), tiles(view["bag"])),
+        (gettext("Tower"), tiles(view["tower"])),
     ]
     if view["bonus_due"]:
-        result.append(("Bonus tiles to choose", str(view["bonus_due"])))
+        result.append((gettext("Bonus tiles to choose"), str(view["bonus_due"])))
     return result
+
+
+def tiles(count: int) -> str:
+    return ngettext("%(count)s tile", "%(count)s tiles", count) % {"count": count}
+
+
+def colour_name(name: str) -> str:
+    return {
+        "purple": gettext("purple"),
+        "green": gettext("green"),
+        "orange": gettext("orange"),
+        "yellow": gettext("yellow"),
+        "blue": gettext("blue"),
+        "red": gettext("red"),
+    }[name]
+
+
+def _counted(counts) -> str:
+    """Tile counts per colour as words: "2 orange and 1 purple"."""
+    parts = [
+        f"{count} {colour_name(COLOURS[colour])}" for colour, count in enumerate(counts) if count
+    ]
+    return gettext(" and ").join(parts) if parts else gettext("nothing")
+
+
+def describe(events: list, player: str) -> str:
+    """A move in words, from the rules events it caused: what was taken and from where,
+    where a tile was placed and what it scored, what a pass kept."""
+    for event in events:
+        match event:
+            case TilesTaken(source=source, taken=taken, start_token=token):
+                where = (
+                    gettext("the centre")
+                    if source is None
+                    else gettext("factory %(number)s") % {"number": source + 1}
+                )
+                text = gettext("%(player)s took %(tiles)s from %(where)s") % {
+                    "player": player,
+                    "tiles": _counted(taken),
+                    "where": where,
+                }
+                if token:
+                    text += " " + gettext("(start player token, %(lost)s)") % {
+                        "lost": points_text(-event.points_lost)
+                    }
+                return text
+            case TilePlaced(star=star, space=space, colour=colour, points=points):
+                return gettext(
+                    "%(player)s placed %(colour)s on the %(star)s star, space %(space)s "
+                    "(%(points)s)"
+                ) % {
+                    "player": player,
+                    "colour": colour_name(COLOURS[colour]),
+                    "star": colour_name(STAR_NAMES[star]) if star else gettext("centre"),
+                    "space": space,
+                    "points": points_text(points),
+                }
+            case BonusTilesTaken(tiles=taken):
+                names = ", ".join(colour_name(COLOURS[c]) for c in taken)
+                return gettext("%(player)s took bonus tiles: %(tiles)s") % {
+                    "player": player,
+                    "tiles": names,
+                }
+            case Passed(kept=kept, points_lost=lost):
+                text = gettext("%(player)s passed, keeping %(tiles)s") % {
+                    "player": player,
+                    "tiles": _counted(kept),
+                }
+                if lost:
+                    text += f" ({points_text(-lost)})"
+                return text
+    return player
+
+
+def points_text(points: int) -> str:
+    return ngettext("%(points)s point", "%(points)s points", abs(points)) % {"points": points}
+
+
+def breakdown(events: list, seats: int) -> list[tuple[str, list[int]]]:
+    """The final score, line by line, from the rules events (rulebook, "Game end"): the
+    starting points, tiles placed, points lost while playing, then the bonuses for
+    surrounded pillars and statues, complete stars and numbers, and the corner penalty."""
+    placed, lost = [0] * seats, [0] * seats
+    stars, numbers, corners = [0] * seats, [0] * seats, [0] * seats
+    for event in events:
+        match event:
+            case TilePlaced(seat=seat, points=points):
+                placed[seat] += points
+            case TilesTaken(seat=seat, points_lost=points) | Passed(seat=seat, points_lost=points):
+                lost[seat] -= points
+            case GameEnded():
+                stars = list(event.star_points)
+                numbers = list(event.number_points)
+                corners = [-points for points in event.corner_points_lost]
+    return [
+        (gettext("Starting points"), [START_SCORE] * seats),
+        (gettext("Tiles placed"), placed),
+        (gettext("Points lost while playing"), lost),
+        (gettext("Complete stars"), stars),
+        (gettext("Complete numbers"), numbers),
+        (gettext("Tiles left on the corners"), corners),
+    ]
 
 
 def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
@@ -353,36 +480,63 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
             source = command["source"]
             name = COLOURS[command["colour"]]
             where = (
-                ("src:c", "the centre")
+                ("src:c", gettext("the centre"))
                 if source is None
-                else (
-                    f"src:f{source}",
-                    f"factory display {source + 1}",
-                )
+                else (f"src:f{source}", gettext("factory %(number)s") % {"number": source + 1})
             )
-            return [where, (f"col:{name}", f"take {name}")], []
+            return [
+                where,
+                (f"col:{name}", gettext("take %(colour)s") % {"colour": colour_name(name)}),
+            ], []
         case "PlaceTile":
             star, space, wilds = command["star"], command["space"], command["wilds"]
             name = COLOURS[command["colour"]]
             cost = COSTS[Side(view["side"])][index(star, space)]
-            pay = f"pay {cost - wilds} {name}" + (
-                f" + {wilds} wild {view['wild']}" if wilds else ""
-            )
+            pay = gettext("pay %(count)s %(colour)s") % {
+                "count": cost - wilds,
+                "colour": colour_name(name),
+            }
+            if wilds:
+                pay += " " + gettext("+ %(count)s wild %(colour)s") % {
+                    "count": wilds,
+                    "colour": colour_name(view["wild"]),
+                }
             target = f"sp:{star}-{space}"
+            star_name = colour_name(STAR_NAMES[star]) if star else gettext("centre")
             return [
-                (f"tile:{name}", f"place a {name} tile"),
-                (target, f"{STAR_NAMES[star]} star, space {space}"),
+                (f"tile:{name}", gettext("place %(colour)s") % {"colour": colour_name(name)}),
+                (
+                    target,
+                    gettext("%(star)s star, space %(space)s") % {"star": star_name, "space": space},
+                ),
                 (f"wild:{wilds}", pay),
             ], [target]
         case "ChooseBonusTiles":
-            return [(f"bonus:{COLOURS[c]}", f"bonus {COLOURS[c]}") for c in command["colours"]], []
+            return [
+                (
+                    f"bonus:{COLOURS[c]}",
+                    gettext("bonus %(colour)s") % {"colour": colour_name(COLOURS[c])},
+                )
+                for c in command["colours"]
+            ], []
         case "Pass":
             kept = [COLOURS[c] for c in command["keep"]]
-            done = f"keep {', '.join(kept)}" if kept else "keep nothing"
+            done = (
+                gettext("keep %(tiles)s, discard the rest")
+                % {"tiles": ", ".join(map(colour_name, kept))}
+                if kept
+                else gettext("keep nothing, discard the rest")
+            )
             return [
-                ("pass", "pass (end your turns this round)"),
-                *((f"keep:{name}", f"keep a {name} tile") for name in kept),
-                ("keep:end", f"{done}, discard the rest"),
+                ("pass", gettext("pass (end your turns this round)")),
+                *(
+                    (
+                        f"keep:{name}",
+                        gettext("keep one %(colour)s tile") % {"colour": colour_name(name)},
+                    )
+                    for name in kept
+                ),
+                ("keep:end", done),
             ], []
     raise ValueError(f"not a Summer Pavilion command: {command['type']}")
 

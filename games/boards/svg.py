@@ -151,7 +151,7 @@ def factory(x, y, number: int, names: list[str], palette: Palette, *, picks: boo
                 title=f"{name} tile on factory display {number + 1}",
             )
         )
-    return group(*parts, class_="factory", data_pick=source if picks else None)
+    return group(*parts, class_="factory", data_pick=source if picks else None, data_spot=source)
 
 
 def factories(top: float, width: float, displays: list[list[str]], palette, *, picks) -> str:
@@ -200,7 +200,7 @@ def centre(top, width, counts: dict[str, int], palette, *, token: bool, picks: b
     )
     if token:
         parts.append(start_token(width - 80, top + 50, 40))
-    return group(*parts, class_="centre", data_pick="src:c" if picks else None)
+    return group(*parts, class_="centre", data_pick="src:c" if picks else None, data_spot="src:c")
 
 
 def start_token(x, y, size) -> str:

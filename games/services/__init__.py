@@ -10,6 +10,7 @@ input and call one of these.
 - ``accounts``: signing in by email.
 - ``chat``: the game's chat and players' reports.
 - ``operations``: when the background jobs last ran (the operator's status page).
+- ``rematch``: the same players at a new table; ``invitations``: declining one.
 - ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
 """
 
@@ -30,6 +31,7 @@ from games.services.deadlines import (
     vacation_start,
     vacations_expire,
 )
+from games.services.invitations import invitation_decline
 from games.services.moderation import (
     moderate_abort,
     moderate_default_move,
@@ -55,6 +57,7 @@ from games.services.moves import (
     takeback_request,
 )
 from games.services.operations import process_beat
+from games.services.rematch import game_rematch
 from games.services.tables import (
     INVITATION_SALT,
     INVITATIONS_PER_DAY,
@@ -89,9 +92,11 @@ __all__ = [
     "game_create",
     "game_join",
     "game_leave",
+    "game_rematch",
     "game_reproject",
     "game_resign",
     "game_timeout",
+    "invitation_decline",
     "invitation_seat",
     "invitation_token",
     "is_moderator",

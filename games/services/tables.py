@@ -289,9 +289,13 @@ def game_cancel(*, game: Game, user) -> Game:
 
 
 def _start(game: Game, seats: list[Seat]) -> None:
-    """Shuffle the seat order, record it with the engine's opening draw, and begin."""
+    """Shuffle the seat order (unless every seat was given its place, as in a rematch),
+    record it with the engine's opening draw, and begin."""
     order = list(seats)
-    random.SystemRandom().shuffle(order)
+    if all(seat.position is not None for seat in order):
+        order.sort(key=lambda seat: seat.position)
+    else:
+        random.SystemRandom().shuffle(order)
     for position, seat in enumerate(order):
         Seat.objects.filter(pk=seat.pk).update(position=position)
     game.started_at = timezone.now()

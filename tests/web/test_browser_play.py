@@ -67,12 +67,12 @@ def play_by_clicking(page, live_server, game: Game, shoot=None, shot: str = "") 
     for click in range(12):
         if shot and click == 1:
             shoot(page, shot)
-        confirm = page.locator("#confirm-pick")
+        confirm = page.locator("#confirm-move:enabled")
         if confirm.count():
             chosen = page.locator("#move-select").input_value()
             before = game.last_seq
-            confirm.click()
-            page.wait_for_load_state()
+            with page.expect_navigation():
+                confirm.click()
             game.refresh_from_db()
             assert game.last_seq > before
             return chosen

@@ -58,7 +58,7 @@ def test_a_legal_move_is_played_and_shown_in_the_move_list(client, alice, bob):
     assert move in page and "Waiting for" in page
 
 
-def test_an_illegal_move_posted_by_hand_gets_a_message_and_the_page_keeps_its_state(
+def test_an_illegal_move_posted_by_hand_is_refused_with_a_message_after_a_redirect(
     client, alice, bob
 ):
     game = started_game(alice, bob, "azul")
@@ -66,16 +66,18 @@ def test_an_illegal_move_posted_by_hand_gets_a_message_and_the_page_keeps_its_st
     client.force_login(mover)
     before = game.last_seq
     unreadable = client.post(
-        f"/games/{game.pk}/move/", {"typed": "F9 purple 7", "expected_seq": before}
+        f"/games/{game.pk}/move/", {"typed": "F9 purple 7", "expected_seq": before}, follow=True
     )
-    assert unreadable.status_code == 400
+    assert unreadable.redirect_chain == [(f"/games/{game.pk}/", 302)]
     assert "a colour: blue, yellow, red, black or white" in unreadable.text
-    assert 'value="F9 purple 7"' in unreadable.text and "Your turn" in unreadable.text
+    assert 'value="F9 purple 7"' not in unreadable.text and "Your turn" in unreadable.text
     # At the start the centre holds only the first player marker.
-    illegal = client.post(f"/games/{game.pk}/move/", {"typed": "C blue 1", "expected_seq": before})
-    assert illegal.status_code == 400 and "illegal move" in illegal.text.lower()
-    nothing = client.post(f"/games/{game.pk}/move/", {"expected_seq": before})
-    assert nothing.status_code == 400 and "choose a move" in nothing.text.lower()
+    illegal = client.post(
+        f"/games/{game.pk}/move/", {"typed": "C blue 1", "expected_seq": before}, follow=True
+    )
+    assert "illegal move" in illegal.text.lower()
+    nothing = client.post(f"/games/{game.pk}/move/", {"expected_seq": before}, follow=True)
+    assert "choose a move" in nothing.text.lower()
     game.refresh_from_db()
     assert game.last_seq == before
 
@@ -86,14 +88,17 @@ def test_a_move_from_a_stale_page_or_out_of_turn_is_refused(client, alice, bob):
     move = selectors.legal_moves_of(selectors.game_table(game))[0]["move"]
     client.force_login(other(mover, alice, bob))
     out_of_turn = client.post(
-        f"/games/{game.pk}/move/", {"move": move, "expected_seq": game.last_seq}
+        f"/games/{game.pk}/move/", {"move": move, "expected_seq": game.last_seq}, follow=True
     )
-    assert out_of_turn.status_code == 403 and "not your turn" in out_of_turn.text.lower()
+    assert "not your turn" in out_of_turn.text.lower()
     client.force_login(mover)
-    stale = client.post(f"/games/{game.pk}/move/", {"move": move, "expected_seq": 1})
-    assert stale.status_code == 409 and "the game has moved on" in stale.text.lower()
-    bad_form = client.post(f"/games/{game.pk}/move/", {"move": move, "expected_seq": "x"})
-    assert bad_form.status_code == 400 and "expected_seq" in bad_form.text
+    stale = client.post(f"/games/{game.pk}/move/", {"move": move, "expected_seq": 1}, follow=True)
+    assert "the game moved on while you were choosing" in stale.text.lower()
+    assert "event" not in stale.text.split('id="messages"')[1].split("</div>")[0]
+    bad_form = client.post(
+        f"/games/{game.pk}/move/", {"move": move, "expected_seq": "x"}, follow=True
+    )
+    assert "not filled in as expected" in bad_form.text
 
 
 def test_someone_not_at_the_table_can_neither_see_nor_move_nor_chat(client, alice, bob, carol):
@@ -130,9 +135,9 @@ def test_players_chat_and_hidden_or_overlong_messages_do_not_show(client, alice,
     hidden.save()
     page = client.get(f"/games/{game.pk}/").text
     assert "good luck!" in page and "something rude" not in page
-    too_long = client.post(f"/games/{game.pk}/chat/", {"text": "x" * 1001})
-    assert too_long.status_code == 400 and "at most 1000 characters" in too_long.text
-    assert client.post(f"/games/{game.pk}/chat/", {"text": "  "}).status_code == 400
+    too_long = client.post(f"/games/{game.pk}/chat/", {"text": "x" * 1001}, follow=True)
+    assert "at most 1000 characters" in too_long.text
+    assert client.post(f"/games/{game.pk}/chat/", {"text": "  "}).status_code == 302
     assert ChatMessage.objects.count() == 2
 
 
@@ -146,9 +151,9 @@ def test_undo_takes_the_move_back_and_strikes_it_from_the_list(client, alice, bo
     game.refresh_from_db()
     assert game.to_move == selectors.seat_of(game, mover).position
     page = client.get(f"/games/{game.pk}/").text
-    assert 'class="move voided"' in page and "a move is undone" in page
-    again = client.post(f"/games/{game.pk}/undo/")
-    assert again.status_code == 409 and "nothing to undo" in again.text.lower()
+    assert 'class="move voided"' in page and "took back their move" in page
+    again = client.post(f"/games/{game.pk}/undo/", follow=True)
+    assert "nothing to undo" in again.text.lower()
 
 
 def test_a_takeback_is_asked_and_accepted_on_the_page(client, alice, bob):
@@ -167,9 +172,9 @@ def test_a_takeback_is_asked_and_accepted_on_the_page(client, alice, bob):
     )
     assert answer.status_code == 302
     assert selectors.game_table(game).last_seq > request
-    assert "agree to take moves back" in client.get(f"/games/{game.pk}/").text
-    bad = client.post(f"/games/{game.pk}/takeback/", {"to_seq": 3})
-    assert bad.status_code == 400 and "not the end of a move" in bad.text
+    assert "Takeback agreed: the last move is taken back" in client.get(f"/games/{game.pk}/").text
+    bad = client.post(f"/games/{game.pk}/takeback/", {"to_seq": 3}, follow=True)
+    assert "not the end of a move" in bad.text
 
 
 def test_resigning_asks_first_then_ends_a_two_player_game(client, alice, bob):
@@ -207,7 +212,7 @@ def test_moderators_acts_show_in_the_move_list_with_who_and_why(client, alice, b
     )
     client.force_login(bob)
     page = client.get(f"/games/{game.pk}/replay/").text
-    assert "the clocks are paused" in page and "player on holiday" in page and "Alice" in page
+    assert "The clocks are paused" in page and "player on holiday" in page and "Alice" in page
 
 
 def test_a_miyabi_page_says_plainly_which_values_are_provisional(client, alice, bob):
@@ -217,7 +222,7 @@ def test_a_miyabi_page_says_plainly_which_values_are_provisional(client, alice, 
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/").text
     assert "Provisional values in this game" in page
-    assert "docs/miyabi-provisional.md" in page
+    assert "docs/" not in page
     for key in PROVISIONAL:
         assert key.replace("_", " ").capitalize() in page
     assert "Bonus tiles</strong>: maple 10, pagoda 9" in page

@@ -30,7 +30,7 @@ def test_a_used_invitation_says_so(client, alice, bob, carol):
     client.force_login(bob)
     client.post(link)
     client.force_login(carol)
-    assert "already been used" in client.get(link).text
+    assert "has been answered" in client.get(link).text
     refused = client.post(link)
     assert refused.status_code == 409 and "already been used" in refused.text
 

@@ -1,7 +1,10 @@
 """Creates the demo users (idempotent) and prints their logins."""
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
+
+from games.services import MODERATORS_GROUP
 
 DEMO_PASSWORD = "azul-demo"
 DEMO_USERS = [
@@ -12,10 +15,14 @@ DEMO_USERS = [
 
 
 class Command(BaseCommand):
-    help = "Create the demo users alice, bob and carol (staff: alice) and print their logins."
+    help = (
+        "Create the demo users alice, bob and carol (alice: staff and moderator) and print "
+        "their logins."
+    )
 
     def handle(self, *args, **options) -> None:
         User = get_user_model()
+        moderators, _ = Group.objects.get_or_create(name=MODERATORS_GROUP)
         for email, name, staff in DEMO_USERS:
             user, created = User.objects.get_or_create(
                 username=email, defaults={"email": email, "first_name": name}
@@ -24,6 +31,9 @@ class Command(BaseCommand):
                 user.set_password(DEMO_PASSWORD)
                 user.is_staff = user.is_superuser = staff
                 user.save()
+            if staff:
+                # The operator of a fresh site sees game moderation in the admin at once.
+                user.groups.add(moderators)
         self.stdout.write(f"Demo logins (password for each: {DEMO_PASSWORD}):")
         for email, _name, staff in DEMO_USERS:
-            self.stdout.write(f"  {email}{'  (admin)' if staff else ''}")
+            self.stdout.write(f"  {email}{'  (admin and moderator)' if staff else ''}")

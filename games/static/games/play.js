@@ -1,19 +1,31 @@
-// The game page: choose a move by clicking the boards, and follow the game while you wait.
+// The game page: choose a move on the boards, and follow the game without reloading.
 // Every legal move comes with its clicks ("steps"); a board element carries the pick(s) it
 // makes in data-pick (several in a row separated by spaces, alternatives by "|"). Only picks
-// that lead to a legal move are offered. Without JavaScript the form's list still works.
+// that lead to a legal move are offered, on the board and as buttons. Without JavaScript
+// the form's list still works.
 (function () {
   "use strict";
 
+  var chosen = []; // the half-made choice: kept when the page's parts are updated
+  var unread = 0;
+
+  function $(id) { return document.getElementById(id); }
+
+  function alternatives(el) {
+    return el.getAttribute("data-pick").split("|").map(function (alt) { return alt.trim().split(/\s+/); });
+  }
+
   function setUpPicking() {
-    var data = document.getElementById("legal-moves");
-    var form = document.getElementById("move-form");
-    if (!data || !form) return;
+    var data = $("legal-moves");
+    var form = $("move-form");
+    if (!data || !form) { chosen = []; return; }
     var moves = JSON.parse(data.textContent);
-    var select = document.getElementById("move-select");
-    var typed = document.getElementById("move-typed");
-    var choices = document.getElementById("choices");
-    var chosen = [];
+    var select = $("move-select");
+    var typed = $("move-typed");
+    var choices = $("choices");
+    var said = $("chosen");
+    var confirm = $("confirm-move");
+    var startOver = $("start-over");
     var elements = Array.prototype.slice.call(document.querySelectorAll("[data-pick]"));
 
     function candidates() {
@@ -27,9 +39,11 @@
 
     // The picks an element would make now, if they lead to a legal move.
     function usable(el, open) {
-      var alternatives = el.getAttribute("data-pick").split("|");
-      for (var a = 0; a < alternatives.length; a++) {
-        var picks = alternatives[a].trim().split(/\s+/);
+      var alts = alternatives(el);
+      for (var a = 0; a < alts.length; a++) {
+        var picks = alts[a];
+        // A tile on a factory already chosen picks just its colour.
+        while (picks.length > 1 && chosen.indexOf(picks[0]) >= 0) picks = picks.slice(1);
         var fits = open.some(function (m) {
           for (var i = 0; i < picks.length; i++) {
             var step = m.steps[chosen.length + i];
@@ -42,6 +56,13 @@
       return null;
     }
 
+    function labelOf(el, picks, open) {
+      var title = el.querySelector("title");
+      var move = open.find(function (m) { return m.steps[chosen.length] && m.steps[chosen.length][0] === picks[0]; });
+      var label = move ? move.steps[chosen.length][1] : "";
+      return (title ? title.textContent + ": " : "") + label;
+    }
+
     function button(label, onClick, cls) {
       var b = document.createElement("button");
       b.type = "button";
@@ -52,34 +73,48 @@
       return b;
     }
 
+    function choose(picks) {
+      var focusWasInChoices = choices.contains(document.activeElement);
+      chosen = chosen.concat(picks);
+      render();
+      if (focusWasInChoices) {
+        var next = choices.querySelector("button");
+        (confirm.disabled ? next : confirm || next).focus();
+      }
+    }
+
     function render() {
       var open = candidates();
+      if (!open.length) { chosen = []; open = moves; }
       choices.innerHTML = "";
+      var done = open.filter(function (m) { return m.steps.length === chosen.length; });
+      var first = open[0];
+      var words = chosen.map(function (pick, i) { return first.steps[i][1]; });
+      said.textContent = words.length ? words.join(" → ") : "";
+      startOver.hidden = chosen.length === 0;
       elements.forEach(function (el) {
         el.classList.remove("pickable", "preview");
-        el.classList.toggle("picked", chosen.length > 0 && usable(el, open) === null &&
-          el.getAttribute("data-pick").split("|").some(function (alt) {
-            return alt.trim().split(/\s+/).every(function (p) { return chosen.indexOf(p) >= 0; });
-          }));
+        el.removeAttribute("tabindex");
+        el.removeAttribute("role");
+        el.classList.toggle("picked", chosen.length > 0 && alternatives(el).some(function (picks) {
+          return picks.every(function (p) { return chosen.indexOf(p) >= 0; });
+        }));
       });
-      var done = open.filter(function (m) { return m.steps.length === chosen.length; });
       if (done.length === 1) {
         var move = done[0];
         select.value = move.move;
         typed.value = "";
         elements.forEach(function (el) {
-          var picks = el.getAttribute("data-pick").split("|").map(function (s) { return s.trim(); });
-          if (picks.some(function (p) { return move.preview.indexOf(p) >= 0; })) el.classList.add("preview");
+          if (alternatives(el).some(function (picks) { return move.preview.indexOf(picks.join(" ")) >= 0; })) {
+            el.classList.add("preview");
+          }
         });
-        var summary = document.createElement("p");
-        summary.className = "chosen";
-        summary.textContent = "Your move: " + move.move + " — " +
-          move.steps.map(function (s) { return s[1]; }).join(", ");
-        choices.appendChild(summary);
-        button("Confirm " + move.move, function () { form.submit(); }, "confirm").id = "confirm-pick";
-        button("Start over", reset, "secondary");
+        said.textContent = words.join(" → ") + "  (" + move.move + ")";
+        confirm.disabled = false;
         return;
       }
+      select.value = "";
+      confirm.disabled = !typed.value.trim();
       var next = [];
       var labels = {};
       open.forEach(function (m) {
@@ -87,33 +122,151 @@
         if (step && !(step[0] in labels)) { labels[step[0]] = step[1]; next.push(step[0]); }
       });
       if (chosen.length > 0 && next.length === 1) { chosen.push(next[0]); render(); return; }
-      elements.forEach(function (el) { if (usable(el, open)) el.classList.add("pickable"); });
+      elements.forEach(function (el) {
+        var picks = usable(el, open);
+        if (!picks) return;
+        el.classList.add("pickable");
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "button");
+        el.setAttribute("aria-label", labelOf(el, picks, open));
+      });
       next.forEach(function (pick) {
-        var b = button(labels[pick], function () { chosen.push(pick); render(); }, "choice");
+        var b = button(labels[pick], function () { choose([pick]); }, "choice");
         b.setAttribute("data-choice", pick);
       });
-      if (chosen.length) button("Start over", reset, "secondary");
     }
 
-    function reset() { chosen = []; select.value = ""; render(); }
+    function reset() { chosen = []; render(); }
 
     elements.forEach(function (el) {
-      el.addEventListener("click", function (event) {
+      function activate(event) {
         var picks = usable(el, candidates());
         if (!picks) return;
         event.stopPropagation();
+        event.preventDefault();
         chosen = chosen.concat(picks);
         render();
+        if (!confirm.disabled) confirm.focus();
+        else if (el.classList.contains("pickable")) el.focus();
+        else {
+          var next = document.querySelector("[data-pick].pickable") || choices.querySelector("button");
+          if (next) next.focus();
+        }
+      }
+      el.addEventListener("click", activate);
+      el.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") activate(event);
       });
     });
+    startOver.addEventListener("click", function () {
+      reset();
+      var first = choices.querySelector("button");
+      if (first) first.focus();
+    });
+    typed.addEventListener("input", function () {
+      if (typed.value.trim()) { chosen = []; render(); confirm.disabled = false; }
+    });
+    select.addEventListener("change", function () {
+      var picked = select.value;
+      var move = moves.find(function (m) { return m.move === picked; });
+      chosen = move ? move.steps.map(function (s) { return s[0]; }) : [];
+      render();
+    });
+    var panel = $("move-panel");
+    var preselect = panel && panel.getAttribute("data-preselect");
+    if (preselect && !chosen.length) {
+      var named = moves.find(function (m) { return m.move === preselect; });
+      if (named) chosen = named.steps.map(function (s) { return s[0]; });
+    }
+    form.addEventListener("submit", function () { chosen = []; });
     render();
   }
 
-  function setUpPolling() {
-    var poll = document.getElementById("poll");
+  function scrollMovesToLatest() {
+    var list = $("move-list");
+    if (list) list.scrollTop = list.scrollHeight;
+  }
+
+  function chatInView() {
+    var chat = $("part-chat");
+    if (!chat || document.hidden) return false;
+    var box = chat.getBoundingClientRect();
+    return box.top < window.innerHeight && box.bottom > 0;
+  }
+
+  function showUnread(baseTitle) {
+    var badge = $("unread");
+    if (badge) {
+      badge.hidden = unread === 0;
+      badge.textContent = unread ? String(unread) : "";
+    }
+    document.title = (unread ? "(" + unread + ") " : "") + baseTitle;
+  }
+
+  function setUpLive() {
+    var live = $("live");
+    if (!live || !window.fetch) return;
+    var seq = live.getAttribute("data-seq");
+    var chat = live.getAttribute("data-chat");
+    var every = parseInt(live.getAttribute("data-ms"), 10) || 3000;
+    var title = document.title;
+    function clearUnread() { if (unread && chatInView()) { unread = 0; showUnread(title); } }
+    document.addEventListener("visibilitychange", clearUnread);
+    window.addEventListener("scroll", clearUnread, { passive: true });
+    window.addEventListener("focus", clearUnread);
+    function replace(name, html) {
+      var part = $("part-" + name);
+      if (part) part.innerHTML = html;
+    }
+    function check() {
+      var url = live.getAttribute("data-url") + "?seq=" + encodeURIComponent(seq) + "&chat=" + encodeURIComponent(chat);
+      fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (answer) {
+          if (answer && answer.reload) { window.location.reload(); return; }
+          if (answer && answer.parts) {
+            var parts = answer.parts;
+            var moved = String(answer.seq) !== seq;
+            if (moved) {
+              ["status", "end", "boards", "moves"].forEach(function (name) {
+                if (name in parts) replace(name, parts[name]);
+              });
+              var hadPanel = !!$("move-panel");
+              var focused = document.activeElement && document.activeElement.id;
+              replace("panel", parts.panel || "");
+              setUpPicking();
+              window.azulsite.markLastMove();
+              scrollMovesToLatest();
+              if (focused && $(focused)) $(focused).focus();
+              if (!hadPanel && $("move-panel")) $("confirm-move").disabled = true;
+              title = answer.title || title;
+            }
+            if ("chat" in parts) {
+              var before = $("part-chat").querySelectorAll("li[data-id]").length;
+              replace("chat", parts.chat);
+              var after = $("part-chat").querySelectorAll("li[data-id]").length;
+              if (!chatInView()) unread += Math.max(0, after - before);
+              var messages = $("part-chat");
+              messages.scrollTop = messages.scrollHeight;
+            }
+            seq = String(answer.seq);
+            chat = String(answer.chat);
+            showUnread(title);
+          }
+          if (answer && answer.status !== "active") return;
+          window.setTimeout(check, every);
+        })
+        .catch(function () { window.setTimeout(check, every * 2); });
+    }
+    window.setTimeout(check, every);
+  }
+
+  // A page waiting for players reloads once the game begins.
+  function setUpWaiting() {
+    var poll = $("poll");
     if (!poll || !window.fetch) return;
     var seq = poll.getAttribute("data-seq");
-    var every = parseInt(poll.getAttribute("data-ms"), 10) || 4000;
+    var every = parseInt(poll.getAttribute("data-ms"), 10) || 3000;
     function check() {
       fetch(poll.getAttribute("data-url"), { credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; })
@@ -127,5 +280,10 @@
   }
 
   setUpPicking();
-  setUpPolling();
+  window.azulsite.markLastMove();
+  scrollMovesToLatest();
+  var chatList = $("part-chat");
+  if (chatList) chatList.scrollTop = chatList.scrollHeight;
+  setUpLive();
+  setUpWaiting();
 })();

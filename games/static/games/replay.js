@@ -19,6 +19,7 @@
   });
   var slider = document.getElementById("slider");
   slider.addEventListener("change", function () { go(parseInt(slider.value, 10)); });
+  window.azulsite.markLastMove();
   var current = document.querySelector("#move-list .current");
   if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
 })();

@@ -1,0 +1,38 @@
+"""A rematch: the same players and options at a new table, seats rotated by one."""
+
+from django.db import transaction
+
+from games.errors import Conflict, Forbidden
+from games.models import Game, Seat
+from games.services.tables import game_create
+
+
+@transaction.atomic
+def game_rematch(*, game: Game, user) -> Game:
+    """Open a new game like the finished ``game``: same game, options, time control and
+    rules of undo; ``user`` takes a seat and the other players are invited (each accepts
+    or declines, as with any invitation). Every player moves one place on: the first
+    player of the last game plays second, and so on."""
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
+        raise Conflict("a rematch can be asked once the game is over", code="not_over")
+    seats = list(game.seats.select_related("user").filter(user__isnull=False))
+    if not any(seat.user_id == user.pk for seat in seats):
+        raise Forbidden("only the players of this game can ask for a rematch", code="not_a_player")
+    new = game_create(
+        creator=user,
+        game=game.game_type,
+        players=game.players,
+        options=dict(game.options),
+        time_control={k: v for k, v in game.time_control.items() if k != "reminders"},
+        timeout_policy=game.timeout_policy,
+        self_undo=game.self_undo,
+        private=game.private,
+        invite=[seat.user.email for seat in seats if seat.user_id != user.pk],
+        reminders=game.time_control.get("reminders"),
+    )
+    rotated = {seat.user.email.lower(): (seat.position + 1) % game.players for seat in seats}
+    for seat in new.seats.select_related("user"):
+        email = (seat.user.email if seat.user else seat.invited_email).lower()
+        if email in rotated:
+            Seat.objects.filter(pk=seat.pk).update(position=rotated[email])
+    return new

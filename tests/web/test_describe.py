@@ -1,0 +1,39 @@
+"""The move log in words and the end screen's score lines, checked on the golden game
+records: every move is described, and the score lines of each seat add up to its final
+score (the breakdown comes from the engines' own events)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from games import table as tbl
+from games.boards import board_of
+from games.registry import game_type
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def folded(name: str) -> tuple[dict, tbl.Table]:
+    header, *events = [json.loads(line) for line in (FIXTURES / name).read_text().splitlines()]
+    records = [tbl.Record(e["seq"], e["type"], e["version"], e["data"], e["actor"]) for e in events]
+    return header, tbl.fold(game_type(header["game"]).engine, records)
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in FIXTURES.glob("*.jsonl")))
+def test_every_move_is_said_in_words_and_the_score_lines_add_up(name):
+    header, table = folded(name)
+    board = board_of(header["game"])
+    for step in table.steps[1:]:
+        words = board.describe(step.events, "Bob")
+        assert words.startswith("Bob ") and len(words) > len("Bob took"), step.move
+    lines = board.breakdown(table.rules_events(), len(table.players))
+    totals = [sum(values[seat] for _, values in lines) for seat in range(len(table.players))]
+    assert totals == list(header["scores"])
+
+
+def test_an_azul_take_reads_like_a_player_would_say_it():
+    _, table = folded("azul-2p.jsonl")
+    said = [board_of("azul").describe(step.events, "Bob") for step in table.steps[1:]]
+    assert any("→ line" in s for s in said)
+    assert any(" to the floor)" in s for s in said)

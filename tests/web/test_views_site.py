@@ -1,0 +1,46 @@
+"""The site around the games: its 404 page, the favicon, the demo's moderator, the admin's
+user page."""
+
+import pytest
+from django.core.management import call_command
+
+from games import services
+from games.models import Game
+
+
+def test_an_unknown_address_gets_the_sites_own_404_page(client):
+    response = client.get("/games/abc/")
+    assert response.status_code == 404
+    assert "This page does not exist" in response.text and "azulsite" in response.text
+
+
+def test_the_favicon_is_served_where_browsers_ask_for_it(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
+
+
+def test_the_demo_admin_is_a_moderator(db):
+    call_command("demo", verbosity=0)
+    from django.contrib.auth import get_user_model
+
+    alice = get_user_model().objects.get(email="alice@example.com")
+    assert services.is_moderator(alice)
+
+
+def test_the_admin_user_page_opens(admin_client, bob):
+    response = admin_client.get(f"/admin/auth/user/{bob.pk}/change/")
+    assert response.status_code == 200 and "Suspend…" in response.text
+
+
+@pytest.mark.parametrize("answer", ["decline"])
+def test_an_invitation_can_be_declined_and_the_seat_opens(client, alice, bob, answer):
+    from games.models import Outbox, Seat
+
+    game = services.game_create(creator=alice, game="azul", players=2, invite=[bob.email])
+    token = Outbox.objects.get(game=game, kind=Outbox.Kind.INVITATION).payload["token"]
+    page = client.get(f"/invite/{token}/")
+    assert "Bob (invited)" in page.text and "no time limit" in page.text
+    declined = client.post(f"/invite/{token}/", {"answer": answer}, follow=True)
+    assert "You declined the invitation" in declined.text
+    assert game.seats.filter(status=Seat.Status.OPEN).count() == 1
+    assert game.status == Game.Status.OPEN
