@@ -225,7 +225,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict:
     board = board_of(game.game_type)
     view = table.engine.view(table.state)
     log = _move_log(game, table, players, names, viewer)
-    chat = _chat(game)
+    chat = _chat(game) if selectors.can_read_chat(game, request.user) else []
     context = {
         "game": game,
         "table": table,
