@@ -9,6 +9,7 @@ input and call one of these.
 - ``moderation``: moderators' acts on games and users, reports.
 - ``accounts``: signing in by email.
 - ``chat``: the game's chat and players' reports.
+- ``ratings``: results of finished games and the players' ratings (a projection).
 - ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
 """
 
@@ -48,6 +49,12 @@ from games.services.moves import (
     seat_resign,
     takeback_answer,
     takeback_request,
+)
+from games.services.ratings import (
+    profile_visibility_set,
+    ratings_game_finished,
+    ratings_game_reopened,
+    ratings_rebuild,
 )
 from games.services.tables import (
     INVITATION_SALT,
@@ -98,6 +105,10 @@ __all__ = [
     "move_submit",
     "move_undo",
     "play",
+    "profile_visibility_set",
+    "ratings_game_finished",
+    "ratings_game_reopened",
+    "ratings_rebuild",
     "report_close",
     "report_create",
     "seat_resign",

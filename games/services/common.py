@@ -17,6 +17,7 @@ from games.mail import outbox
 from games.models import Game, Outbox, Seat
 from games.selectors import seat_of
 from games.services import clocks
+from games.services.ratings import ratings_game_finished
 
 
 def actor_of(user) -> str:
@@ -200,6 +201,7 @@ def project(game: Game, table: tbl.Table, *, now=None) -> None:
     if table.over and game.status == Game.Status.ACTIVE:
         game.status = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
         game.finished_at = now
+        ratings_game_finished(game, table=table)
     clocks.turn_changed(game, previous=previous, now=now, moved=clocks.ends_with_move(table))
     game.save()
 
