@@ -85,12 +85,13 @@ class Placing:
 
 def placings(table: tbl.Table, events: Iterable[store.StoredEvent]) -> list[Placing]:
     """Every seat's place (1 = first; equal places share). Seats still playing at the end
-    come first, by the game's winners then score; then seats that resigned; a seat that ran
-    out of time (a move played for it on timeout, or a forfeit) is last (issue 16)."""
-    forfeits, resigned = set(), set()
+    come first, by the game's winners then score; then seats that resigned, the last to
+    resign first; a seat that ran out of time (a move played for it on timeout, or a
+    forfeit) is last (issue 16)."""
+    forfeits, resigned = set(), {}
     for event in events:
         if event.type == tbl.table_type(tbl.Resigned(0)):
-            resigned.add(event.data["seat"])
+            resigned[event.data["seat"]] = event.seq
             if event.reason == TIME_RAN_OUT:
                 forfeits.add(event.data["seat"])
     timed_out = forfeits | {step.seat for step in table.steps if step.auto == "timeout"}
@@ -111,7 +112,7 @@ def placings(table: tbl.Table, events: Iterable[store.StoredEvent]) -> list[Plac
         if placing.timed_out:
             return (2,)
         if placing.resigned:
-            return (1,)
+            return (1, -resigned[placing.seat])
         return (0, not placing.won, -placing.score)
 
     keys = [standing(placing) for placing in seats]
@@ -201,8 +202,7 @@ def ratings_game_finished(game: Game, *, table: tbl.Table | None = None) -> None
     if old is not None and _facts(old, old.seats.all()) == _facts(result, seats):
         return
     since = _earliest(old, result)
-    if old is not None:
-        old.delete()
+    rated_before = _drop(old)
     result.save()
     ResultSeat.objects.bulk_create(seats)
     if since is None:
@@ -210,7 +210,7 @@ def ratings_game_finished(game: Game, *, table: tbl.Table | None = None) -> None
     if old is None and _is_latest(result):
         _apply_latest(result, seats)
     else:
-        _replay(game.game_type, since=since)
+        _replay(game.game_type, since=since, touched=rated_before)
 
 
 def ratings_game_reopened(game: Game) -> None:
@@ -221,9 +221,18 @@ def ratings_game_reopened(game: Game) -> None:
         return
     _lock_ladder(old.game_type)
     since = _earliest(old, None)
-    old.delete()
+    rated_before = _drop(old)
     if since is not None:
-        _replay(old.game_type, since=since)
+        _replay(old.game_type, since=since, touched=rated_before)
+
+
+def _drop(old: GameResult | None) -> set[int]:
+    """Delete a result (its seats and rating changes go with it); the players it rated."""
+    if old is None:
+        return set()
+    rated = set(old.changes.values_list("user_id", flat=True))
+    old.delete()
+    return rated
 
 
 def _earliest(old: GameResult | None, new: GameResult | None) -> tuple | None:
@@ -293,14 +302,17 @@ def _rate(result: GameResult, seats: list[ResultSeat], state: dict) -> list[Rati
 # --- recomputing a ladder ------------------------------------------------------------------
 
 
-def _replay(game_type: str, *, since: tuple[datetime, int] | None) -> int:
+def _replay(
+    game_type: str, *, since: tuple[datetime, int] | None, touched: set[int] | None = None
+) -> int:
     """Recompute the ladder from the result ``since`` (ended_at, game id) on, or from the
-    start (``None``); how many games were rated. The caller holds the ladder's lock."""
+    start (``None``); how many games were rated. ``touched``: players of a result just
+    dropped, whose ratings must be recomputed too. The caller holds the ladder's lock."""
     changes = RatingChange.objects.filter(game_type=game_type)
     results = GameResult.objects.filter(game_type=game_type, excluded=GameResult.Excluded.COUNTED)
     state: dict[int, tuple[float, float, int]] = {}
     played: dict[int, datetime] = {}
-    touched: set[int] = set()
+    touched = set(touched or ())
     if since is None:
         changes.delete()
         Rating.objects.filter(game_type=game_type).delete()
@@ -308,7 +320,7 @@ def _replay(game_type: str, *, since: tuple[datetime, int] | None) -> int:
         at, game_id = since
         later = Q(ended_at__gt=at) | Q(ended_at=at, result__gte=game_id)
         # Players whose later games are recomputed (or no longer count at all).
-        touched = set(changes.filter(later).values_list("user_id", flat=True))
+        touched |= set(changes.filter(later).values_list("user_id", flat=True))
         changes.filter(later).delete()
         earlier = changes.order_by("ended_at", "result_id").values_list(
             "user_id", "mu", "sigma", "ended_at"

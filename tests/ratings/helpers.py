@@ -8,8 +8,8 @@ from django.utils import timezone
 from games import services
 from games import table as tbl
 from games.models import Game
+from games.selectors import game_table, legal_moves_of
 from games.services.common import append_events, locked_game, table_event
-from games.selectors import game_table
 from tests.games.helpers import started
 
 
@@ -43,8 +43,6 @@ def timed_out(game: str, winner, loser) -> Game:
 
 
 def _first_legal(game: Game) -> str:
-    from games.selectors import legal_moves_of
-
     return legal_moves_of(game_table(game))[0]["move"]
 
 
@@ -79,3 +77,19 @@ def reverted_after_finish(game: Game, back_to: int) -> None:
     services.game_reproject(game=game)
     game.refresh_from_db()
     services.ratings_game_reopened(game)
+
+
+@transaction.atomic
+def aborted_after_finish(game: Game) -> None:
+    """A moderator aborts a finished game (the lead's abort of a finished game)."""
+    game = locked_game(game)
+    table = game_table(game)
+    append_events(
+        game,
+        [table_event(tbl.Moderated("abort", {}))],
+        actor="moderator:1",
+        reason="cheating",
+        table=table,
+    )
+    game.save(update_fields=["last_seq"])
+    services.game_reproject(game=game)
