@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from django.contrib.auth import get_user_model
-from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games.errors import NotFound
@@ -96,7 +96,7 @@ def stats_of(user) -> list[dict]:
     rows = (
         ResultSeat.objects.filter(user=user)
         .values("game_type")
-        .annotate(played=Count("pk"), won=Sum("won"), average=Avg("score"))
+        .annotate(played=Count("pk"), won=Count("pk", filter=Q(won=True)), average=Avg("score"))
     )
     by_game = {row["game_type"]: row for row in rows}
     return [
