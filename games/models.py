@@ -334,6 +334,7 @@ class ResultSeat(models.Model):
         indexes = [
             models.Index(fields=["user", "-ended_at", "-result"], name="result_seat_player_recent"),
             models.Index(fields=["user", "game_type", "-ended_at"], name="result_seat_player_game"),
+            models.Index(fields=["game_type", "ended_at", "result"], name="result_seat_ladder"),
         ]
 
     def __str__(self) -> str:

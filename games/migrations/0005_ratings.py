@@ -220,6 +220,9 @@ class Migration(migrations.Migration):
                     models.Index(
                         fields=["user", "game_type", "-ended_at"], name="result_seat_player_game"
                     ),
+                    models.Index(
+                        fields=["game_type", "ended_at", "result"], name="result_seat_ladder"
+                    ),
                 ],
                 "constraints": [
                     models.UniqueConstraint(fields=("result", "seat"), name="result_seat_unique")

@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from openskill.models import PlackettLuce
 
@@ -261,41 +262,30 @@ def _apply_latest(result: GameResult, seats: list[ResultSeat]) -> None:
     ratings = Rating.objects.filter(game_type=result.game_type, user_id__in=ids)
     current = {rating.user_id: rating for rating in ratings}
     state = {user: (r.mu, r.sigma, r.games) for user, r in current.items()}
-    changes = _rate(result, seats, state)
-    RatingChange.objects.bulk_create(changes)
-    for change in changes:
-        mu, sigma, games = state[change.user_id]
-        rating = current.get(change.user_id) or Rating(
-            user_id=change.user_id, game_type=result.game_type
-        )
-        rating.mu, rating.sigma, rating.games = mu, sigma, games
-        rating.display, rating.last_played_at = change.display, result.ended_at
+    changes = _rate(result.game_id, [(seat.user_id, seat.place) for seat in seats], state)
+    _write_changes(result.game_type, [(*change, result.ended_at) for change in changes])
+    for user, *_ in changes:
+        rating = current.get(user) or Rating(user_id=user, game_type=result.game_type)
+        rating.mu, rating.sigma, rating.games = state[user]
+        rating.display = display_rating(rating.mu, rating.sigma)
+        rating.last_played_at = result.ended_at
         rating.save()
 
 
-def _rate(result: GameResult, seats: list[ResultSeat], state: dict) -> list[RatingChange]:
-    """Rate one game: update ``state`` (user -> (mu, sigma, games)) and return the changes.
-    The one fold shared by the live path and every recomputation."""
-    seats = sorted(seats, key=lambda seat: seat.seat)
-    before = [state.get(seat.user_id, (MODEL.mu, MODEL.sigma, 0)) for seat in seats]
+Change = tuple[int, int, float, float, float, float]  # user, game, mu/sigma before, after
+
+
+def _rate(game_id: int, seats: list[tuple[int, int]], state: dict) -> list[Change]:
+    """Rate one game whose seats are (user, place) in seat order: update ``state``
+    (user -> (mu, sigma, games)) and return each player's change. The one fold shared by
+    the live path and every recomputation, so both compute the same floats."""
+    before = [state.get(user, (MODEL.mu, MODEL.sigma, 0)) for user, _ in seats]
     teams = [[MODEL.create_rating([mu, sigma])] for mu, sigma, _ in before]
-    rated = MODEL.rate(teams, ranks=[seat.place for seat in seats])
+    rated = MODEL.rate(teams, ranks=[place for _, place in seats])
     changes = []
-    for seat, (mu0, sigma0, games), [after] in zip(seats, before, rated, strict=True):
-        state[seat.user_id] = (after.mu, after.sigma, games + 1)
-        changes.append(
-            RatingChange(
-                result_id=result.game_id,
-                user_id=seat.user_id,
-                game_type=result.game_type,
-                ended_at=result.ended_at,
-                mu_before=mu0,
-                sigma_before=sigma0,
-                mu=after.mu,
-                sigma=after.sigma,
-                display=display_rating(after.mu, after.sigma),
-            )
-        )
+    for (user, _), (mu0, sigma0, games), [after] in zip(seats, before, rated, strict=True):
+        state[user] = (after.mu, after.sigma, games + 1)
+        changes.append((user, game_id, mu0, sigma0, after.mu, after.sigma))
     return changes
 
 
@@ -309,7 +299,9 @@ def _replay(
     start (``None``); how many games were rated. ``touched``: players of a result just
     dropped, whose ratings must be recomputed too. The caller holds the ladder's lock."""
     changes = RatingChange.objects.filter(game_type=game_type)
-    results = GameResult.objects.filter(game_type=game_type, excluded=GameResult.Excluded.COUNTED)
+    seats = ResultSeat.objects.filter(
+        game_type=game_type, result__excluded=GameResult.Excluded.COUNTED
+    )
     state: dict[int, tuple[float, float, int]] = {}
     played: dict[int, datetime] = {}
     touched = set(touched or ())
@@ -328,63 +320,63 @@ def _replay(
         for user, mu, sigma, ended_at in earlier.iterator(chunk_size=WRITE_BATCH):
             state[user] = (mu, sigma, state.get(user, (0, 0, 0))[2] + 1)
             played[user] = ended_at
-        results = results.filter(Q(ended_at__gt=at) | Q(ended_at=at, game_id__gte=game_id))
-    pending: list[RatingChange] = []
+        seats = seats.filter(later)
+    rows = seats.order_by("ended_at", "result_id", "seat").values_list(
+        "result_id", "ended_at", "user_id", "place"
+    )
+    written: list[tuple] = []
     count = 0
-    for result, seats in _results_in_order(results):
-        for change in _rate(result, seats, state):
-            pending.append(change)
-            touched.add(change.user_id)
-            played[change.user_id] = result.ended_at
+    for (game_id, ended_at), game_seats in groupby(
+        rows.iterator(chunk_size=WRITE_BATCH), key=lambda row: row[:2]
+    ):
+        for change in _rate(game_id, [(user, place) for *_, user, place in game_seats], state):
+            written.append((*change, ended_at))
+            touched.add(change[0])
+            played[change[0]] = ended_at
         count += 1
-        if len(pending) >= WRITE_BATCH:
-            RatingChange.objects.bulk_create(pending)
-            pending = []
-    RatingChange.objects.bulk_create(pending)
-    _write_ratings(game_type, {user: state[user] for user in touched if user in state}, played)
-    Rating.objects.filter(game_type=game_type, user_id__in=touched - set(state)).delete()
+        if len(written) >= WRITE_BATCH:
+            _write_changes(game_type, written)
+            written = []
+    _write_changes(game_type, written)
+    Rating.objects.filter(game_type=game_type, user_id__in=touched).delete()
+    _insert(
+        Rating,
+        ("user_id", "game_type", "mu", "sigma", "games", "display", "last_played_at"),
+        (
+            (user, game_type, mu, sigma, games, display_rating(mu, sigma), played[user])
+            for user, (mu, sigma, games) in state.items()
+            if user in touched
+        ),
+    )
     return count
 
 
-def _results_in_order(results) -> Iterable[tuple[GameResult, list[ResultSeat]]]:
-    """Results with their seats in game-end order, read in batches (a ladder may hold
-    hundreds of thousands of games)."""
-    ordered = results.order_by("ended_at", "game_id")
-    last = None
-    while True:
-        page = ordered
-        if last is not None:
-            page = page.filter(Q(ended_at__gt=last[0]) | Q(ended_at=last[0], game_id__gt=last[1]))
-        batch = list(page[:WRITE_BATCH])
-        if not batch:
-            return
-        seats: dict[int, list[ResultSeat]] = {}
-        rows = ResultSeat.objects.filter(result_id__in=[r.game_id for r in batch]).only(
-            "result_id", "user_id", "seat", "place"
-        )
-        for seat in rows:
-            seats.setdefault(seat.result_id, []).append(seat)
-        for result in batch:
-            yield result, seats[result.game_id]
-        last = (batch[-1].ended_at, batch[-1].game_id)
+CHANGE_COLUMNS = ("user_id", "result_id", "mu_before", "sigma_before", "mu", "sigma")
 
 
-def _write_ratings(game_type: str, state: dict, played: dict) -> None:
-    existing = {
-        rating.user_id: rating
-        for rating in Rating.objects.filter(game_type=game_type, user_id__in=list(state))
-    }
-    new, changed = [], []
-    for user, (mu, sigma, games) in state.items():
-        rating = existing.get(user) or Rating(user_id=user, game_type=game_type)
-        rating.mu, rating.sigma, rating.games = mu, sigma, games
-        rating.display = display_rating(mu, sigma)
-        rating.last_played_at = played[user]
-        (changed if rating.pk else new).append(rating)
-    Rating.objects.bulk_create(new, batch_size=WRITE_BATCH)
-    Rating.objects.bulk_update(
-        changed, ["mu", "sigma", "games", "display", "last_played_at"], batch_size=500
+def _write_changes(game_type: str, written: list[tuple]) -> None:
+    _insert(
+        RatingChange,
+        (*CHANGE_COLUMNS, "ended_at", "game_type", "display"),
+        ((*row, game_type, display_rating(row[4], row[5])) for row in written),
     )
+
+
+def _insert(model, columns: tuple[str, ...], rows: Iterable[tuple]) -> None:
+    """Insert rows in bulk: PostgreSQL's COPY (a rebuild writes hundreds of thousands),
+    Django's bulk insert elsewhere."""
+    if connection.vendor != "postgresql":
+        model.objects.bulk_create(
+            (model(**dict(zip(columns, row, strict=True))) for row in rows), batch_size=500
+        )
+        return
+    names = ", ".join(model._meta.get_field(column).column for column in columns)
+    with (
+        connection.cursor() as cursor,
+        cursor.copy(f"COPY {model._meta.db_table} ({names}) FROM STDIN") as copy,
+    ):
+        for row in rows:
+            copy.write_row(row)
 
 
 @transaction.atomic
