@@ -233,7 +233,8 @@ class ArchiveApi(Api):
 
     @extend_schema_serializer(component_name="ArchivePage")
     class OutputSerializer(serializers.Serializer):
-        count = serializers.IntegerField()
+        count = serializers.IntegerField(help_text="matches, counted up to 1000")
+        count_exact = serializers.BooleanField(help_text="false: more than count match")
         results = FinishedGameSerializer(many=True)
 
     @extend_schema(
@@ -262,9 +263,11 @@ class ArchiveApi(Api):
             result=data.get("result", ""),
             rated=data.get("rated"),
         )
-        count, page = paginated(selectors.archive_search(query, request.user), data)
-        results = selectors.with_seats(page)
-        return Response(self.OutputSerializer({"count": count, "results": results}).data)
+        results = selectors.archive_search(query, request.user)
+        count, exact = selectors.capped_count(results)
+        page = selectors.with_seats(results[data["offset"] : data["offset"] + data["limit"]])
+        body = {"count": count, "count_exact": exact, "results": page}
+        return Response(self.OutputSerializer(body).data)
 
 
 class ArchiveExportApi(ExportApi):

@@ -282,6 +282,17 @@ def archive_search(query: ArchiveQuery, viewer) -> QuerySet[GameResult]:
     return results.order_by("-ended_at", "-game")
 
 
+# Counting every match of a broad search costs a scan of the whole archive; past this many
+# a search says "more than" instead (the pages go on regardless).
+COUNT_CAP = 1000
+
+
+def capped_count(results: QuerySet) -> tuple[int, bool]:
+    """How many results, counted up to ``COUNT_CAP``: (count, whether it is exact)."""
+    count = results[: COUNT_CAP + 1].count()
+    return min(count, COUNT_CAP), count <= COUNT_CAP
+
+
 def export_lines(user) -> Iterator[dict]:
     """Every game the player has sat at since it started, each as its single-game export
     (a header line, then its events), oldest first."""

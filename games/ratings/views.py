@@ -115,16 +115,34 @@ def leaderboard_page(request: HttpRequest, game: str | None = None) -> HttpRespo
 def archive_page(request: HttpRequest) -> HttpResponse:
     """Search finished games by player, game, side, players, dates and result."""
     form = ArchiveForm(request.GET or None, viewer=request.user)
-    page = None
-    if not request.GET or form.is_valid():
-        query = form.query() if request.GET else selectors.ArchiveQuery()
-        results = selectors.archive_search(query, request.user)
-        page = Paginator(results, ARCHIVE_PAGE).get_page(request.GET.get("page"))
-        page.object_list = selectors.with_seats(page.object_list)
     params = request.GET.copy()
     params.pop("page", None)
-    context = {"form": form, "page": page, "params": params.urlencode()}
-    return render(request, "ratings/archive.html", context, status=200 if page else 400)
+    context = {"form": form, "params": params.urlencode(), "searched": False}
+    if request.GET and not form.is_valid():
+        return render(request, "ratings/archive.html", context, status=400)
+    query = form.query() if request.GET else selectors.ArchiveQuery()
+    results = selectors.archive_search(query, request.user)
+    try:
+        number = max(1, int(request.GET.get("page", 1)))
+    except ValueError:
+        number = 1
+    start = (number - 1) * ARCHIVE_PAGE
+    rows = list(results[start : start + ARCHIVE_PAGE + 1])
+    count, exact = selectors.capped_count(results)
+    context.update(
+        searched=True,
+        results=selectors.with_seats(rows[:ARCHIVE_PAGE]),
+        count=count,
+        exact=exact,
+        page={
+            "number": number,
+            "has_previous": number > 1,
+            "previous_page_number": number - 1,
+            "has_next": len(rows) > ARCHIVE_PAGE,
+            "next_page_number": number + 1,
+        },
+    )
+    return render(request, "ratings/archive.html", context)
 
 
 @login_required
