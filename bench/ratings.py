@@ -130,6 +130,20 @@ def timed_search(query) -> float:
     return time.perf_counter() - started
 
 
+def round_trip() -> float:
+    """The floor under every query on this machine right now: a SELECT 1, p50 of 50."""
+    from django.db import connection
+
+    times = []
+    with connection.cursor() as cursor:
+        for _ in range(50):
+            started = time.perf_counter()
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+            times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
 def plan(query) -> str:
     from django.db import connection
 
@@ -181,6 +195,7 @@ def main() -> None:
     for kind, query in queries:
         times.setdefault(kind, []).append(timed_search(query))
     every = sorted(t for kind_times in times.values() for t in kind_times)
+    print(f"  (a bare SELECT 1 round trip meanwhile: p50 {round_trip() * 1000:.1f} ms)")
     p50 = statistics.median(every) * 1000
     p95 = every[int(len(every) * 0.95) - 1] * 1000
     print(f"archive search (count up to 1000 + page of {PAGE} + names), {len(every)} searches:")
