@@ -4,6 +4,7 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from games import apis
+from games.ratings import apis as ratings_apis
 
 game = "games/<int:game_id>/"
 
@@ -35,5 +36,14 @@ urlpatterns = [
         apis.TakebackAnswerApi.as_view(),
         name="api-game-takeback-answer",
     ),
+    path("players/<int:player_id>/", ratings_apis.PlayerApi.as_view(), name="api-player"),
+    path(
+        "players/<int:player_id>/ratings/<str:game>/",
+        ratings_apis.RatingHistoryApi.as_view(),
+        name="api-player-ratings",
+    ),
+    path("leaderboard/<str:game>/", ratings_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
+    path("archive/", ratings_apis.ArchiveApi.as_view(), name="api-archive"),
+    path("archive/export/", ratings_apis.ArchiveExportApi.as_view(), name="api-archive-export"),
     re_path(r"", apis.UnknownApi.as_view(), name="api-unknown"),
 ]

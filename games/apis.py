@@ -290,6 +290,7 @@ class GameDetailSerializer(GameSummarySerializer):
     time_control = serializers.JSONField()
     timeout_policy = serializers.CharField()
     self_undo = serializers.BooleanField()
+    rated = serializers.BooleanField(help_text="whether the result counts for the ratings")
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -387,6 +388,9 @@ class GameListApi(Api):
         )
         self_undo = serializers.BooleanField(default=True)
         private = serializers.BooleanField(default=False)
+        rated = serializers.BooleanField(
+            default=True, help_text="whether the result counts for the players' ratings"
+        )
         timeout_policy = serializers.ChoiceField(
             choices=Game.TimeoutPolicy.values, default=Game.TimeoutPolicy.DEFAULT_MOVE
         )

@@ -3,6 +3,7 @@
 import re
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from games.registry import GAME_TYPES
 from games.services import TIME_CONTROL_DAYS
@@ -47,6 +48,9 @@ class GameCreateForm(forms.Form):
     )
     private = forms.BooleanField(
         required=False, label="Private: only the players see it, even once finished"
+    )
+    rated = forms.BooleanField(
+        required=False, initial=True, label=_("Rated: the result counts for the ratings")
     )
     invite = forms.CharField(
         required=False,

@@ -5,6 +5,7 @@ from django.urls import path
 from django.views.generic import RedirectView
 
 from games import views
+from games.ratings import views as ratings_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -31,4 +32,11 @@ urlpatterns = [
     path("games/<int:game_id>/cancel/", views.cancel_post, name="game-cancel"),
     path("games/<int:game_id>/resign/", views.resign, name="game-resign"),
     path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
+    path("players/me/", ratings_views.my_profile, name="my-profile"),
+    path("players/me/privacy/", ratings_views.privacy_post, name="profile-privacy"),
+    path("players/<int:player_id>/", ratings_views.player_page, name="player"),
+    path("leaderboard/", ratings_views.leaderboard_page, name="leaderboard"),
+    path("leaderboard/<str:game>/", ratings_views.leaderboard_page, name="leaderboard-game"),
+    path("archive/", ratings_views.archive_page, name="archive"),
+    path("archive/export/", ratings_views.archive_export, name="archive-export"),
 ]

@@ -115,6 +115,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 time_control=form.time_control_value(),
                 self_undo=form.cleaned_data["self_undo"],
                 private=form.cleaned_data["private"],
+                rated=form.cleaned_data["rated"],
                 invite=form.invited(),
             )
         except ServiceError as error:

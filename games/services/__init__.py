@@ -11,6 +11,7 @@ input and call one of these.
 - ``chat``: the game's chat and players' reports.
 - ``operations``: when the background jobs last ran (the operator's status page).
 - ``rematch``: the same players at a new table; ``invitations``: declining one.
+- ``ratings``: results of finished games and the players' ratings (a projection).
 - ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
 """
 
@@ -57,6 +58,12 @@ from games.services.moves import (
     takeback_request,
 )
 from games.services.operations import process_beat
+from games.services.ratings import (
+    profile_visibility_set,
+    ratings_game_finished,
+    ratings_game_reopened,
+    ratings_rebuild,
+)
 from games.services.rematch import game_rematch
 from games.services.tables import (
     INVITATION_SALT,
@@ -111,6 +118,10 @@ __all__ = [
     "move_submit",
     "move_undo",
     "process_beat",
+    "profile_visibility_set",
+    "ratings_game_finished",
+    "ratings_game_reopened",
+    "ratings_rebuild",
     "report_close",
     "report_create",
     "seat_resign",

@@ -18,6 +18,7 @@ from games.mail import outbox
 from games.models import Game, Outbox, Seat
 from games.selectors import game_table, seat_of
 from games.services import clocks
+from games.services.ratings import ratings_game_finished
 
 # What a refused table command tells the player: the kind of error and the sentence.
 REFUSALS: dict[str, tuple[type[ServiceError], str]] = {
@@ -191,6 +192,7 @@ def project(game: Game, table: tbl.Table, *, before: tbl.Table | None = None, no
     if table.over and game.status == Game.Status.ACTIVE:
         game.status = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
         game.finished_at = now
+        ratings_game_finished(game, table=table)
     clocks.project(game, table.clock, before=before.clock if before else None, now=now)
     game.save()
 

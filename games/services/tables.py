@@ -119,10 +119,12 @@ def game_create(
     private: bool = False,
     invite: list[str] | tuple[str, ...] = (),
     reminders: dict | None = None,
+    rated: bool = True,
 ) -> Game:
     """Open a table: the creator takes a seat, invited addresses get a seat each (and an
     invitation email with a signed link), the other seats stay open for anyone to join.
-    ``reminders`` sets the game's reminder policy (``validate_reminders``)."""
+    ``reminders`` sets the game's reminder policy (``validate_reminders``); ``rated``
+    whether the result counts for the ratings (issue 16)."""
     if game not in GAME_TYPES:
         raise BadRequest(
             f"unknown game {game!r}; accepted: {', '.join(GAME_TYPES)}", code="invalid_game"
@@ -152,6 +154,7 @@ def game_create(
         timeout_policy=timeout_policy,
         self_undo=bool(self_undo),
         private=bool(private),
+        rated=bool(rated),
         created_by=creator,
     )
     Seat.objects.create(game=new, user=creator, status=Seat.Status.JOINED, joined_at=new.created_at)

@@ -27,6 +27,11 @@ ENDPOINTS = {
     "/api/games/{game_id}/grant-day/": {"post"},
     "/api/games/{game_id}/takebacks/": {"post"},
     "/api/games/{game_id}/takebacks/{request_id}/answer/": {"post"},
+    "/api/players/{player_id}/": {"get"},
+    "/api/players/{player_id}/ratings/{game}/": {"get"},
+    "/api/leaderboard/{game}/": {"get"},
+    "/api/archive/": {"get"},
+    "/api/archive/export/": {"get"},
 }
 
 

@@ -1,13 +1,17 @@
-"""Rebuilds every game's read model from its events (the events are the truth)."""
+"""Rebuilds every game's read model from its events (the events are the truth), then the
+ratings and the archive from the rebuilt games."""
 
 from django.core.management.base import BaseCommand
 
 from games.models import Game
-from games.services import game_reproject
+from games.services import game_reproject, ratings_rebuild
 
 
 class Command(BaseCommand):
-    help = "Rebuild the read model (status, seat to move, scores, winners) of every game."
+    help = (
+        "Rebuild the read model (status, seat to move, scores, winners) of every game, then "
+        "every game's result and the ratings, in game-end order."
+    )
 
     def handle(self, *args, **options) -> None:
         changed = 0
@@ -15,3 +19,6 @@ class Command(BaseCommand):
         for game in games.iterator():
             changed += game_reproject(game=game)
         self.stdout.write(f"Rebuilt {games.count()} games; {changed} read models had drifted.")
+        rated = ratings_rebuild()
+        ladders = ", ".join(f"{game}: {count}" for game, count in rated.items()) or "none"
+        self.stdout.write(f"Rebuilt the ratings; rated games per ladder: {ladders}.")

@@ -1,0 +1,95 @@
+"""Finished games made quickly: a two-player game ends when one player resigns."""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import services
+from games import table as tbl
+from games.models import Game
+from games.selectors import game_table, legal_moves_of
+from games.services.common import append_events, locked_game, table_event
+from tests.games.helpers import started
+
+
+def finished(game: str, winner, *losers, rated: bool = True, **options) -> Game:
+    """A game of ``game`` that ``winner`` wins: every other player resigns, in order (so
+    the first to resign is placed last)."""
+    table = started(game, winner, *losers, rated=rated, **options)
+    for loser in losers:
+        services.game_resign(game=table, user=loser)
+    table.refresh_from_db()
+    assert table.status == Game.Status.FINISHED
+    return table
+
+
+def timed_out(game: str, winner, loser) -> Game:
+    """A two-player game that ``loser`` forfeits by running out of time."""
+    table = started(
+        game,
+        winner,
+        loser,
+        time_control={"kind": "per_move", "days": 1},
+        timeout_policy=Game.TimeoutPolicy.FORFEIT,
+    )
+    while table.to_move is not None and table.seats.get(position=table.to_move).user != loser:
+        services.move_submit(game=table, user=winner, move=_first_legal(table))
+        table.refresh_from_db()
+    services.game_timeout(game_id=table.pk, now=timezone.now() + timedelta(days=2))
+    table.refresh_from_db()
+    assert table.status == Game.Status.FINISHED
+    return table
+
+
+def _first_legal(game: Game) -> str:
+    return legal_moves_of(game_table(game))[0]["move"]
+
+
+@transaction.atomic
+def seat_taken_by_bot(game: Game, seat: int) -> None:
+    """What a computer player's seat looks like in the stream: its actor is ``bot:…``."""
+    game = locked_game(game)
+    table = game_table(game)
+    details = {"seat": seat, "to": "bot:greedy", "from": table.players[seat]}
+    append_events(
+        game,
+        [table_event(tbl.Moderated("replace_seat", details))],
+        actor="system",
+        table=table,
+    )
+    game.save(update_fields=["last_seq"])
+
+
+@transaction.atomic
+def reverted_after_finish(game: Game, back_to: int) -> None:
+    """A moderator takes a finished game back (the lead's revert of a finished game): its
+    moves after ``back_to`` are voided and the read model and ratings follow."""
+    game = locked_game(game)
+    table = game_table(game)
+    append_events(
+        game,
+        [table_event(tbl.MovesVoided(back_to, "revert"))],
+        actor="moderator:1",
+        table=table,
+    )
+    game.save(update_fields=["last_seq"])
+    services.game_reproject(game=game)
+    game.refresh_from_db()
+    services.ratings_game_reopened(game)
+
+
+@transaction.atomic
+def aborted_after_finish(game: Game) -> None:
+    """A moderator aborts a finished game (the lead's abort of a finished game)."""
+    game = locked_game(game)
+    table = game_table(game)
+    append_events(
+        game,
+        [table_event(tbl.Moderated("abort", {}))],
+        actor="moderator:1",
+        reason="cheating",
+        table=table,
+    )
+    game.save(update_fields=["last_seq"])
+    services.game_reproject(game=game)
