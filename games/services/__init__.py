@@ -77,7 +77,6 @@ from games.services.tables import (
     invitation_seat,
     invitation_token,
     seat_seen,
-    validate_options,
     validate_reminders,
     validate_time_control,
 )
@@ -133,7 +132,6 @@ __all__ = [
     "timeouts_apply",
     "user_reinstate",
     "user_suspend",
-    "validate_options",
     "validate_reminders",
     "validate_time_control",
     "vacation_end",

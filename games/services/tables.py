@@ -15,6 +15,7 @@ from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests
 from games.models import Game, Outbox, Seat, SeatClock
 from games.registry import GAME_TYPES, game_type
+from games.rules.common import IllegalMove, chosen_options
 from games.selectors import game_table
 from games.services.common import act, actor_of, locked_game, project, queue_email
 
@@ -86,24 +87,13 @@ def validate_reminders(reminders: dict | None) -> dict:
     return {"reminders": dict(reminders)}
 
 
-def validate_options(engine, options: dict | None) -> dict:
-    """The engine's options with defaults filled in; unknown names or values refused."""
-    options = dict(options or {})
-    result = {}
-    for name, allowed in engine.OPTIONS.items():
-        value = options.pop(name, allowed[0])
-        if value not in allowed:
-            raise BadRequest(
-                f"option {name} must be one of {list(allowed)}, not {value!r}",
-                code="invalid_options",
-            )
-        result[name] = value
-    if options:
-        known = ", ".join(engine.OPTIONS) or "none"
-        raise BadRequest(
-            f"unknown option(s) {sorted(options)}; this game takes: {known}", code="invalid_options"
-        )
-    return result
+def validate_options(engine, players: int, options: dict | None) -> dict:
+    """The game's options with defaults filled in, checked as the engine's ``start`` checks
+    them (``chosen_options``): unknown names or values refused, saying what is accepted."""
+    try:
+        return chosen_options(engine.NAME, players, engine.PLAYERS, options or {}, engine.OPTIONS)
+    except IllegalMove as error:
+        raise BadRequest(str(error), code="invalid_options") from None
 
 
 @transaction.atomic
@@ -148,7 +138,7 @@ def game_create(
     _invitations_allowed(creator, len(emails))
     new = Game.objects.create(
         game_type=game,
-        options=validate_options(engine, options),
+        options=validate_options(engine, players, options),
         players=players,
         time_control={**validate_time_control(time_control), **validate_reminders(reminders)},
         timeout_policy=timeout_policy,
