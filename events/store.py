@@ -87,10 +87,6 @@ def append(
     """
     if not events:
         raise ValueError("nothing to append")
-    if idempotency_key is not None:
-        earlier = appended_with(stream, idempotency_key)
-        if earlier:
-            return earlier
     now = recorded_at or timezone.now()
     stored = [
         StoredEvent(
@@ -98,16 +94,21 @@ def append(
         )
         for offset, event in enumerate(events, start=1)
     ]
-    # One statement, no savepoint for the usual single event: the insert checks the
-    # stream's last seq itself, and a writer racing us makes ON CONFLICT skip our rows
-    # instead of raising, so the caller's transaction stays usable.
-    if len(stored) == 1:
+    # One statement and no savepoint: the insert itself checks the stream's last seq and
+    # that the idempotency key is new, and a writer racing us makes ON CONFLICT skip our
+    # rows instead of raising, so the caller's transaction stays usable.
+    if connection.in_atomic_block:
         written = _insert(stored, idempotency_key)
     else:
         with transaction.atomic():
             written = _insert(stored, idempotency_key)
             if 0 < written < len(stored):
                 transaction.set_rollback(True)
+    if 0 < written < len(stored):
+        # Only a writer that does not hold the stream's lock (services lock the game row)
+        # can race us row by row; what we wrote must not stay, so the caller's transaction
+        # can only roll back.
+        transaction.set_rollback(True)
     if written == len(stored):
         return stored
     if idempotency_key is not None:
@@ -138,9 +139,16 @@ def _insert(events: list[StoredEvent], idempotency_key: str | None) -> int:
         ]
     params += [events[0].stream, batch - 1]
     rows = ", ".join([_ROW[connection.vendor]] * len(events))
+    fresh_key = ""
+    if idempotency_key is not None:
+        fresh_key = (
+            " AND NOT EXISTS (SELECT 1 FROM events_event"
+            " WHERE stream = %s AND idempotency_key = %s)"
+        )
+        params += [events[0].stream, idempotency_key]
     sql = (
         f"INSERT INTO events_event ({_COLUMNS}) SELECT * FROM (VALUES {rows}) AS new"
-        f" WHERE ({_LAST_SEQ}) = %s ON CONFLICT DO NOTHING RETURNING seq"
+        f" WHERE ({_LAST_SEQ}) = %s{fresh_key} ON CONFLICT DO NOTHING RETURNING seq"
     )
     with _server_bound_cursor() as cursor:
         cursor.execute(sql, params)

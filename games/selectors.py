@@ -66,7 +66,11 @@ def game_table(game: Game, upto: int | None = None) -> tbl.Table:
     with _TABLES_LOCK:
         cached = _TABLES.get(key)
     start = cached or empty_table(game)
-    table = tbl.fold(start, records(game, after=start.last_seq))
+    if start.last_seq == game.last_seq:
+        # The row says nothing was appended since: no need to ask the stream.
+        table = start
+    else:
+        table = tbl.fold(start, records(game, after=start.last_seq))
     if connection.in_atomic_block:
         # The caller may append to this table and then roll back: remember it only once
         # everything it holds is committed.
@@ -87,9 +91,10 @@ def _remember(key: tuple[int, str], table: tbl.Table) -> None:
 
 
 def seat_of(game: Game, user) -> Seat | None:
+    """The user's seat at the game (from the seats already read, when they were)."""
     if not getattr(user, "is_authenticated", False):
         return None
-    return game.seats.filter(user=user).first()
+    return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
 
 
 def actions_of(game: Game, table: tbl.Table, seat: Seat | None) -> tbl.SeatActions:

@@ -7,12 +7,12 @@ import logging
 from datetime import datetime
 from functools import partial
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from azulsite.celery import app
-from games.models import Game, Outbox
+from games.models import Game, Outbox, new_message_id
 
 log = logging.getLogger(__name__)
 
@@ -22,18 +22,48 @@ LONGEST_COUNTDOWN_SECONDS = 300
 
 def queue(
     game: Game | None, seq: int, recipient: str, kind: str, *, due_at=None, **payload
-) -> Outbox:
+) -> None:
     """Queue an email once per (game, seq, recipient, kind); it is sent after commit."""
-    row, created = Outbox.objects.get_or_create(
-        game=game,
-        seq=seq,
-        recipient=recipient,
-        kind=kind,
-        defaults={"payload": payload, "due_at": due_at or timezone.now()},
-    )
-    if created:
-        transaction.on_commit(partial(enqueue, row.pk, row.due_at))
-    return row
+    due_at = due_at or timezone.now()
+    if game is None:
+        # NULL never conflicts in a unique constraint: emails about no game are looked up.
+        row, created = Outbox.objects.get_or_create(
+            game=None,
+            seq=seq,
+            recipient=recipient,
+            kind=kind,
+            defaults={"payload": payload, "due_at": due_at},
+        )
+        outbox_id = row.pk if created else None
+    else:
+        outbox_id = _insert_once(game, seq, recipient, kind, payload, due_at)
+    if outbox_id is not None:
+        transaction.on_commit(partial(enqueue, outbox_id, due_at))
+
+
+def _insert_once(game: Game, seq: int, recipient: str, kind: str, payload: dict, due_at):
+    """One statement: the row's id, or ``None`` when the email was queued already."""
+    operations = connection.ops
+    now = timezone.now()
+    table = Outbox._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (game_id, seq, recipient, kind, payload, created_at, due_at,"
+            " attempts, last_error, message_id) VALUES (%s, %s, %s, %s, %s, %s, %s, 0, '', %s)"
+            " ON CONFLICT DO NOTHING RETURNING id",
+            [
+                game.pk,
+                seq,
+                recipient,
+                kind,
+                operations.adapt_json_value(payload, None),
+                operations.adapt_datetimefield_value(now),
+                operations.adapt_datetimefield_value(due_at),
+                new_message_id(),
+            ],
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
 
 
 def enqueue(outbox_id: int, due_at: datetime) -> None:

@@ -25,16 +25,14 @@ SIGN_IN_SALT = "azulsite.sign-in"
 SIGN_IN_MAX_AGE = timedelta(minutes=30)
 
 
-def sign_in_request(*, email: str, next_url: str = "/lobby/") -> Outbox:
+def sign_in_request(*, email: str, next_url: str = "/lobby/") -> None:
     """Queue a sign-in email to ``email``, whose link returns to ``next_url`` (a local
     path). Creates no account (``account_sign_in`` does). Asking again within the same
     minute queues nothing more: the email on its way holds a working link."""
     email = email.strip().lower()
     user = User.objects.filter(username=email).first()
     minute = int(timezone.now().timestamp() // 60)
-    return outbox.queue(
-        None, minute, email, Outbox.Kind.SIGN_IN, last=_last_login(user), next=next_url
-    )
+    outbox.queue(None, minute, email, Outbox.Kind.SIGN_IN, last=_last_login(user), next=next_url)
 
 
 def sign_in_code(row: Outbox) -> str:

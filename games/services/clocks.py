@@ -46,7 +46,9 @@ def project(game: Game, clock: Clock, *, before: Clock | None, now: datetime) ->
         before.turn_began,
         before.stopped(),
     )
+    changed = []
     for seat, row in clocks.items():
+        was = _columns(row)
         row.bank_seconds = clock.banks[seat] if seat < len(clock.banks) else 0
         row.increment_earned_seconds = clock.earned[seat] if seat < len(clock.earned) else 0
         if not in_play or seat != clock.turn or clock.stopped():
@@ -59,15 +61,21 @@ def project(game: Game, clock: Clock, *, before: Clock | None, now: datetime) ->
             # moment has already passed (the turn email says how long is left).
             warning = game.deadline - warn if game.deadline else None
             row.warning_at = warning if warning and warning > now else None
-    SeatClock.objects.bulk_update(
-        clocks.values(),
-        ["bank_seconds", "increment_earned_seconds", "next_reminder_at", "warning_at"],
-    )
+        if _columns(row) != was:
+            changed.append(row)
+    SeatClock.objects.bulk_update(changed, COLUMNS)
+
+
+COLUMNS = ["bank_seconds", "increment_earned_seconds", "next_reminder_at", "warning_at"]
+
+
+def _columns(row: SeatClock) -> tuple:
+    return tuple(getattr(row, column) for column in COLUMNS)
 
 
 def _clocks(game: Game) -> dict[int, SeatClock]:
-    """The clock row of every seated player, created when missing."""
-    seats = game.seats.select_related("clock").filter(position__isnull=False, user__isnull=False)
+    """The clock row of every seated player (read with the seats), created when missing."""
+    seats = [s for s in game.seats.all() if s.position is not None and s.user_id is not None]
     clocks = {}
     for seat in seats:
         try:

@@ -64,11 +64,22 @@ def actor_of(user) -> str:
 
 
 def locked_game(game: Game) -> Game:
-    """The game row, locked until the transaction ends (one writer per game at a time)."""
-    try:
-        return Game.objects.select_for_update().get(pk=game.pk)
-    except Game.DoesNotExist:
-        raise NotFound(f"no game {game.pk}") from None
+    """The game row, locked until the transaction ends (one writer per game at a time),
+    read with its seats, their players and clocks in the same statement; ``game.seats.all()``
+    then answers from them."""
+    seats = list(
+        Seat.objects.select_related("game", "user", "clock")
+        .select_for_update(of=("game",))
+        .filter(game_id=game.pk)
+        .order_by("position", "pk")
+    )
+    if not seats:
+        raise NotFound(f"no game {game.pk}")
+    locked = seats[0].game
+    for seat in seats:
+        seat.game = locked
+    locked._prefetched_objects_cache = {"seats": seats}
+    return locked
 
 
 def act(
@@ -182,6 +193,21 @@ def _last_step(table: tbl.Table) -> tuple[int, int] | None:
     return (table.steps[-1].seq, table.steps[-1].last) if table.steps else None
 
 
+# The columns of the game row that the table projects (and the start sets).
+PROJECTED = [
+    "status",
+    "started_at",
+    "finished_at",
+    "last_seq",
+    "to_move",
+    "deadline",
+    "paused_at",
+    "last_move_at",
+    "scores",
+    "winners",
+]
+
+
 def project(game: Game, table: tbl.Table, *, before: tbl.Table | None = None, now=None) -> None:
     """The read model from the table, in the transaction of the append."""
     now = now or timezone.now()
@@ -194,7 +220,7 @@ def project(game: Game, table: tbl.Table, *, before: tbl.Table | None = None, no
         game.finished_at = now
         ratings_game_finished(game, table=table)
     clocks.project(game, table.clock, before=before.clock if before else None, now=now)
-    game.save()
+    game.save(update_fields=PROJECTED)
 
 
 def playing_seat(game: Game, user) -> Seat:
@@ -215,9 +241,8 @@ def game_rng(game: Game) -> random.Random:
 
 
 def joined_seats(game: Game) -> list[Seat]:
-    return list(
-        game.seats.select_related("user").filter(position__isnull=False, user__isnull=False)
-    )
+    """The seated players (from the seats ``locked_game`` read)."""
+    return [s for s in game.seats.all() if s.position is not None and s.user_id is not None]
 
 
 def queue_email(game: Game, seq: int, recipient: str, kind: str, *, due_at=None, **payload) -> None:

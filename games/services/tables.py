@@ -221,7 +221,7 @@ def game_join(*, game: Game, user, token: str | None = None) -> Game:
     game = locked_game(game)
     if game.status != Game.Status.OPEN:
         raise Conflict("this game is no longer waiting for players", code="not_open")
-    seats = list(game.seats.select_for_update())
+    seats = list(game.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
         raise Conflict("you already have a seat in this game", code="already_seated")
     if token is not None:
@@ -290,7 +290,8 @@ def _start(game: Game, seats: list[Seat]) -> None:
     else:
         random.SystemRandom().shuffle(order)
     for position, seat in enumerate(order):
-        Seat.objects.filter(pk=seat.pk).update(position=position)
+        seat.position = position
+    Seat.objects.bulk_update(order, ["position"])
     game.started_at = timezone.now()
     game.status = Game.Status.ACTIVE
     players = tuple(actor_of(seat.user) for seat in order)

@@ -135,3 +135,18 @@ def legal_moves_of_table(table) -> list[str]:
 def test_seats_are_all_people_at_the_table(alice, bob):
     game = started("azul", alice, bob)
     assert set(seated(game).values()) == {alice, bob}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game_type", ["azul", "summer-pavilion", "miyabi"])
+def test_a_move_takes_at_most_seven_sql_statements(
+    game_type, alice, bob, django_assert_max_num_queries
+):
+    """One locked read of the game and its seats, the key checked once, one INSERT of the
+    events, the game row's changed columns, the clocks, the turn email: no savepoints."""
+    game = started(game_type, alice, bob, time_control={"kind": "per_move", "days": 3})
+    selectors.game_table(game)  # a running site has the table cached
+    player, move = to_move(game), legal(game)[0]
+    with django_assert_max_num_queries(7) as captured:
+        services.move_submit(game=game, user=player, move=move, idempotency_key="one-move")
+    assert not [q for q in captured.captured_queries if "SAVEPOINT" in q["sql"]]
