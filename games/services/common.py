@@ -78,7 +78,9 @@ def locked_game(game: Game) -> Game:
     locked = seats[0].game
     for seat in seats:
         seat.game = locked
-    locked._prefetched_objects_cache = {"seats": seats}
+    cached = Seat.objects.filter(game=locked)
+    cached._result_cache, cached._prefetch_done = seats, True
+    locked._prefetched_objects_cache = {"seats": cached}
     return locked
 
 
