@@ -16,7 +16,7 @@ from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyReque
 from games.models import Game, Outbox, Seat, SeatClock
 from games.registry import GAME_TYPES, game_type
 from games.rules.common import IllegalMove, chosen_options
-from games.selectors import game_table
+from games.selectors import game_table, seat_of
 from games.services.common import act, actor_of, locked_game, project, queue_email
 
 TIME_CONTROL_DAYS = (1, 2, 3, 5, 7, 14)
@@ -259,7 +259,7 @@ def game_leave(*, game: Game, user) -> Game:
         raise Conflict("the game has started: resign instead", code="not_open")
     if game.created_by_id == user.pk:
         raise Conflict("you created this game: cancel it instead", code="creator_cannot_leave")
-    seat = game.seats.filter(user=user).first()
+    seat = seat_of(game, user)
     if seat is None:
         raise Forbidden("you have no seat in this game", code="not_a_player")
     seat.user, seat.status, seat.joined_at = None, Seat.Status.OPEN, None

@@ -28,11 +28,13 @@ def same(a: tbl.Table, b: tbl.Table) -> bool:
 def test_a_cached_table_catches_up_with_moves_made_since(alice, bob):
     game = started("summer-pavilion", alice, bob)
     for _ in range(5):
+        game.refresh_from_db()
         assert same(selectors.game_table(game), full_fold(game))
         play(game)
     mover = to_move(game)
     play(game)
     services.move_undo(game=game, user=mover)
+    game.refresh_from_db()
     assert same(selectors.game_table(game), full_fold(game))
 
 
@@ -53,4 +55,5 @@ def test_tables_read_from_the_cache_are_not_changed_by_their_readers(alice, bob)
     seq = first.last_seq
     play(game)
     assert first.last_seq == seq
+    game.refresh_from_db()
     assert selectors.game_table(game).last_seq > seq
