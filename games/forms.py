@@ -3,7 +3,7 @@
 import re
 
 from django import forms
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy
 
 from games.registry import GAME_TYPES
 from games.services import TIME_CONTROL_DAYS
@@ -11,9 +11,11 @@ from games.services import TIME_CONTROL_DAYS
 TIME_CONTROLS = (
     ("none", "no time limit"),
     ("per_move", "days per move"),
-    ("bank", "a bank of hours, topped up after each move"),
+    ("bank", gettext_lazy("a bank of hours, topped up after each move")),
 )
 OPTION_LABELS = {"board": "Board side", "wall": "Wall side"}
+# The engines' option values as players read them (the rules reference spells "colored").
+OPTION_VALUES = {"colored": gettext_lazy("coloured"), "grey": gettext_lazy("grey")}
 
 
 def option_field(slug: str, option: str) -> str:
@@ -32,7 +34,9 @@ class GameCreateForm(forms.Form):
     players = forms.TypedChoiceField(
         choices=[(n, f"{n} players") for n in (2, 3, 4)], coerce=int, initial=2
     )
-    time_control = forms.ChoiceField(choices=TIME_CONTROLS, initial="none", label="Kind")
+    time_control = forms.ChoiceField(
+        choices=TIME_CONTROLS, initial="none", label=gettext_lazy("Kind")
+    )
     days = forms.TypedChoiceField(
         choices=[(d, f"{d} day{'s' if d > 1 else ''}") for d in TIME_CONTROL_DAYS],
         coerce=int,
@@ -50,7 +54,7 @@ class GameCreateForm(forms.Form):
         required=False, label="Private: only the players see it, even once finished"
     )
     rated = forms.BooleanField(
-        required=False, initial=True, label=_("Rated: the result counts for the ratings")
+        required=False, initial=True, label=gettext_lazy("Rated: the result counts for the ratings")
     )
     invite = forms.CharField(
         required=False,
@@ -65,7 +69,7 @@ class GameCreateForm(forms.Form):
         for slug, kind in GAME_TYPES.items():
             for option, allowed in kind.engine.OPTIONS.items():
                 self.fields[option_field(slug, option)] = forms.ChoiceField(
-                    choices=[(value, value) for value in allowed],
+                    choices=[(value, OPTION_VALUES.get(value, value)) for value in allowed],
                     required=False,
                     label=f"{kind.title}: {OPTION_LABELS.get(option, option)}",
                 )

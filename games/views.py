@@ -24,6 +24,7 @@ from games.boards import board_of, clickable_moves
 from games.errors import ServiceError
 from games.forms import (
     OPTION_LABELS,
+    OPTION_VALUES,
     GameCreateForm,
     MoveForm,
     TakebackAnswerForm,
@@ -489,17 +490,10 @@ def _duration(seconds: int) -> str:
     return " ".join(parts[:2]) or gettext("less than a minute")
 
 
-OPTION_WORDS = {
-    "colored": gettext_lazy("coloured"),
-    "coloured": gettext_lazy("coloured"),
-    "grey": gettext_lazy("grey"),
-}
-
-
 def _settings_words(game: Game) -> list[str]:
     """The game's options and time control as a player reads them."""
     words = [
-        f"{OPTION_LABELS.get(option, option)}: {OPTION_WORDS.get(value, value)}"
+        f"{OPTION_LABELS.get(option, option)}: {OPTION_VALUES.get(value, value)}"
         for option, value in game.options.items()
     ]
     control = game.time_control or {}
