@@ -1,4 +1,4 @@
-"""The profile, the leaderboard and the archive in Debian's Chromium at 1280 and 390 px:
+"""The profile, the leaderboard and the archive (issue 16) in Debian's Chromium at 1280 and 390 px:
 screenshots under ``var/screenshots/ratings/``, and no sideways scrolling on a phone."""
 
 import random
