@@ -88,19 +88,17 @@ def can_view(game: Game, user) -> bool:
     return game.status in (Game.Status.FINISHED, Game.Status.ABORTED) and not game.private
 
 
-def can_read_chat(game: Game, user) -> bool:
-    """A game's chat is for its players (seated, resigned included) and the moderators:
-    not other staff, not visitors, even of a finished public game (``docs/service.md``,
-    "Who reads the chat")."""
+def can_read_chat(game: Game, user, *, moderator: bool) -> bool:
+    """A game's chat is for its players (seated, resigned included) and the moderators
+    (``moderator``: ``services.is_moderator(user)``, which the caller knows): not other
+    staff, not visitors, even of a finished public game (``docs/service.md``, "Who reads
+    the chat")."""
     if not getattr(user, "is_authenticated", False):
         return False
     seat = seat_of(game, user)
-    if seat is not None and seat.status in (Seat.Status.JOINED, Seat.Status.RESIGNED):
-        return True
-    # Imported here: the services import this module.
-    from games.services import is_moderator
-
-    return is_moderator(user)
+    return moderator or (
+        seat is not None and seat.status in (Seat.Status.JOINED, Seat.Status.RESIGNED)
+    )
 
 
 def game_for_viewer(game_id, user) -> Game:

@@ -176,7 +176,11 @@ def test_a_games_chat_is_for_its_players_and_moderators(alice, bob, make):
     }
     if game.status == Game.Status.FINISHED:
         readers["resigned player"] = bob
-    allowed = {name for name, user in readers.items() if selectors.can_read_chat(game, user)}
+    allowed = {
+        name
+        for name, user in readers.items()
+        if selectors.can_read_chat(game, user, moderator=services.is_moderator(user))
+    }
     players = {"player", "resigned player"} & set(readers)
     assert allowed == players | {"moderator"}
 

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.utils import timezone
 
+from games import throttles
 from games.mail import services as mail_services
 from games.models import Outbox
 
@@ -232,3 +233,12 @@ def test_password_tries_are_rate_limited_per_client_address(client):
         for n in range(21)
     ]
     assert statuses[:20] == [200] * 20 and statuses[20] == 429
+
+
+def test_behind_proxies_the_limits_count_the_address_the_proxy_saw(rf, settings):
+    request = rf.get("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9", REMOTE_ADDR="10.0.0.1")
+    assert throttles.client_ip(request) == "10.0.0.1"
+    settings.NUM_PROXIES = 1
+    assert throttles.client_ip(request) == "203.0.113.9"
+    settings.NUM_PROXIES = 2
+    assert throttles.client_ip(request) == "6.6.6.6"
