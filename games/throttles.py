@@ -31,9 +31,9 @@ SIGN_IN_EMAILS_PER_IP = "10/h"
 SIGN_IN_CODES_PER_IP = "20/15m"
 PASSWORD_TRIES_PER_ACCOUNT = "5/15m"
 PASSWORD_TRIES_PER_IP = "20/15m"
-# More than any player writes by hand; a forged flood stops here (and the mail door caps
-# refusals per game on top).
-REPLIES_PER_SENDER = "30/h"
+# Two replies a minute for an hour: more than a player types, even in a game played fast by
+# email; a forged flood stops here (and the mail door caps refusals per game on top).
+REPLIES_PER_SENDER = "120/h"
 
 
 def client_ip(request: HttpRequest) -> str:

@@ -4,14 +4,17 @@ in a path or query; bad links get a clear page; limits answer the same neutral p
 staff keep passwords, rate-limited; signing out is a POST."""
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.db import connection
 from django.utils import timezone
 
+from games import services, throttles
 from games.mail import services as mail_services
 from games.models import Outbox
 
@@ -232,3 +235,26 @@ def test_password_tries_are_rate_limited_per_client_address(client):
         for n in range(21)
     ]
     assert statuses[:20] == [200] * 20 and statuses[20] == 429
+
+
+def test_behind_proxies_the_limits_count_the_address_the_proxy_saw(rf, settings):
+    request = rf.get("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.9", REMOTE_ADDR="10.0.0.1")
+    assert throttles.client_ip(request) == "10.0.0.1"
+    settings.NUM_PROXIES = 1
+    assert throttles.client_ip(request) == "203.0.113.9"
+    settings.NUM_PROXIES = 2
+    assert throttles.client_ip(request) == "6.6.6.6"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_requests_for_one_address_queue_one_email_a_minute():
+    def ask(_):
+        try:
+            return services.sign_in_request(email="dora@example.com").pk
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        rows = set(pool.map(ask, range(16)))
+    assert len(rows) == Outbox.objects.filter(kind=Outbox.Kind.SIGN_IN).count()
+    assert len(rows) <= 2  # one, or two if the minute turned meanwhile
