@@ -11,6 +11,7 @@ After a command, ``decide`` adds every automatic event until a player must choos
 import random
 from collections.abc import Collection, Iterable
 from dataclasses import replace
+from functools import lru_cache
 from typing import assert_never
 
 from games.rules.azul.board import (
@@ -73,6 +74,7 @@ from games.rules.common import (
     chosen_options,
     count_of,
     draw_tiles,
+    fast_constructor,
     fold,
     shared_winners,
     table_view,
@@ -83,6 +85,15 @@ PLAYERS = range(2, 5)
 OPTIONS = {"wall": WALL_SIDES}
 
 NO_TILES: Counts = (0,) * COLOURS
+ALL_LINES = (1 << PATTERN_LINES) - 1
+# Built on every move and every event folded: see ``fast_constructor``.
+_State = fast_constructor(State)
+_PlayerBoard = fast_constructor(PlayerBoard)
+_TilesTaken = fast_constructor(TilesTaken)
+_WallTiled = fast_constructor(WallTiled)
+_FloorLineCleared = fast_constructor(FloorLineCleared)
+COLOUR_OF = tuple(Colour)
+"""The ``Colour`` of a colour index, without the enum's slower lookup by value."""
 _TAKES = {
     (source, colour, line): TakeTiles(source, colour, line)
     for source in (CENTRE, *range(max(FACTORIES.values())))
@@ -185,7 +196,7 @@ def _tiles_taken(state: State, event: TilesTaken) -> State:
     if event.placed:
         line = PatternLine(colour, lines[event.line].count + event.placed)
         lines = _replaced(lines, event.line, line)
-    board = PlayerBoard(
+    board = _PlayerBoard(
         score=board.score,
         lines=lines,
         wall=board.wall,
@@ -193,8 +204,7 @@ def _tiles_taken(state: State, event: TilesTaken) -> State:
         marker=board.marker or event.marker,
     )
     table_empty = not any(centre) and not any(map(any, factories))
-    # The commonest event: built directly, as dataclasses.replace costs a third of a move.
-    return State(
+    return _State(
         players=state.players,
         wall_side=state.wall_side,
         round=state.round,
@@ -215,41 +225,71 @@ def _tiles_taken(state: State, event: TilesTaken) -> State:
 
 def _wall_tiled(state: State, event: WallTiled) -> State:
     board = state.boards[event.seat]
-    board = replace(
-        board,
+    tiled = _PlayerBoard(
         score=board.score + event.points,
         lines=_replaced(board.lines, event.row, EMPTY_LINE),
         wall=place_on_wall(board.wall, event.row, event.column, event.colour),
+        floor=board.floor,
+        marker=board.marker,
     )
     lid = _with(state.lid, event.colour, state.lid[event.colour] + event.to_lid)
-    return replace(state, lid=lid, boards=_replaced(state.boards, event.seat, board))
+    return _with_board(state, event.seat, tiled, lid, state.phase, state.turn)
 
 
 def _line_dropped(state: State, event: LineDropped) -> State:
     board = state.boards[event.seat]
-    board = replace(
-        board,
+    dropped = _PlayerBoard(
+        score=board.score,
         lines=_replaced(board.lines, event.row, EMPTY_LINE),
+        wall=board.wall,
         floor=board.floor + (event.colour,) * event.floored,
+        marker=board.marker,
     )
     lid = _with(state.lid, event.colour, state.lid[event.colour] + event.lidded)
-    return replace(state, lid=lid, boards=_replaced(state.boards, event.seat, board))
+    return _with_board(state, event.seat, dropped, lid, state.phase, state.turn)
 
 
 def _floor_line_cleared(state: State, event: FloorLineCleared) -> State:
     board = state.boards[event.seat]
-    board = replace(board, score=board.score + event.points, floor=(), marker=False)
+    cleared = _PlayerBoard(
+        score=board.score + event.points, lines=board.lines, wall=board.wall, floor=(), marker=False
+    )
     following = event.seat + 1
-    state = replace(
+    state = _with_board(
         state,
-        phase=Phase.TILING if following < state.players else Phase.REFILL,
-        turn=following % state.players,
-        lid=add_counts(state.lid, count_of(event.tiles, COLOURS)),
-        boards=_replaced(state.boards, event.seat, board),
+        event.seat,
+        cleared,
+        add_counts(state.lid, count_of(event.tiles, COLOURS)),
+        Phase.TILING if following < state.players else Phase.REFILL,
+        following % state.players,
     )
     if state.phase is Phase.REFILL:
         return replace(state, positions=(*state.positions, _position(state)))
     return state
+
+
+def _with_board(
+    state: State, seat: int, board: PlayerBoard, lid: Counts, phase: Phase, turn: int
+) -> State:
+    """The table with one board, the lid, the phase and the turn changed (built directly:
+    ``dataclasses.replace`` costs more than the rest of the fold)."""
+    return _State(
+        players=state.players,
+        wall_side=state.wall_side,
+        round=state.round,
+        phase=phase,
+        turn=turn,
+        start_seat=state.start_seat,
+        marker_holder=state.marker_holder,
+        bag=state.bag,
+        lid=lid,
+        factories=state.factories,
+        centre=state.centre,
+        marker_in_centre=state.marker_in_centre,
+        boards=_replaced(state.boards, seat, board),
+        positions=state.positions,
+        end_reason=state.end_reason,
+    )
 
 
 def _position(state: State) -> Position:
@@ -274,6 +314,14 @@ def decide(state: State, command: Command, rng: random.Random) -> list[Event]:
     """The events a command causes, followed by every automatic event (wall tiling, floor
     penalties, the next round's refill or the end of the game) up to the next choice.
     Raises ``IllegalMove`` with the reason when the rules forbid the command."""
+    return decide_and_evolve(state, command, rng)[0]
+
+
+def decide_and_evolve(
+    state: State, command: Command, rng: random.Random
+) -> tuple[list[Event], State]:
+    """``decide``'s events and the state they fold to, which ``decide`` works out anyway:
+    bots and playouts need not ``evolve`` every event a second time."""
     match command:
         case TakeTiles():
             event: Event = _take_tiles(state, command)
@@ -286,7 +334,7 @@ def decide(state: State, command: Command, rng: random.Random) -> list[Event]:
     while (automatic := _automatic_event(state, rng)) is not None:
         events.append(automatic)
         state = evolve(state, automatic)
-    return events
+    return events, state
 
 
 def _take_tiles(state: State, command: TakeTiles) -> TilesTaken:
@@ -320,10 +368,10 @@ def _take_tiles(state: State, command: TakeTiles) -> TilesTaken:
     free = max(0, FLOOR_SPACES - len(board.floor) - board.marker - marker)
     floored = min(count - placed, free)
     to_centre = NO_TILES if source == CENTRE else _with(offer, colour, 0)
-    return TilesTaken(
+    return _TilesTaken(
         seat=state.turn,
         source=source,
-        colour=Colour(colour),
+        colour=COLOUR_OF[colour],
         count=count,
         line=line,
         placed=placed,
@@ -340,7 +388,6 @@ def _check_pattern_line(board: PlayerBoard, line: int, colour: int) -> None:
     if line not in range(PATTERN_LINES):
         raise IllegalMove(f"there is no pattern line {line + 1}: lines are 1 to {PATTERN_LINES}")
     held = board.lines[line]
-    name = Colour(colour).name.lower()
     if held.count and held.colour != colour:
         raise IllegalMove(
             f"pattern line {line + 1} already holds {Colour(held.colour).name.lower()} tiles"
@@ -348,6 +395,7 @@ def _check_pattern_line(board: PlayerBoard, line: int, colour: int) -> None:
     if held.count == line + 1:
         raise IllegalMove(f"pattern line {line + 1} is already complete")
     if wall_row_has(board.wall, line, colour):
+        name = Colour(colour).name.lower()
         raise IllegalMove(f"row {line + 1} of the wall already has a {name} tile")
 
 
@@ -396,7 +444,7 @@ def _next_tiling(state: State) -> Event | None:
     if row is None:
         occupied = min(FLOOR_SPACES, len(board.floor) + board.marker)
         points = max(floor_penalty(occupied), -board.score)
-        return FloorLineCleared(seat, board.floor, board.marker, points)
+        return _FloorLineCleared(seat, board.floor, board.marker, points)
     colour = board.lines[row].colour
     if state.wall_side != GREY:
         return _wall_tiling(seat, board, row, coloured_wall_column(row, colour))
@@ -410,9 +458,9 @@ def _next_tiling(state: State) -> Event | None:
 
 def _wall_tiling(seat: int, board: PlayerBoard, row: int, column: int) -> WallTiled:
     """Phase B: the rightmost tile scores at once; the rest of the line goes to the lid."""
-    colour = Colour(board.lines[row].colour)
+    colour = COLOUR_OF[board.lines[row].colour]
     points = score_wall_placement(board.wall, row, column)
-    return WallTiled(seat, row, column, colour, points, to_lid=row)
+    return _WallTiled(seat, row, column, colour, points, to_lid=row)
 
 
 def _line_dropped_to_floor(seat: int, board: PlayerBoard, row: int) -> LineDropped:
@@ -488,15 +536,14 @@ def legal_commands(state: State) -> list[Command]:
     then the centre; colours in wall order; pattern lines top to bottom, then the floor."""
     match state.phase:
         case Phase.OFFER:
-            board = state.boards[state.turn]
-            accepting = [_lines_accepting(board, colour) for colour in range(COLOURS)]
-            return [
-                _TAKES[source, colour, line]
-                for source, offer in _offers(state)
-                for colour in range(COLOURS)
-                if offer[colour]
-                for line in accepting[colour]
-            ]
+            accepting = _lines_accepting(state.boards[state.turn])
+            commands: list[Command] = []
+            for source, offer in _offers(state):
+                for colour in range(COLOURS):
+                    if offer[colour]:
+                        lines = accepting >> colour * PATTERN_LINES & ALL_LINES
+                        commands.extend(_takes(source, colour, lines))
+            return commands
         case Phase.TILING:
             board = state.boards[state.turn]
             row = _complete_line(board)
@@ -627,14 +674,32 @@ def _offers(state: State) -> list[tuple[int, Counts]]:
     return [*enumerate(state.factories), (CENTRE, state.centre)]
 
 
-def _lines_accepting(board: PlayerBoard, colour: int) -> list[int]:
-    lines = [
-        line
-        for line, held in enumerate(board.lines)
-        if (held.count == 0 and not wall_row_has(board.wall, line, colour))
-        or (held.colour == colour and held.count < line + 1)
-    ]
-    return [*lines, FLOOR]
+def _lines_accepting(board: PlayerBoard) -> int:
+    """Phase A: the pattern lines that may take each colour (an empty line whose wall row
+    lacks the colour, or a line of that colour not yet complete), as the bits
+    ``colour * PATTERN_LINES + line`` of one number: cheap to work out and to cache by."""
+    accepting = 0
+    for line, held in enumerate(board.lines):
+        if not held.count:
+            accepting |= _colours_missing(board.wall[line]) << line
+        elif held.count <= line:
+            accepting |= 1 << (held.colour * PATTERN_LINES + line)
+    return accepting
+
+
+@lru_cache(maxsize=1024)
+def _colours_missing(wall_row: tuple[int | None, ...]) -> int:
+    """The colours a wall row lacks, as the bits ``colour * PATTERN_LINES``."""
+    missing = (colour for colour in range(COLOURS) if colour not in wall_row)
+    return sum(1 << colour * PATTERN_LINES for colour in missing)
+
+
+@lru_cache(maxsize=2048)
+def _takes(source: int, colour: int, lines: int) -> tuple[TakeTiles, ...]:
+    """The takes of one colour from one source onto each pattern line in ``lines`` (bits),
+    top to bottom, then onto the floor line."""
+    onto = [line for line in range(PATTERN_LINES) if lines >> line & 1]
+    return tuple(_TAKES[source, colour, line] for line in (*onto, FLOOR))
 
 
 def _complete_line(board: PlayerBoard) -> int | None:

@@ -123,7 +123,7 @@ class FactoriesRefilled:
     refilled_after: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TilesTaken:
     """Phase A: ``count`` tiles of ``colour`` taken from ``source``; ``placed`` of them went
     onto pattern line ``line``, ``floored`` onto the floor line and ``lidded`` (no floor
@@ -142,7 +142,7 @@ class TilesTaken:
     marker: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WallTiled:
     """Phase B: the rightmost tile of complete pattern line ``row`` moved to the wall and
     scored ``points``; the line's other ``to_lid`` tiles went into the box lid."""
@@ -167,7 +167,7 @@ class LineDropped:
     lidded: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FloorLineCleared:
     """Phase B: the floor line scored ``points`` (never below a score of 0); its tiles went
     into the lid and the first player marker, if there, stays with its holder."""

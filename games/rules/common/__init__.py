@@ -6,6 +6,7 @@ from games.rules.common.bag import Draw, apply_draw, draw_tiles
 from games.rules.common.codec import Codec
 from games.rules.common.errors import IllegalMove, InvalidNotation, RulesError
 from games.rules.common.fold import fold
+from games.rules.common.frozen import fast_constructor
 from games.rules.common.options import chosen_options
 from games.rules.common.outcome import Outcome, shared_winners
 from games.rules.common.tiles import add_counts, count_of, remove_counts, total
@@ -23,6 +24,7 @@ __all__ = [
     "chosen_options",
     "count_of",
     "draw_tiles",
+    "fast_constructor",
     "fold",
     "remove_counts",
     "shared_winners",

@@ -18,6 +18,7 @@ from games.rules.common import (
     chosen_options,
     count_of,
     draw_tiles,
+    fast_constructor,
     fold,
     remove_counts,
     shared_winners,
@@ -197,7 +198,14 @@ def _with_player(players: tuple[Player, ...], seat: int, player: Player) -> tupl
 
 
 # Every evolver builds its State and Player directly: ``dataclasses.replace`` cost more than
-# the rest of a fold, and bots fold an event for every move they try.
+# the rest of a fold, and bots fold an event for every move they try. So do the commonest
+# events and states, with ``fast_constructor``.
+_State = fast_constructor(State)
+_Player = fast_constructor(Player)
+_TilesTaken = fast_constructor(TilesTaken)
+_TilePlaced = fast_constructor(TilePlaced)
+_Passed = fast_constructor(Passed)
+_SupplyRefilled = fast_constructor(SupplyRefilled)
 
 
 def _after_take(state: State, event: TilesTaken) -> State:
@@ -210,14 +218,14 @@ def _after_take(state: State, event: TilesTaken) -> State:
     else:
         emptied = remove_counts(factories[event.source], removed)
         factories = factories[: event.source] + (emptied,) + factories[event.source + 1 :]
-    taker = Player(
+    taker = _Player(
         score=player.score - event.points_lost,
         board=player.board,
         beside=add_counts(player.beside, taken),
         corners=player.corners,
         passed=player.passed,
     )
-    state = State(
+    state = _State(
         side=state.side,
         round=state.round,
         phase=state.phase,
@@ -260,7 +268,7 @@ def _after_placement(state: State, event: TilePlaced) -> State:
     seat = event.seat
     player = state.players[seat]
     position = index(event.star, event.space)
-    placer = Player(
+    placer = _Player(
         score=player.score + event.points,
         board=player.board[:position] + (event.colour,) + player.board[position + 1 :],
         beside=remove_counts(player.beside, event.spent),
@@ -290,7 +298,7 @@ def _next_to_play(
             phase = Phase.ROUND_OVER
         else:
             current = following
-    return State(
+    return _State(
         side=state.side,
         round=state.round,
         phase=phase,
@@ -322,7 +330,7 @@ def _after_bonus(state: State, event: BonusTilesTaken) -> State:
     for space in event.spaces:
         supply[space] = None
     player = state.players[event.seat]
-    chooser = Player(
+    chooser = _Player(
         score=player.score,
         board=player.board,
         beside=add_counts(player.beside, count_of(event.tiles, COLOUR_COUNT)),
@@ -338,7 +346,7 @@ def _after_refill(state: State, event: SupplyRefilled) -> State:
     supply = list(state.supply)
     for space, tile in zip(event.spaces, event.tiles, strict=True):
         supply[space] = tile
-    return State(
+    return _State(
         side=state.side,
         round=state.round,
         phase=state.phase,
@@ -357,7 +365,7 @@ def _after_refill(state: State, event: SupplyRefilled) -> State:
 
 def _after_pass(state: State, event: Passed) -> State:
     player = state.players[event.seat]
-    passer = Player(
+    passer = _Player(
         score=player.score - event.points_lost,
         board=player.board,
         beside=remove_counts(player.beside, add_counts(event.kept, event.discarded)),
@@ -485,7 +493,7 @@ def _take(state: State, command: TakeTiles) -> TilesTaken:
     taken = tiles_taken(tiles, colour, wild)
     seat = state.current
     first_from_centre = source is None and state.token_taker is None
-    return TilesTaken(
+    return _TilesTaken(
         seat=seat,
         source=source,
         colour=colour,
@@ -534,7 +542,7 @@ def _placement_event(state: State, seat: int, command: PlaceTile, spent: Counts)
     board = old[:position] + (command.colour,) + old[position + 1 :]
     structures = surrounded(board, position)
     earned = sum(structure.bonus for structure in structures)
-    return TilePlaced(
+    return _TilePlaced(
         seat=seat,
         star=command.star,
         space=command.space,
@@ -597,7 +605,7 @@ def _pass(state: State, command: Pass) -> Passed:
     if any(k > b for k, b in zip(kept, player.beside, strict=True)):
         raise IllegalMove("keep only tiles that lie beside your board")
     discarded = remove_counts(player.beside, kept)
-    return Passed(
+    return _Passed(
         seat=state.current,
         kept=kept,
         discarded=discarded,
@@ -640,7 +648,7 @@ def _supply_refill(state: State, after: Event, rng: random.Random) -> SupplyRefi
     if not empty or not (total(state.bag) or total(state.tower)):
         return None
     draw = draw_tiles(state.bag, state.tower, len(empty), rng)
-    return SupplyRefilled(
+    return _SupplyRefilled(
         spaces=empty[: len(draw.tiles)], tiles=draw.tiles, bag_refilled_after=draw.refilled_after
     )
 
