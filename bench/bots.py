@@ -49,7 +49,15 @@ def play(engine, options, levels, seed, budget, simulations, tallies) -> None:
             command = rng.choice(engine.legal_commands(state))
             spent = 0
         else:
-            found = search(engine, state, seat, level, next(bot_seed), budget, simulations)
+            found = search(
+                engine,
+                state,
+                seat,
+                level,
+                next(bot_seed),
+                budget_seconds=budget,
+                simulations=simulations,
+            )
             command, spent = found.command, found.simulations
         tallies[seat].cpu.append(time.process_time() - began)
         if level == HARD:
