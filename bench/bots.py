@@ -3,7 +3,8 @@ between two levels with the seats alternated, printing the first level's win rat
 shared victory counts half), both levels' mean scores, CPU time per move (median and p95)
 and, for hard, simulations per second. ``random`` is a uniformly random legal player.
 
-    .venv/bin/python bench/bots.py --games 200 --hard-budget 0.1
+    .venv/bin/python bench/bots.py --games 200 --hard-budget 0.03 --every 20
+    .venv/bin/python bench/bots.py --game azul --side grey --pairing hard-medium
 
 Targets (issue 15): hard beats easy in >= 75% of games, medium beats random in >= 95%, hard
 stays within its budget at p95.
@@ -49,7 +50,15 @@ def play(engine, options, levels, seed, budget, simulations, tallies) -> None:
             command = rng.choice(engine.legal_commands(state))
             spent = 0
         else:
-            found = search(engine, state, seat, level, next(bot_seed), budget, simulations)
+            found = search(
+                engine,
+                state,
+                seat,
+                level,
+                next(bot_seed),
+                budget_seconds=budget,
+                simulations=simulations,
+            )
             command, spent = found.command, found.simulations
         tallies[seat].cpu.append(time.process_time() - began)
         if level == HARD:
@@ -63,7 +72,8 @@ def play(engine, options, levels, seed, budget, simulations, tallies) -> None:
             tally.wins += 1 / len(result.winners)
 
 
-def pairing(engine, options, first, second, games, seed, budget, simulations) -> str:
+def pairing(engine, options, first, second, games, seed, budget, simulations, every):
+    """Yield the pairing's line after every ``every`` games (0: only at the end)."""
     mine, theirs = Tally(), Tally()
     for number in range(games):
         if number % 2:
@@ -74,8 +84,14 @@ def pairing(engine, options, first, second, games, seed, budget, simulations) ->
             play(
                 engine, options, (first, second), seed + number, budget, simulations, (mine, theirs)
             )
+        played = number + 1
+        if played == games or (every and played % every == 0):
+            yield played, _line(first, second, mine, theirs)
+
+
+def _line(first: str, second: str, mine: Tally, theirs: Tally) -> str:
     return (
-        f"{first:>6} vs {second:<6} {100 * mine.wins / games:6.1f}%  "
+        f"{first:>6} vs {second:<6} {100 * mine.wins / len(mine.scores):6.1f}%  "
         f"scores {statistics.mean(mine.scores):6.1f} {statistics.mean(theirs.scores):6.1f}  "
         f"{_cpu(first, mine)}  {_cpu(second, theirs)}"
     )
@@ -104,6 +120,10 @@ def main() -> None:
         "--hard-simulations", type=int, default=None, help="hard's simulations per move instead"
     )
     parser.add_argument("--game", choices=sorted(KNOWLEDGE), action="append")
+    parser.add_argument("--side", help="only this option value, e.g. grey")
+    parser.add_argument(
+        "--every", type=int, default=0, help="also print the running figures every N games"
+    )
     parser.add_argument(
         "--pairing",
         action="append",
@@ -130,8 +150,10 @@ def main() -> None:
         for values in itertools.product(*engine.OPTIONS.values()):
             options = dict(zip(names, values, strict=True))
             described = " ".join(map(str, values)) or "-"
+            if arguments.side and arguments.side not in values:
+                continue
             for first, second in pairings:
-                line = pairing(
+                for played, line in pairing(
                     engine,
                     options,
                     first,
@@ -140,8 +162,9 @@ def main() -> None:
                     arguments.seed,
                     budget,
                     arguments.hard_simulations,
-                )
-                print(f"{slug:15} {described:8} {line}", flush=True)
+                    arguments.every,
+                ):
+                    print(f"{slug:15} {described:8} {played:4} games {line}", flush=True)
 
 
 if __name__ == "__main__":

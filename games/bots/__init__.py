@@ -40,21 +40,16 @@ def knowledge_for(game: str | ModuleType) -> Knowledge:
 
 
 def choose(
-    game: str | ModuleType,
-    state: State,
-    seat: int,
-    level: str,
-    seed: int,
-    budget_seconds: float | None = None,
-    simulations: int | None = None,
+    game: str | ModuleType, state: State, seat: int, level: str, seed: int, **limits
 ) -> Command:
-    """The command a bot of ``level`` plays for ``seat``, who must be the seat to move.
+    """The command a bot of ``level`` plays for ``seat``, who must be the seat to move;
+    ``limits`` are ``search``'s ``budget_seconds`` or ``simulations`` for hard.
 
     Easy and medium are deterministic for a given ``seed``. Hard searches for
     ``simulations`` simulations when given (deterministic for a seed, for tests and
     replays), otherwise for ``budget_seconds`` of CPU time (default
     ``DEFAULT_BUDGET_SECONDS``), so how far it gets depends on the machine."""
-    return search(game, state, seat, level, seed, budget_seconds, simulations).command
+    return search(game, state, seat, level, seed, **limits).command
 
 
 def search(
@@ -63,6 +58,7 @@ def search(
     seat: int,
     level: str,
     seed: int,
+    *,
     budget_seconds: float | None = None,
     simulations: int | None = None,
 ) -> SearchResult:

@@ -155,18 +155,22 @@ def tree_search(
     budget_seconds: float | None,
     simulations: int | None,
 ) -> SearchResult:
-    """Hard: information-set MCTS for ``simulations`` simulations, or until
-    ``budget_seconds`` of CPU time are spent (at least one simulation either way)."""
+    """Hard: information-set MCTS for ``simulations`` simulations, or within
+    ``budget_seconds`` of CPU time (at least one simulation either way): no simulation
+    starts unless the longest so far still fits."""
     root = Node()
-    deadline = None if budget_seconds is None else time.process_time() + budget_seconds
-    done = 0
+    clock = time.process_time()
+    deadline = None if budget_seconds is None else clock + budget_seconds
+    done, longest = 0, 0.0
     while True:
         world = knowledge.determinize(state, seat, rng)
         _simulate(knowledge, root, world, rng, width)
         done += 1
         if simulations is not None and done >= simulations:
             break
-        if deadline is not None and time.process_time() >= deadline:
+        started, clock = clock, time.process_time()
+        longest = max(longest, clock - started)
+        if deadline is not None and clock + longest >= deadline:
             break
     assert root.edges, "a position with a seat to move has a command"
     best = max(root.edges, key=lambda edge: (edge.visits, edge.mean(seat)))
