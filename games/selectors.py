@@ -114,9 +114,9 @@ def actions_of(game: Game, table: tbl.Table, seat: Seat | None) -> tbl.SeatActio
 
 
 def can_view(game: Game, user) -> bool:
-    """Players see their games; anyone sees a finished game unless it is private; staff
-    see everything."""
-    if getattr(user, "is_staff", False) or seat_of(game, user) is not None:
+    """Players see their games; anyone sees a finished game unless it is private;
+    moderators see everything (other staff are players like any other)."""
+    if seat_of(game, user) is not None or is_moderator(user):
         return True
     return game.status in (Game.Status.FINISHED, Game.Status.ABORTED) and not game.private
 

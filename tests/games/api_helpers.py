@@ -3,8 +3,10 @@
 import json
 import random
 
+from django.contrib.auth.models import Group
 from rest_framework.test import APIClient
 
+from games import services
 from games.models import Game
 from tests.conftest import make_user
 from tests.games.helpers import seated
@@ -20,6 +22,12 @@ def client_for(user=None) -> APIClient:
 
 def staff_user():
     return make_user("stella", is_staff=True)
+
+
+def moderator_user():
+    user = make_user("maud", is_staff=True)
+    user.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    return user
 
 
 def url(game: Game | int, action: str = "") -> str:
