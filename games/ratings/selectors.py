@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.errors import NotFound
 from games.models import Game, GameResult, PlayerSettings, Rating, RatingChange, ResultSeat
 from games.registry import GAME_TYPES, game_type
-from games.selectors import display_name, export_record
+from games.selectors import display_name, export_record, is_moderator
 from games.services.ratings import PROVISIONAL_GAMES, display_rating, uncertainty
 
 # The leaderboard shows players with a rated game on the ladder this recently.
@@ -123,7 +123,7 @@ def current_games(user) -> QuerySet[Game]:
 
 def _visible_results(viewer) -> Q:
     """Finished games the viewer may see: public ones, and private ones they played."""
-    if getattr(viewer, "is_staff", False):
+    if is_moderator(viewer):
         return Q()
     if not getattr(viewer, "is_authenticated", False):
         return Q(private=False)

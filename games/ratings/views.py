@@ -17,7 +17,7 @@ from games.ratings import selectors
 from games.ratings.charts import rating_chart
 from games.ratings.forms import ArchiveForm
 from games.registry import GAME_TYPES, game_type
-from games.selectors import display_name, players_of
+from games.selectors import display_name, is_moderator, players_of
 from games.views import refusal_page
 
 LEADERBOARD_PAGE = 50
@@ -50,7 +50,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "game": game,
             "title": game_type(game.game_type).title,
             "players": players_of(game),
-            "linked": game.pk in seated or viewer.is_staff,
+            "linked": game.pk in seated or is_moderator(viewer),
         }
         for game in selectors.current_games(player)[:30]
     ]
