@@ -227,3 +227,17 @@ def test_a_miyabi_page_says_plainly_which_values_are_provisional(client, alice, 
         assert key.replace("_", " ").capitalize() in page
     assert "Bonus tiles</strong>: maple 10, pagoda 9" in page
     assert page.count('class="board player-board garden"') == 2
+
+
+def test_following_a_game_notes_the_player_at_most_once_a_minute(client, alice, bob):
+    """Reading does not write: the page polls every few seconds, the seen time moves on
+    at most once a minute."""
+    game = started_game(alice, bob)
+    client.force_login(alice)
+    client.get(f"/games/{game.pk}/")
+    clock = SeatClock.objects.get(seat__game=game, seat__user=alice)
+    seen = clock.last_seen_at
+    for _ in range(3):
+        client.get(f"/games/{game.pk}/live?seq=0&chat=0")
+    clock.refresh_from_db()
+    assert seen is not None and clock.last_seen_at == seen
