@@ -181,14 +181,6 @@ def _is_attribution(line: str) -> bool:
     return any(attribution.match(line) for attribution in ATTRIBUTIONS)
 
 
-def first_line(text: str) -> str:
-    """The first line with something on it."""
-    for line in text.splitlines():
-        if line.strip():
-            return line.strip()
-    return ""
-
-
 def is_greeting(line: str) -> bool:
     """Whether the line greets or introduces rather than says something."""
     return bool(GREETING.match(line.strip()))
