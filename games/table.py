@@ -19,7 +19,7 @@ from datetime import datetime
 from types import ModuleType
 from typing import Any
 
-from events.upcasting import Renamed, upcaster
+from events.upcasting import Renamed, upcast, upcaster
 from games import clock as clocks
 from games.clock import Clock, TimeControl
 from games.rules.common import Codec, RulesError
@@ -613,6 +613,19 @@ def encode(table: Table, event: Any) -> tuple[str, int, dict]:
     data = (codec if isinstance(event, TABLE_EVENTS) else table.engine).encode(event)
     data.pop("type")
     return stored_type(table, event), data.pop("version"), data
+
+
+def read(table: Table, rows: Iterable[dict]) -> list[Record]:
+    """Exported events (``{"seq", "type", "version", "data", "actor"}``, old forms
+    included) as the table reads them: upcast as the event store reads them, decoded."""
+    records = []
+    for row in rows:
+        kind, version, data = upcast(
+            row["type"], row.get("version", 1), row["data"], legacy_namespace=table.namespace
+        )
+        event = decode(table, kind, version, data)
+        records.append(Record(row["seq"], event, row.get("actor", "system")))
+    return records
 
 
 def decode(table: Table, type_name: str, version: int, data: dict) -> Any:

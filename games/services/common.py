@@ -159,8 +159,8 @@ def append(
 def changed(
     game: Game, before: tbl.Table, after: tbl.Table, *, voided: int | None = None, now=None
 ) -> None:
-    """The read model and the emails after a change from ``before`` to ``after``: the turn
-    email for a new seat to move (after a grace period, so an immediate undo sends none),
+    """The read model and the emails after a change from ``before`` to ``after``: the
+    "game started" emails, the turn email for a new seat to move (after a grace period, so an immediate undo sends none),
     the end-of-game emails, and no turn email left waiting for moves that were ``voided``
     (the steps after that seq)."""
     now = now or timezone.now()
@@ -173,6 +173,9 @@ def changed(
             game=game, seq__gt=voided, sent_at__isnull=True, kind=Outbox.Kind.YOUR_TURN
         ).update(cancelled_at=now)
     seats = joined_seats(game)
+    if after.started and not before.started:
+        for seat in seats:
+            queue_email(game, after.steps[0].last, seat.user.email, Outbox.Kind.GAME_STARTED)
     if was_active and game.status == Game.Status.FINISHED:
         for seat in seats:
             queue_email(game, game.last_seq, seat.user.email, Outbox.Kind.GAME_OVER)

@@ -295,9 +295,7 @@ def _start(game: Game, seats: list[Seat]) -> None:
     game.started_at = timezone.now()
     game.status = Game.Status.ACTIVE
     players = tuple(actor_of(seat.user) for seat in order)
-    table, _ = act(game, tbl.Begin(game.game_type, game.options, players), actor="system")
-    for seat in order:
-        queue_email(game, table.steps[0].last, seat.user.email, Outbox.Kind.GAME_STARTED)
+    act(game, tbl.Begin(game.game_type, game.options, players), actor="system")
 
 
 # A player looking at the game's page is noted at most this often (a page polls every few

@@ -9,7 +9,7 @@ from games import services
 from games import table as tbl
 from games.models import Game
 from games.selectors import game_table, legal_moves_of
-from games.services.common import append_events, locked_game, table_event
+from games.services.common import append, locked_game
 from tests.games.helpers import started
 
 
@@ -51,13 +51,8 @@ def seat_taken_by_bot(game: Game, seat: int) -> None:
     """What a computer player's seat looks like in the stream: its actor is ``bot:…``."""
     game = locked_game(game)
     table = game_table(game)
-    details = {"seat": seat, "to": "bot:greedy", "from": table.players[seat]}
-    append_events(
-        game,
-        [table_event(tbl.Moderated("replace_seat", details))],
-        actor="system",
-        table=table,
-    )
+    replaced = tbl.SeatReplaced(seat, table.players[seat], "bot:greedy")
+    append(game, table, [replaced], actor="system")
     game.save(update_fields=["last_seq"])
 
 
@@ -66,13 +61,7 @@ def reverted_after_finish(game: Game, back_to: int) -> None:
     """A moderator takes a finished game back (the lead's revert of a finished game): its
     moves after ``back_to`` are voided and the read model and ratings follow."""
     game = locked_game(game)
-    table = game_table(game)
-    append_events(
-        game,
-        [table_event(tbl.MovesVoided(back_to, "revert"))],
-        actor="moderator:1",
-        table=table,
-    )
+    append(game, game_table(game), [tbl.MovesVoided(back_to, "revert")], actor="moderator:1")
     game.save(update_fields=["last_seq"])
     services.game_reproject(game=game)
     game.refresh_from_db()
@@ -83,13 +72,6 @@ def reverted_after_finish(game: Game, back_to: int) -> None:
 def aborted_after_finish(game: Game) -> None:
     """A moderator aborts a finished game (the lead's abort of a finished game)."""
     game = locked_game(game)
-    table = game_table(game)
-    append_events(
-        game,
-        [table_event(tbl.Moderated("abort", {}))],
-        actor="moderator:1",
-        reason="cheating",
-        table=table,
-    )
+    append(game, game_table(game), [tbl.Aborted()], actor="moderator:1", reason="cheating")
     game.save(update_fields=["last_seq"])
     services.game_reproject(game=game)

@@ -16,8 +16,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 def folded(name: str) -> tuple[dict, tbl.Table]:
     header, *events = [json.loads(line) for line in (FIXTURES / name).read_text().splitlines()]
-    records = [tbl.Record(e["seq"], e["type"], e["version"], e["data"], e["actor"]) for e in events]
-    return header, tbl.fold(game_type(header["game"]).engine, records)
+    kind = game_type(header["game"])
+    empty = tbl.empty(kind.engine, kind.namespace)
+    return header, tbl.fold(empty, tbl.read(empty, events))
 
 
 @pytest.mark.parametrize("name", sorted(path.name for path in FIXTURES.glob("*.jsonl")))

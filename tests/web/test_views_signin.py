@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games import services, throttles
 from games.mail import services as mail_services
+from games.mail import tokens
 from games.models import Outbox
 
 pytestmark = pytest.mark.django_db
@@ -160,7 +161,7 @@ def test_the_link_returns_to_a_local_page_only(client, alice):
 
 
 def test_an_unsubscribed_player_still_gets_the_sign_in_email(client, alice):
-    mail_services.unsubscribe(token=mail_services.tokens.address_token(alice.email))
+    mail_services.unsubscribe(token=tokens.address_token(alice.email))
     client.post("/signin/", {"email": alice.email})
     deliver()
     assert mail.outbox[-1].to == [alice.email]
@@ -250,11 +251,11 @@ def test_behind_proxies_the_limits_count_the_address_the_proxy_saw(rf, settings)
 def test_concurrent_requests_for_one_address_queue_one_email_a_minute():
     def ask(_):
         try:
-            return services.sign_in_request(email="dora@example.com").pk
+            services.sign_in_request(email="dora@example.com")
         finally:
             connection.close()
 
     with ThreadPoolExecutor(max_workers=8) as pool:
-        rows = set(pool.map(ask, range(16)))
-    assert len(rows) == Outbox.objects.filter(kind=Outbox.Kind.SIGN_IN).count()
-    assert len(rows) <= 2  # one, or two if the minute turned meanwhile
+        list(pool.map(ask, range(16)))
+    rows = Outbox.objects.filter(kind=Outbox.Kind.SIGN_IN).count()
+    assert 1 <= rows <= 2  # one, or two if the minute turned meanwhile

@@ -6,7 +6,6 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from events.upcasting import upcast
 from games import table as tbl
 from games.registry import GAME_TYPES
 from games.selectors import EXPORT_FORMAT
@@ -75,14 +74,7 @@ def _parse(lines: list[str]) -> tuple[dict, list[dict]]:
 def _records(table: tbl.Table, rows: list[dict]) -> list[tbl.Record]:
     """The events of the record as the table reads them (old forms upcast, as the event
     store reads them)."""
-    records = []
-    for number, row in enumerate(rows, start=1):
-        try:
-            kind, version, data = upcast(
-                row["type"], row.get("version", 1), row["data"], legacy_namespace=table.namespace
-            )
-            event = tbl.decode(table, kind, version, data)
-            records.append(tbl.Record(row["seq"], event, row.get("actor", "system")))
-        except (KeyError, TypeError, ValueError) as error:
-            raise CommandError(f"NOT OK: event {row.get('seq', number)}: {error}") from None
-    return records
+    try:
+        return tbl.read(table, rows)
+    except (KeyError, TypeError, ValueError) as error:
+        raise CommandError(f"NOT OK: an event cannot be read ({error})") from None
