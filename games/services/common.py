@@ -160,9 +160,9 @@ def changed(
     game: Game, before: tbl.Table, after: tbl.Table, *, voided: int | None = None, now=None
 ) -> None:
     """The read model and the emails after a change from ``before`` to ``after``: the
-    "game started" emails, the turn email for a new seat to move (after a grace period, so an immediate undo sends none),
-    the end-of-game emails, and no turn email left waiting for moves that were ``voided``
-    (the steps after that seq)."""
+    "game started" emails, the turn email for a new seat to move (after a grace period, so
+    an immediate undo sends none), the end-of-game emails, and no turn email left waiting
+    for moves that were ``voided`` (the steps after that seq)."""
     now = now or timezone.now()
     was_active = game.status == Game.Status.ACTIVE
     if _last_step(after) != _last_step(before):
