@@ -9,7 +9,6 @@ from django.core.management import call_command
 from openskill.models import PlackettLuce
 
 from games import services
-from games import table as tbl
 from games.models import Game, GameResult, Rating, RatingChange, ResultSeat
 from games.services.ratings import MODEL, display_rating, placings, uncertainty
 from tests.conftest import make_user
@@ -119,9 +118,7 @@ def test_timed_out_seats_are_last_even_with_the_best_score():
         scores=lambda: (90, 40, 60),
         winners=lambda: (0,),
     )
-    resigned = SimpleNamespace(
-        type=tbl.table_type(tbl.Resigned(1)), seq=7, data={"seat": 1}, reason=""
-    )
+    resigned = SimpleNamespace(type="table.Resigned", seq=7, data={"seat": 1}, reason="")
     places = {p.seat: p.place for p in placings(table, [resigned])}
     assert places == {2: 1, 1: 2, 0: 3}
 
