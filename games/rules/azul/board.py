@@ -120,7 +120,7 @@ def floor_penalty(occupied: int) -> int:
 
 def complete_rows(wall: Wall) -> int:
     """Horizontal rows of 5 tiles: one ends the game; each is worth +2 and breaks ties."""
-    return sum(all(space is not None for space in line) for line in wall)
+    return sum(None not in line for line in wall)
 
 
 def complete_columns(wall: Wall) -> int:

@@ -169,8 +169,9 @@ def _table_set(event: GameStarted) -> State:
 def _factories_refilled(state: State, event: FactoriesRefilled) -> State:
     drawn = tuple(tile for factory in event.factories for tile in factory)
     bag, lid = apply_draw(state.bag, state.lid, Draw(drawn, event.refilled_after))
-    return replace(
-        state,
+    return _State(
+        players=state.players,
+        wall_side=state.wall_side,
         round=state.round + 1,
         phase=Phase.OFFER,
         turn=event.first_player,
@@ -179,7 +180,9 @@ def _factories_refilled(state: State, event: FactoriesRefilled) -> State:
         bag=bag,
         lid=lid,
         factories=tuple(count_of(factory, COLOURS) for factory in event.factories),
+        centre=state.centre,
         marker_in_centre=True,
+        boards=state.boards,
     )
 
 
@@ -539,10 +542,9 @@ def legal_commands(state: State) -> list[Command]:
             accepting = _lines_accepting(state.boards[state.turn])
             commands: list[Command] = []
             for source, offer in _offers(state):
-                for colour in range(COLOURS):
-                    if offer[colour]:
-                        lines = accepting >> colour * PATTERN_LINES & ALL_LINES
-                        commands.extend(_takes(source, colour, lines))
+                for colour in _colours_in(offer):
+                    lines = accepting >> colour * PATTERN_LINES & ALL_LINES
+                    commands.extend(_takes(source, colour, lines))
             return commands
         case Phase.TILING:
             board = state.boards[state.turn]
@@ -692,6 +694,11 @@ def _colours_missing(wall_row: tuple[int | None, ...]) -> int:
     """The colours a wall row lacks, as the bits ``colour * PATTERN_LINES``."""
     missing = (colour for colour in range(COLOURS) if colour not in wall_row)
     return sum(1 << colour * PATTERN_LINES for colour in missing)
+
+
+@lru_cache(maxsize=4096)
+def _colours_in(offer: Counts) -> tuple[int, ...]:
+    return tuple(colour for colour in range(COLOURS) if offer[colour])
 
 
 @lru_cache(maxsize=2048)

@@ -25,17 +25,18 @@ def draw_tiles(
 ) -> Draw:
     """Draw up to ``wanted`` tiles. When the bag is empty, all discarded tiles go back
     into it; when both are empty, fewer tiles are drawn (partly filled displays)."""
-    remaining = list(bag)
+    remaining, left = list(bag), sum(bag)
     drawn: list[int] = []
     refilled_after = None
     while len(drawn) < wanted:
-        if not any(remaining):
+        if not left:
             if refilled_after is not None or not any(discard):
                 break
             refilled_after = len(drawn)
-            remaining = list(discard)
-        colour = _pick(remaining, rng.randrange(sum(remaining)))
+            remaining, left = list(discard), sum(discard)
+        colour = _pick(remaining, rng.randrange(left))
         remaining[colour] -= 1
+        left -= 1
         drawn.append(colour)
     return Draw(tuple(drawn), refilled_after)
 

@@ -8,6 +8,7 @@ read from ``data.PROVISIONAL``.
 import random
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
+from functools import lru_cache
 from typing import assert_never
 
 from games.rules.common import (
@@ -173,19 +174,22 @@ def placement_problem(garden: Garden, command: PlaceTile) -> str | None:
 def placements(garden: Garden, display: tuple[Tile, ...]) -> Iterator[PlaceTile]:
     """Every distinct legal placement of a displayed tile in this garden (the same rules
     as ``placement_problem``, walked without building reasons)."""
-    heights = garden.heights
+    height = garden.heights.__getitem__
     free = [column for column, lit in enumerate(garden.lanterns) if not lit]
-    for tile in sorted(set(display)):
+    for tile in _distinct(display):
         row = tile.object.row
         for column in free:
             cell = row * GRID + column
             for orientation in DISTINCT_ORIENTATIONS[tile.shape]:
                 cells = FOOTPRINTS[(tile.shape, orientation)][cell]
-                if cells is None:
-                    continue
-                level = heights[cells[0]]
-                if all(heights[other] == level for other in cells):
+                if cells is not None and len(set(map(height, cells))) == 1:
                     yield PlaceTile(tile, row, column, orientation)
+
+
+@lru_cache(maxsize=1024)
+def _distinct(display: tuple[Tile, ...]) -> tuple[Tile, ...]:
+    """The different tiles on display, in order (displays recur from listing to listing)."""
+    return tuple(sorted(set(display)))
 
 
 def _level(garden: Garden, command: PlaceTile) -> int:
@@ -293,6 +297,14 @@ def _phase_close(state: State, rng: random.Random) -> list[Event]:
 
 def decide(state: State, command: Command, rng: random.Random) -> list[Event]:
     """The events a command causes, or ``IllegalMove`` with the reason."""
+    return decide_and_evolve(state, command, rng)[0]
+
+
+def decide_and_evolve(
+    state: State, command: Command, rng: random.Random
+) -> tuple[list[Event], State]:
+    """``decide``'s events and the state they fold to, which ``decide`` works out anyway:
+    bots and playouts need not ``evolve`` every event a second time."""
     if state.over:
         raise IllegalMove("the game is over")
     seat = state.turn
@@ -310,7 +322,9 @@ def decide(state: State, command: Command, rng: random.Random) -> list[Event]:
             events = [Passed(seat, forced)]
         case _:
             raise IllegalMove(f"not a Miyabi command: {command!r}")
-    return events + _phase_close(_after(state, events), rng)
+    state = _after(state, events)
+    closing = _phase_close(state, rng)
+    return events + closing, _after(state, closing)
 
 
 def _placed(state: State, seat: int, command: PlaceTile) -> list[Event]:
@@ -363,11 +377,11 @@ def _garden_placed(garden: Garden, event: TilePlaced) -> Garden:
     lanterns = list(garden.lanterns)
     lanterns[event.column] = True
     placed = PlacedTile(event.tile, event.row, event.column, event.orientation, event.level)
-    return replace(
-        garden,
+    return Garden(
         heights=tuple(heights),
         visible=tuple(visible),
         lanterns=tuple(lanterns),
+        passed=garden.passed,
         tiles=garden.tiles + (placed,),
     )
 
@@ -410,12 +424,19 @@ def evolve(state: State | None, event: Event) -> State:
             )
         case TilePlaced(seat=seat):
             gardens = _with_garden(state, seat, _garden_placed(state.gardens[seat], event))
-            return replace(
-                state,
+            # The commonest event, built directly: dataclasses.replace costs more.
+            return State(
+                players=state.players,
+                phase=state.phase,
+                bonsai=state.bonsai,
+                turn=_next_active(gardens, seat),
+                box=state.box,
                 display=_without(state.display, event.tile),
+                removed=state.removed,
                 gardens=gardens,
                 points=_add_points(state.points, seat, event.points),
-                turn=_next_active(gardens, seat),
+                bonus_takers=state.bonus_takers,
+                over=state.over,
             )
         case BonusTileTaken(seat=seat, object=garden_object, points=points):
             takers = list(state.bonus_takers)

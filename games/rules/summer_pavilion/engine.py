@@ -346,21 +346,7 @@ def _after_refill(state: State, event: SupplyRefilled) -> State:
     supply = list(state.supply)
     for space, tile in zip(event.spaces, event.tiles, strict=True):
         supply[space] = tile
-    return _State(
-        side=state.side,
-        round=state.round,
-        phase=state.phase,
-        players=state.players,
-        bag=bag,
-        tower=tower,
-        factories=state.factories,
-        centre=state.centre,
-        supply=tuple(supply),
-        start_player=state.start_player,
-        token_taker=state.token_taker,
-        current=state.current,
-        bonus_due=state.bonus_due,
-    )
+    return dataclasses.replace(state, bag=bag, tower=tower, supply=tuple(supply))
 
 
 def _after_pass(state: State, event: Passed) -> State:
