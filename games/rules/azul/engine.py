@@ -183,6 +183,8 @@ def _factories_refilled(state: State, event: FactoriesRefilled) -> State:
         centre=state.centre,
         marker_in_centre=True,
         boards=state.boards,
+        positions=state.positions,
+        end_reason=state.end_reason,
     )
 
 
