@@ -7,3 +7,6 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import checks  # noqa: F401  (registers the system checks)
+        from games.services import bots
+
+        bots.connect()

@@ -1,0 +1,169 @@
+"""Computer players at the table (issue 15): bot seats play through the services, from a
+task queued on commit, and the minute sweep plays a bot whose task was lost."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from events import store
+from games import selectors, services, tasks
+from games.errors import BadRequest
+from games.mail.services import sweep
+from games.models import Game, Outbox, Seat
+from tests.games.helpers import legal
+
+
+@pytest.fixture(autouse=True)
+def quick_hard_bot(settings):
+    """The hard bot thinks for a tenth of a second here (the site's default is 2 s)."""
+    settings.BOT_HARD_SECONDS = 0.1
+
+
+def human_seat(game: Game) -> int:
+    return game.seats.get(user__isnull=False).position
+
+
+def play_as_human(game: Game, user) -> None:
+    services.move_submit(game=game, user=user, move=legal(game)[0])
+    game.refresh_from_db()
+
+
+@pytest.mark.django_db
+def test_playing_against_the_computer_starts_at_once_with_the_bot_seated(alice):
+    game = services.game_create(creator=alice, game="azul", players=3, bots=["easy", "medium"])
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    started = store.load(game.stream)[0]
+    assert sorted(started.data["players"]) == sorted([f"user:{alice.pk}", "bot:easy", "bot:medium"])
+    names = {p["player"] for p in selectors.players_of(game)}
+    assert {"Alice", "Computer (easy)", "Computer (medium)"} == names
+    assert not Outbox.objects.filter(game=game).exclude(recipient=alice.email).exists()
+
+
+@pytest.mark.django_db
+def test_a_bot_seat_beside_an_open_seat_waits_for_the_player(alice, bob):
+    game = services.game_create(creator=alice, game="azul", players=3, bots=["easy"])
+    assert game.status == Game.Status.OPEN
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.seats.filter(bot="easy", user__isnull=True).count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("bots", "code"),
+    [(["impossible"], "invalid_bot_level"), ("easy", "invalid_bot_level"), (["easy"] * 2, None)],
+)
+def test_bot_levels_are_checked(alice, bots, code):
+    with pytest.raises(BadRequest) as refused:
+        services.game_create(creator=alice, game="azul", players=2, bots=bots)
+    assert refused.value.code == (code or "too_many_invitations")
+    assert "easy, medium, hard" in refused.value.message or code is None
+
+
+@pytest.mark.django_db
+def test_a_bot_turn_is_queued_on_commit_and_the_task_plays_it(
+    alice, django_capture_on_commit_callbacks, monkeypatch
+):
+    queued = []
+    monkeypatch.setattr(
+        "games.services.bots.send_quickly", lambda name, args, **kw: queued.append((name, args))
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game.refresh_from_db()
+    if game.to_move == human_seat(game):
+        assert queued == []
+        with django_capture_on_commit_callbacks(execute=True):
+            play_as_human(game, alice)
+    assert queued == [("games.tasks.bot_move", [game.pk])]
+    before = game.last_seq
+    assert tasks.bot_move(game.pk) == 1
+    game.refresh_from_db()
+    assert game.last_seq > before
+    assert game.to_move == human_seat(game)
+    moved = [e for e in store.load(game.stream) if e.type == "table.Moved"][-1]
+    assert moved.actor == "bot:easy"
+    assert tasks.bot_move(game.pk) == 0, "nothing is owed: a repeated task does nothing"
+
+
+@pytest.mark.django_db
+def test_a_game_against_the_computer_is_played_to_the_end(alice):
+    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game.refresh_from_db()
+    for _ in range(300):
+        if game.status != Game.Status.ACTIVE:
+            break
+        if game.to_move == human_seat(game):
+            play_as_human(game, alice)
+        else:
+            assert services.bot_move(game_id=game.pk) == 1
+            game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.result.excluded == "bot"
+    history = selectors.move_history(game)
+    assert {"Computer (easy)", "Alice"} <= {entry["actor"] for entry in history}
+
+
+@pytest.mark.django_db
+def test_the_sweep_plays_a_bot_seat_whose_task_was_lost(alice):
+    game = services.game_create(creator=alice, game="miyabi", players=2, bots=["easy"])
+    game.refresh_from_db()
+    if game.to_move == human_seat(game):
+        play_as_human(game, alice)
+    bot = game.to_move
+    assert sweep(now=timezone.now())["bot_moves"] == 0, "its task may still come"
+    done = sweep(now=timezone.now() + timedelta(minutes=2))
+    assert done["bot_moves"] == 1
+    game.refresh_from_db()
+    assert game.to_move != bot
+
+
+@pytest.mark.django_db
+def test_a_bot_plays_for_a_player_whose_time_ran_out(alice, bob):
+    game = services.game_create(
+        creator=alice,
+        game="azul",
+        players=2,
+        time_control={"kind": "per_move", "days": 1},
+        timeout_policy=Game.TimeoutPolicy.BOT,
+        timeout_bot="hard",
+    )
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    late = game.seats.get(position=game.to_move)
+    done = sweep(now=game.deadline + timedelta(minutes=1))
+    assert done["bot_moves"] == 1 and done["timeouts"] == 0
+    game.refresh_from_db()
+    assert game.to_move != late.position
+    moved = [e for e in store.load(game.stream) if e.type == "table.Moved"][-1]
+    assert (moved.actor, moved.data["auto"], moved.reason) == (
+        "bot:hard",
+        "timeout",
+        "time ran out",
+    )
+    email = Outbox.objects.get(game=game, kind=Outbox.Kind.TIMEOUT)
+    assert email.recipient == late.user.email and email.payload["move"] == moved.data["move"]
+    entry = [e for e in selectors.move_history(game) if e["kind"] == "move"][-1]
+    assert (entry["actor"], entry["auto"]) == ("Computer (hard)", "timeout")
+
+
+@pytest.mark.django_db
+def test_a_timeout_bot_level_needs_the_bot_policy(alice):
+    with pytest.raises(BadRequest) as refused:
+        services.game_create(creator=alice, game="azul", players=2, timeout_bot="easy")
+    assert refused.value.code == "invalid_bot_level"
+    game = services.game_create(
+        creator=alice, game="azul", players=2, timeout_policy=Game.TimeoutPolicy.BOT
+    )
+    assert game.timeout_bot == "medium"
+
+
+def test_the_site_offers_the_bots_levels():
+    from games.bots import LEVELS
+    from games.models import BotLevel
+
+    assert tuple(BotLevel.values) == LEVELS
+    assert Seat._meta.get_field("bot").max_length >= max(map(len, LEVELS))
