@@ -188,7 +188,8 @@ def _timeout_bot(policy: str, level: str) -> str:
     if policy != Game.TimeoutPolicy.BOT:
         if level:
             raise BadRequest(
-                "timeout_bot is the level for the timeout policy bot only",
+                'timeout_bot goes with timeout_policy "bot": choose that policy, or leave '
+                "timeout_bot out",
                 code="invalid_bot_level",
             )
         return ""
