@@ -334,6 +334,7 @@ def move_history(game: Game) -> list[dict]:
             "seq": stored.seq,
             "end": stored.seq,
             "actor": actor,
+            "bot": stored.actor.startswith(BOT_ACTOR_PREFIX),
             "reason": stored.reason,
             "at": stored.recorded_at,
         }

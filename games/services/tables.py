@@ -139,11 +139,10 @@ def game_create(
     levels = _bot_levels(bots)
     emails = _invited_emails(invite, creator)
     if len(emails) + len(levels) > players - 1:
-        raise BadRequest(
-            f"{len(emails)} invitation(s) and {len(levels)} computer player(s) for "
-            f"{players - 1} free seat(s)",
-            code="too_many_invitations",
+        asked = f"{len(emails)} invitations" + (
+            f" and {len(levels)} computer players" if levels else ""
         )
+        raise BadRequest(f"{asked} for {players - 1} free seats", code="too_many_invitations")
     _invitations_allowed(creator, len(emails))
     new = Game.objects.create(
         game_type=game,
