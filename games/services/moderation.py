@@ -7,8 +7,9 @@ from django.utils import timezone
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ChatMessage, Game, PlayerSettings, Report
-from games.selectors import game_table, is_moderator
+from games.selectors import bot_actor, game_table, is_moderator
 from games.services.common import act, actor_of, joined_seats, locked_game
+from games.services.tables import validate_bot_level
 
 
 def _check_moderator(moderator, reason: str) -> None:
@@ -79,6 +80,27 @@ def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user
     replaced = seats[seat]
     replaced.user = user
     replaced.save(update_fields=["user"])
+    return game
+
+
+@transaction.atomic
+def moderate_replace_seat_bot(*, game: Game, moderator, reason: str, seat: int, level: str) -> Game:
+    """A computer player of ``level`` takes over a seat (issue 15), e.g. for a player who
+    vanished; it plays the seat's turns from then on."""
+    game, actor = _moderating(game, moderator, reason)
+    level = validate_bot_level(level)
+    seats = {s.position: s for s in joined_seats(game)}
+    if seat not in seats:
+        raise BadRequest(
+            f"there is no player {seat + 1 if isinstance(seat, int) else seat!r} to replace; "
+            f"players are numbered 1 to {game.players}",
+            code="invalid_seat",
+        )
+    replaced = seats[seat]
+    # Seated before the act, so that the read model saved by it queues the bot's turn.
+    replaced.user, replaced.bot = None, level
+    act(game, tbl.ReplaceSeat(seat, bot_actor(level)), actor=actor, reason=reason.strip())
+    replaced.save(update_fields=["user", "bot"])
     return game
 
 

@@ -4,14 +4,17 @@ task queued on commit, and the minute sweep plays a bot whose task was lost."""
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from events import store
 from games import selectors, services, tasks
+from games.bots import LEVELS
 from games.errors import BadRequest
 from games.mail.services import sweep
-from games.models import Game, Outbox, Seat
-from tests.games.helpers import legal
+from games.models import BotLevel, Game, Outbox, Seat
+from tests.conftest import make_user
+from tests.games.helpers import legal, started
 
 
 @pytest.fixture(autouse=True)
@@ -162,8 +165,29 @@ def test_a_timeout_bot_level_needs_the_bot_policy(alice):
 
 
 def test_the_site_offers_the_bots_levels():
-    from games.bots import LEVELS
-    from games.models import BotLevel
-
     assert tuple(BotLevel.values) == LEVELS
     assert Seat._meta.get_field("bot").max_length >= max(map(len, LEVELS))
+
+
+@pytest.mark.django_db
+def test_a_moderator_replaces_a_vanished_player_by_a_bot_through_the_admin(client, alice, bob):
+    moderator = make_user("mod", is_staff=True)
+    moderator.groups.add(Group.objects.get(name="moderators"))
+    client.force_login(moderator)
+    game = started("azul", alice, bob)
+    vanished = game.seats.get(user=bob).position
+    form = {"action": "replace_seat_bot", "reason": "Bob left the site", "seat": vanished}
+    refused = client.post(f"/admin/games/game/{game.pk}/moderate/", {**form, "level": "nope"})
+    assert refused.status_code == 200 and game.seats.get(position=vanished).user == bob
+    client.post(f"/admin/games/game/{game.pk}/moderate/", {**form, "level": "easy"})
+    seat = game.seats.get(position=vanished)
+    assert (seat.user, seat.bot) == (None, "easy")
+    replaced = [e for e in store.load(game.stream) if e.type == "table.SeatReplaced"][-1]
+    assert replaced.data["by"] == "bot:easy" and replaced.reason == "Bob left the site"
+    note = [e for e in selectors.move_history(game) if e["kind"] == "note"][-1]
+    assert note["text"] == f"Computer (easy) takes over the seat of player {vanished + 1}"
+    game.refresh_from_db()
+    if game.to_move != vanished:
+        services.move_submit(game=game, user=alice, move=legal(game)[0])
+        game.refresh_from_db()
+    assert services.bot_move(game_id=game.pk) == 1
