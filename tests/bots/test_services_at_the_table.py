@@ -1,16 +1,19 @@
 """Computer players at the table (issue 15): bot seats play through the services, from a
 task queued on commit, and the minute sweep plays a bot whose task was lost."""
 
+import io
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Group
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from events import store
 from games import selectors, services, tasks
 from games.bots import LEVELS
 from games.errors import BadRequest
+from games.mail.render import compose
 from games.mail.services import sweep
 from games.models import BotLevel, Game, Outbox, Seat
 from tests.conftest import make_user
@@ -191,3 +194,33 @@ def test_a_moderator_replaces_a_vanished_player_by_a_bot_through_the_admin(clien
         services.move_submit(game=game, user=alice, move=legal(game)[0])
         game.refresh_from_db()
     assert services.bot_move(game_id=game.pk) == 1
+
+
+@pytest.mark.django_db
+def test_play_random_seats_computer_players_of_the_levels_asked():
+    out = io.StringIO()
+    call_command(
+        "play_random", "--game", "miyabi", "--players", "3", "--bots", "easy", "easy", stdout=out
+    )
+    assert "Computer (easy)" in out.getvalue() and "Player 1" in out.getvalue()
+    game = Game.objects.get()
+    assert game.status == Game.Status.FINISHED
+    assert sorted(game.seats.values_list("bot", flat=True)) == ["", "easy", "easy"]
+    with pytest.raises(CommandError, match="easy, medium, hard"):
+        call_command("play_random", "--players", "2", "--bots", "clever", stdout=out)
+
+
+@pytest.mark.django_db
+def test_the_timeout_email_names_the_computer_player_that_played(alice, bob):
+    game = started(
+        "azul",
+        alice,
+        bob,
+        time_control={"kind": "per_move", "days": 1},
+        timeout_policy=Game.TimeoutPolicy.BOT,
+        timeout_bot="easy",
+    )
+    sweep(now=game.deadline + timedelta(minutes=1))
+    row = Outbox.objects.get(game=game, kind=Outbox.Kind.TIMEOUT)
+    email = compose(row, timezone.now())
+    assert f"Computer (easy) played for you: {row.payload['move']}." in email.paragraphs
