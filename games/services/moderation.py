@@ -65,10 +65,8 @@ def moderate_default_move(*, game: Game, moderator, reason: str) -> Game:
     return game
 
 
-@transaction.atomic
-def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user) -> Game:
-    """Someone else takes over a seat (e.g. for a player who vanished)."""
-    game, actor = _moderating(game, moderator, reason)
+def _seat_to_replace(game: Game, seat: int):
+    """The seated player's seat numbered ``seat`` (from 0), or ``BadRequest``."""
     seats = {s.position: s for s in joined_seats(game)}
     if seat not in seats:
         raise BadRequest(
@@ -76,8 +74,15 @@ def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user
             f"numbered 1 to {len(seats)}",
             code="invalid_seat",
         )
+    return seats[seat]
+
+
+@transaction.atomic
+def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user) -> Game:
+    """Someone else takes over a seat (e.g. for a player who vanished)."""
+    game, actor = _moderating(game, moderator, reason)
+    replaced = _seat_to_replace(game, seat)
     act(game, tbl.ReplaceSeat(seat, actor_of(user)), actor=actor, reason=reason.strip())
-    replaced = seats[seat]
     replaced.user = user
     replaced.save(update_fields=["user"])
     return game
@@ -89,14 +94,7 @@ def moderate_replace_seat_bot(*, game: Game, moderator, reason: str, seat: int, 
     vanished; it plays the seat's turns from then on."""
     game, actor = _moderating(game, moderator, reason)
     level = validate_bot_level(level)
-    seats = {s.position: s for s in joined_seats(game)}
-    if seat not in seats:
-        raise BadRequest(
-            f"there is no player {seat + 1 if isinstance(seat, int) else seat!r} to replace; "
-            f"players are numbered 1 to {game.players}",
-            code="invalid_seat",
-        )
-    replaced = seats[seat]
+    replaced = _seat_to_replace(game, seat)
     # Seated before the act, so that the read model saved by it queues the bot's turn.
     replaced.user, replaced.bot = None, level
     act(game, tbl.ReplaceSeat(seat, bot_actor(level)), actor=actor, reason=reason.strip())
