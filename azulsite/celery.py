@@ -4,6 +4,7 @@ database columns (deadlines, reminders, the outbox); nothing waits in the broker
 import os
 
 from celery import Celery
+from kombu.exceptions import OperationalError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azulsite.settings")
 
@@ -17,3 +18,16 @@ app.conf.beat_schedule = {
     # vacations and digests; expires before the next run so runs never pile up.
     "sweep": {"task": "games.tasks.sweep", "schedule": 60.0, "options": {"expires": 55}},
 }
+
+
+def send_quickly(name: str, args: list, *, countdown: float | None = None) -> bool:
+    """Ask a worker to run task ``name``; whether the broker took it. One quick try: the
+    caller's transaction has committed, and what it asked for is also found by the minute
+    sweep, so a broker that is down is reported, never waited for or raised."""
+    try:
+        with app.pool.acquire(block=True) as connection:
+            connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
+            app.send_task(name, args=args, countdown=countdown, retry=False, connection=connection)
+    except (OperationalError, OSError):
+        return False
+    return True

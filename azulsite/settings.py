@@ -262,6 +262,8 @@ LOGIN_REDIRECT_URL = "/"
 # --- Games ------------------------------------------------------------------------------
 # "Your turn" waits this long, so that a move taken back at once sends nothing.
 YOUR_TURN_GRACE_SECONDS = int(os.environ.get("YOUR_TURN_GRACE_SECONDS", "120"))
+# Computer players (issue 15): the hard bot's CPU time per move, in seconds.
+BOT_HARD_SECONDS = float(os.environ.get("BOT_HARD_SECONDS", "2"))
 
 # --- Play by email (issue 7: games/mail) ------------------------------------------------
 # "Your turn" and reminders are not sent to a player seen on the game's page this recently.

@@ -21,7 +21,7 @@ from events import store
 from games import selectors, services
 from games.errors import ServiceError
 from games.mail import selectors as mail_selectors
-from games.models import ChatMessage, Game, Outbox, Report, Seat
+from games.models import BotLevel, ChatMessage, Game, Outbox, Report, Seat
 
 User = get_user_model()
 
@@ -61,7 +61,7 @@ class StaleFilter(admin.SimpleListFilter):
 
 class SeatInline(ModeratorsOnly, admin.TabularInline):
     model = Seat
-    fields = ("position", "user", "invited_email", "status", "joined_at")
+    fields = ("position", "user", "bot", "invited_email", "status", "joined_at")
     readonly_fields = fields
     extra = 0
 
@@ -73,6 +73,7 @@ class ModerationForm(forms.Form):
         ("extend_deadline", "Extend the deadline (hours)"),
         ("default_move", "Play the default move for the seat to move"),
         ("replace_seat", "Replace a seat by another user (seat, email)"),
+        ("replace_seat_bot", "Replace a seat by a computer player (seat, level)"),
         ("revert", "Revert the game to event N (voids the moves after it)"),
         ("abort", "Abort the game"),
     ]
@@ -85,11 +86,17 @@ class ModerationForm(forms.Form):
     hours = forms.IntegerField(required=False, min_value=1, max_value=720)
     seat = forms.IntegerField(required=False, min_value=0, max_value=3)
     email = forms.EmailField(required=False, help_text="The user taking over the seat.")
+    level = forms.ChoiceField(
+        required=False,
+        choices=[("", "---"), *BotLevel.choices],
+        help_text="The computer player taking over the seat.",
+    )
     to_seq = forms.IntegerField(required=False, min_value=1, label="Event N")
 
     REQUIRED = {
         "extend_deadline": ["hours"],
         "replace_seat": ["seat", "email"],
+        "replace_seat_bot": ["seat", "level"],
         "revert": ["to_seq"],
     }
 
@@ -119,6 +126,8 @@ def moderate(game: Game, moderator, data: dict) -> None:
             services.moderate_default_move(**common)
         case "replace_seat":
             services.moderate_replace_seat(**common, seat=data["seat"], user=data["user"])
+        case "replace_seat_bot":
+            services.moderate_replace_seat_bot(**common, seat=data["seat"], level=data["level"])
         case "revert":
             services.moderate_revert(**common, to_seq=data["to_seq"])
         case "abort":
@@ -147,6 +156,7 @@ class GameAdmin(ModeratorsOnly, admin.ModelAdmin):
         "status",
         "time_control",
         "timeout_policy",
+        "timeout_bot",
         "self_undo",
         "private",
         "created_by",

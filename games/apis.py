@@ -214,6 +214,9 @@ def viewable_game(request, game_id) -> Game:
 class SeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(allow_null=True, help_text="play order from 0, once started")
     player = serializers.CharField(allow_null=True, help_text="display name; null while open")
+    bot = serializers.CharField(
+        allow_null=True, help_text="a computer player's level (easy, medium, hard); null for people"
+    )
     status = serializers.CharField(help_text="open, invited, joined or resigned")
 
 
@@ -223,7 +226,7 @@ class EventSerializer(serializers.Serializer):
     type = serializers.CharField(help_text="a rules event, or table.* for the service's own")
     version = serializers.IntegerField()
     data = serializers.JSONField()
-    actor = serializers.CharField(help_text="user:<id>, system or moderator:<id>")
+    actor = serializers.CharField(help_text="user:<id>, bot:<level>, system or moderator:<id>")
     reason = serializers.CharField(allow_blank=True)
     recorded_at = serializers.DateTimeField()
 
@@ -289,6 +292,9 @@ class GameDetailSerializer(GameSummarySerializer):
     options = serializers.JSONField()
     time_control = serializers.JSONField()
     timeout_policy = serializers.CharField()
+    timeout_bot = serializers.CharField(
+        allow_blank=True, help_text="with the timeout policy bot: the computer player's level"
+    )
     self_undo = serializers.BooleanField()
     rated = serializers.BooleanField(help_text="whether the result counts for the ratings")
     created_at = serializers.DateTimeField()
@@ -393,6 +399,19 @@ class GameListApi(Api):
         )
         timeout_policy = serializers.ChoiceField(
             choices=Game.TimeoutPolicy.values, default=Game.TimeoutPolicy.DEFAULT_MOVE
+        )
+        # Levels are checked by the service, whose refusal names the accepted ones.
+        timeout_bot = serializers.CharField(
+            required=False,
+            help_text="with the timeout policy bot: the level of the computer player that "
+            "plays a turn whose time ran out: easy, medium or hard (default medium)",
+        )
+        bots = serializers.ListField(
+            child=serializers.CharField(),
+            required=False,
+            max_length=3,
+            help_text="play against the computer: a level (easy, medium, hard) per seat, "
+            'e.g. ["hard"]; with no seat left open the game starts at once',
         )
         reminders = serializers.DictField(
             required=False,

@@ -5,6 +5,7 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy
 
+from games.models import BotLevel, Game
 from games.registry import GAME_TYPES
 from games.services import TIME_CONTROL_DAYS
 
@@ -56,6 +57,36 @@ class GameCreateForm(forms.Form):
     rated = forms.BooleanField(
         required=False, initial=True, label=gettext_lazy("Rated: the result counts for the ratings")
     )
+    bots = forms.TypedChoiceField(
+        choices=[(n, n) for n in (0, 1, 2, 3)],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
+        label=gettext_lazy("Computer players (the game starts at once when no seat is left open)"),
+    )
+    bot_level = forms.ChoiceField(
+        choices=BotLevel.choices,
+        initial=BotLevel.MEDIUM,
+        required=False,
+        label=gettext_lazy("Computer players' level"),
+    )
+    timeout_policy = forms.ChoiceField(
+        choices=[
+            (Game.TimeoutPolicy.DEFAULT_MOVE, gettext_lazy("the least wasteful move is played")),
+            (Game.TimeoutPolicy.FORFEIT, gettext_lazy("the player forfeits")),
+            (Game.TimeoutPolicy.BOT, gettext_lazy("a computer player plays the turn")),
+        ],
+        initial=Game.TimeoutPolicy.DEFAULT_MOVE,
+        required=False,
+        label=gettext_lazy("When a player's time runs out"),
+    )
+    timeout_bot = forms.ChoiceField(
+        choices=BotLevel.choices,
+        initial=BotLevel.MEDIUM,
+        required=False,
+        label=gettext_lazy("Level of the computer player for absent players"),
+    )
     invite = forms.CharField(
         required=False,
         widget=forms.Textarea(
@@ -94,6 +125,18 @@ class GameCreateForm(forms.Form):
                     "cap_hours": data.get("cap_hours"),
                 }
         return {"kind": "none"}
+
+    def bot_levels(self) -> list[str]:
+        level = self.cleaned_data.get("bot_level") or BotLevel.MEDIUM
+        return [level] * (self.cleaned_data.get("bots") or 0)
+
+    def timeout_policy_value(self) -> str:
+        return self.cleaned_data.get("timeout_policy") or Game.TimeoutPolicy.DEFAULT_MOVE
+
+    def timeout_bot_level(self) -> str:
+        if self.timeout_policy_value() != Game.TimeoutPolicy.BOT:
+            return ""
+        return self.cleaned_data.get("timeout_bot") or BotLevel.MEDIUM
 
     def invited(self) -> list[str]:
         return [email for email in re.split(r"[\s,;]+", self.cleaned_data["invite"]) if email]

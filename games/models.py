@@ -8,6 +8,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 def new_rng_secret() -> str:
@@ -18,6 +19,14 @@ def new_message_id() -> str:
     """A Message-ID unique across resets and installs (RFC 5322 3.6.4): random, not a row
     number."""
     return f"<{uuid.uuid4().hex}@{settings.MAIL_REPLY_DOMAIN}>"
+
+
+class BotLevel(models.TextChoices):
+    """The computer players' levels (``games.bots.LEVELS``), named for players."""
+
+    EASY = "easy", _("easy")
+    MEDIUM = "medium", _("medium")
+    HARD = "hard", _("hard")
 
 
 class Game(models.Model):
@@ -33,6 +42,7 @@ class Game(models.Model):
     class TimeoutPolicy(models.TextChoices):
         DEFAULT_MOVE = "default_move", "the seat plays its default move"
         FORFEIT = "forfeit", "the seat forfeits the game"
+        BOT = "bot", _("a computer player plays for the absent player")
 
     game_type = models.CharField(max_length=32)
     options = models.JSONField(default=dict, blank=True)
@@ -40,6 +50,14 @@ class Game(models.Model):
     time_control = models.JSONField(default=dict, blank=True)
     timeout_policy = models.CharField(
         max_length=16, choices=TimeoutPolicy.choices, default=TimeoutPolicy.DEFAULT_MOVE
+    )
+    timeout_bot = models.CharField(
+        max_length=8,
+        choices=BotLevel.choices,
+        blank=True,
+        default="",
+        help_text="The level of the computer player that plays a turn whose time ran out "
+        "(timeout policy bot).",
     )
     self_undo = models.BooleanField(default=True)
     private = models.BooleanField(
@@ -80,8 +98,9 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    """A place at a table: a player who joined, an invitation, or an open seat. ``position``
-    is the seat number in play (from 0), drawn when the game starts."""
+    """A place at a table: a player who joined, a computer player (``bot``: its level, and
+    no user), an invitation, or an open seat. ``position`` is the seat number in play (from
+    0), drawn when the game starts."""
 
     class Status(models.TextChoices):
         OPEN = "open", "open"
@@ -98,6 +117,7 @@ class Seat(models.Model):
         related_name="seats",
     )
     invited_email = models.EmailField(blank=True, default="")
+    bot = models.CharField(max_length=8, choices=BotLevel.choices, blank=True, default="")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     position = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
@@ -118,7 +138,11 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        who = self.user.email if self.user else (self.invited_email or "open")
+        who = (
+            self.user.email
+            if self.user
+            else (f"bot:{self.bot}" if self.bot else self.invited_email or "open")
+        )
         return f"{self.game} seat {self.position}: {who}"
 
 

@@ -14,7 +14,7 @@ from events import store
 from events.store import StoredEvent
 from games import table as tbl
 from games.errors import Forbidden, NotFound
-from games.models import Game, InboundMessage, Outbox, ProcessBeat, Seat
+from games.models import BotLevel, Game, InboundMessage, Outbox, ProcessBeat, Seat
 from games.registry import game_type
 
 
@@ -110,6 +110,16 @@ def actions_of(game: Game, table: tbl.Table, seat: Seat | None) -> tbl.SeatActio
         table,
         seat.position if playing else None,
         self_undo=game.self_undo,
+    )
+
+
+def bot_seat_to_move(game: Game) -> Seat | None:
+    """The bot seat to move in a game in play (from the seats already read, if they were)."""
+    if game.status != Game.Status.ACTIVE or game.to_move is None:
+        return None
+    return next(
+        (s for s in game.seats.all() if s.position == game.to_move and s.bot and not s.user_id),
+        None,
     )
 
 
@@ -237,7 +247,8 @@ def players_of(game: Game) -> list[dict]:
     return [
         {
             "seat": seat.position,
-            "player": display_name(seat.user) if seat.user else None,
+            "player": display_name(seat.user) if seat.user else bot_name(seat.bot),
+            "bot": seat.bot or None,
             "status": seat.status,
             "invited": (
                 known.get(seat.invited_email.lower(), seat.invited_email.split("@")[0])
@@ -261,6 +272,21 @@ def seat_clocks(game: Game) -> dict[int, int]:
 
 def display_name(user) -> str:
     return user.first_name or user.email.split("@")[0]
+
+
+BOT_ACTOR_PREFIX = "bot:"
+
+
+def bot_actor(level: str) -> str:
+    """How the event store and ``table.Started.players`` name a computer player."""
+    return f"{BOT_ACTOR_PREFIX}{level}"
+
+
+def bot_name(level: str) -> str | None:
+    """A computer player's name for people, "Computer (hard)"; ``None`` for no level."""
+    if level not in BotLevel.values:
+        return None
+    return gettext("Computer (%(level)s)") % {"level": BotLevel(level).label}
 
 
 EXPORT_FORMAT = "azulsite-game-record"
@@ -318,6 +344,7 @@ def move_history(game: Game) -> list[dict]:
             "seq": stored.seq,
             "end": stored.seq,
             "actor": actor,
+            "bot": stored.actor.startswith(BOT_ACTOR_PREFIX),
             "reason": stored.reason,
             "at": stored.recorded_at,
         }
@@ -424,15 +451,18 @@ def _note(event, seat_name, names: dict[str, str]) -> str:
 
 
 def _actor_names(actors: set[str]) -> dict[str, str]:
-    """Display names of who acted: players (``user:<id>``), moderators (``moderator:<id>``)
-    and the site itself."""
+    """Display names of who acted: players (``user:<id>``), moderators (``moderator:<id>``),
+    computer players (``bot:<level>``) and the site itself."""
     ids = {}
+    bots = {}
     for actor in actors:
         kind, _, number = actor.partition(":")
         if kind in ("user", "moderator") and number.isdigit():
             ids[actor] = int(number)
+        elif actor.startswith(BOT_ACTOR_PREFIX) and bot_name(number):
+            bots[actor] = bot_name(number)
     users = {user.pk: user for user in get_user_model().objects.filter(pk__in=ids.values())}
-    names = {"system": "the site"}
+    names = {"system": "the site", **bots}
     for actor, number in ids.items():
         if number in users:
             name = display_name(users[number])
@@ -455,7 +485,6 @@ def invitations_for(user) -> QuerySet[Game]:
 
 # Past this, the page marks the worker or the sweep as late: both run every minute.
 PROCESS_LATE = timedelta(minutes=5)
-BOT_ACTOR_PREFIX = "bot:"
 
 
 def operator_status(now) -> dict:
@@ -498,9 +527,10 @@ def emails_in_doubt() -> QuerySet[Outbox]:
 
 
 def games_waiting_on_bots() -> QuerySet[Game]:
-    """Games in play whose seat to move is played by a bot (an account named ``bot:…``)."""
+    """Games in play whose seat to move is a computer player's."""
     return Game.objects.filter(
         status=Game.Status.ACTIVE,
         seats__position=F("to_move"),
-        seats__user__username__startswith=BOT_ACTOR_PREFIX,
+        seats__user__isnull=True,
+        seats__bot__in=BotLevel.values,
     )

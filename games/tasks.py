@@ -25,6 +25,12 @@ def send_outbox(outbox_id: int) -> str:
 
 
 @shared_task
+def bot_move(game_id: int) -> int:
+    """A computer player's move (queued when a change left a bot seat to move)."""
+    return services.bot_move(game_id=game_id)
+
+
+@shared_task
 def sweep() -> dict:
     """Every minute: timeouts, warnings, reminders, vacations, digests and due emails."""
     done = mail.sweep()

@@ -118,6 +118,9 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 private=form.cleaned_data["private"],
                 rated=form.cleaned_data["rated"],
                 invite=form.invited(),
+                bots=form.bot_levels(),
+                timeout_policy=form.timeout_policy_value(),
+                timeout_bot=form.timeout_bot_level(),
             )
         except ServiceError as error:
             form.add_error(None, error.message)
@@ -351,7 +354,11 @@ def _move_log(
     if moves:
         moves[-1]["latest"] = True
     for entry in history:
-        if entry["kind"] == "move" and entry["auto"]:
+        if entry["kind"] == "move" and entry["auto"] == "timeout" and entry["bot"]:
+            entry["auto_text"] = gettext("played for them by %(bot)s: time ran out") % {
+                "bot": entry["actor"]
+            }
+        elif entry["kind"] == "move" and entry["auto"]:
             entry["auto_text"] = AUTO_WORDS.get(entry["auto"], "")
     return history
 

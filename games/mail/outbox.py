@@ -9,9 +9,8 @@ from functools import partial
 
 from django.db import connection, transaction
 from django.utils import timezone
-from kombu.exceptions import OperationalError
 
-from azulsite.celery import app
+from azulsite.celery import send_quickly
 from games.models import Game, Outbox, new_message_id
 
 log = logging.getLogger(__name__)
@@ -72,16 +71,5 @@ def enqueue(outbox_id: int, due_at: datetime) -> None:
     delay = max(0.0, (due_at - timezone.now()).total_seconds())
     if delay > LONGEST_COUNTDOWN_SECONDS:
         return
-    try:
-        with app.pool.acquire(block=True) as connection:
-            # One quick try: a move must not wait seconds for a broker that is down.
-            connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
-            app.send_task(
-                "games.tasks.send_outbox",
-                args=[outbox_id],
-                countdown=delay or None,
-                retry=False,
-                connection=connection,
-            )
-    except (OperationalError, OSError) as error:
-        log.warning("outbox %s: broker unreachable (%s); the sweep will send it", outbox_id, error)
+    if not send_quickly("games.tasks.send_outbox", [outbox_id], countdown=delay or None):
+        log.warning("outbox %s: broker unreachable; the sweep will send it", outbox_id)

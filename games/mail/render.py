@@ -27,7 +27,14 @@ from games.mail import pictures, tokens
 from games.mail.selectors import player_by_address
 from games.models import Game, Outbox
 from games.registry import game_type
-from games.selectors import display_name, game_table, legal_moves_of, players_of, waiting_for
+from games.selectors import (
+    bot_name,
+    display_name,
+    game_table,
+    legal_moves_of,
+    players_of,
+    waiting_for,
+)
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
 TURN_KINDS = (Outbox.Kind.YOUR_TURN, Outbox.Kind.REMINDER, Outbox.Kind.DEADLINE_WARNING)
@@ -280,6 +287,11 @@ def compose(row: Outbox, now: datetime) -> Email:
             email.paragraphs += [deadline_text(game, now).strip(), timeout_text(game)]
         case Outbox.Kind.TIMEOUT if payload.get("policy") == Game.TimeoutPolicy.FORFEIT:
             email.paragraphs.append("You forfeited the game.")
+        case Outbox.Kind.TIMEOUT if payload.get("policy") == Game.TimeoutPolicy.BOT:
+            email.paragraphs.append(
+                _("%(bot)s played for you: %(move)s.")
+                % {"bot": bot_name(game.timeout_bot), "move": payload.get("move", "")}
+            )
         case Outbox.Kind.TIMEOUT:
             email.paragraphs.append(f"The move {payload.get('move', '')} was played for you.")
         case Outbox.Kind.GAME_OVER:
@@ -338,6 +350,10 @@ def time_control_text(game: Game) -> str:
 def timeout_text(game: Game) -> str:
     if game.timeout_policy == Game.TimeoutPolicy.FORFEIT:
         return "If the deadline passes, you forfeit the game."
+    if game.timeout_policy == Game.TimeoutPolicy.BOT:
+        return _("If the deadline passes, %(bot)s plays your turn.") % {
+            "bot": bot_name(game.timeout_bot)
+        }
     return "If the deadline passes, the least wasteful move is played for you."
 
 

@@ -44,7 +44,7 @@ from games.mail.selectors import player_by_address, player_by_token
 from games.models import Game, InboundMessage, Outbox, PlayerSettings, Seat, SeatClock
 from games.rules.common import InvalidNotation
 from games.selectors import game_table, legal_moves_of
-from games.services import clocks, deadlines
+from games.services import bots, clocks, deadlines
 
 log = logging.getLogger(__name__)
 
@@ -268,12 +268,14 @@ def _failed(ours, row: Outbox, error: Exception, now: datetime) -> None:
 
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
     """One pass of every periodic job, in the order their effects feed each other:
-    vacations that ran out, timeouts, warnings, reminders, digests, then the emails due
+    vacations that ran out, computer players' moves (lost tasks, the timeout policy
+    ``bot``), timeouts, warnings, reminders, digests, then the emails due
     (including those a lost broker dropped). Each job handles at most
     ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed columns), never all games."""
     now = now or timezone.now()
     return {
         "vacations_ended": deadlines.vacations_expire(now=now),
+        "bot_moves": bots.bots_sweep(now=now),
         "timeouts": deadlines.timeouts_apply(now=now),
         "warnings": warnings_queue(now=now),
         "reminders": reminders_queue(now=now),

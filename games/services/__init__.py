@@ -12,6 +12,7 @@ input and call one of these.
 - ``operations``: when the background jobs last ran (the operator's status page).
 - ``rematch``: the same players at a new table; ``invitations``: declining one.
 - ``ratings``: results of finished games and the players' ratings (a projection).
+- ``bots``: computer players' moves (bot seats, the timeout policy ``bot``).
 - ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
 """
 
@@ -22,6 +23,7 @@ from games.services.accounts import (
     sign_in_code,
     sign_in_request,
 )
+from games.services.bots import bot_move, bots_sweep
 from games.services.chat import CHAT_MAX_LENGTH, chat_post, report_create
 from games.services.common import actor_of
 from games.services.deadlines import (
@@ -40,6 +42,7 @@ from games.services.moderation import (
     moderate_hide_message,
     moderate_pause,
     moderate_replace_seat,
+    moderate_replace_seat_bot,
     moderate_resume,
     moderate_revert,
     report_close,
@@ -77,6 +80,7 @@ from games.services.tables import (
     invitation_seat,
     invitation_token,
     seat_seen,
+    validate_bot_level,
     validate_reminders,
     validate_time_control,
 )
@@ -92,6 +96,8 @@ __all__ = [
     "MoveResult",
     "account_sign_in",
     "actor_of",
+    "bot_move",
+    "bots_sweep",
     "chat_post",
     "deadline_grant",
     "game_cancel",
@@ -112,6 +118,7 @@ __all__ = [
     "moderate_hide_message",
     "moderate_pause",
     "moderate_replace_seat",
+    "moderate_replace_seat_bot",
     "moderate_resume",
     "moderate_revert",
     "move_submit",
@@ -132,6 +139,7 @@ __all__ = [
     "timeouts_apply",
     "user_reinstate",
     "user_suspend",
+    "validate_bot_level",
     "validate_reminders",
     "validate_time_control",
     "vacation_end",

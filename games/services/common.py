@@ -3,22 +3,28 @@ events to the stream, fold them, play the moves nobody chooses, project the read
 queue the emails the change causes. For services only: every function here runs inside the
 caller's transaction, with the game row locked."""
 
+import logging
 import random
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
+from azulsite.celery import send_quickly
 from events import store
 from events.store import ConcurrencyConflict, NewEvent, StoredEvent
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from games.mail import outbox
 from games.models import Game, Outbox, Seat
-from games.selectors import game_table, seat_of
+from games.selectors import bot_seat_to_move, game_table, seat_of
 from games.services import clocks
 from games.services.ratings import ratings_game_finished
+
+log = logging.getLogger(__name__)
 
 # What a refused table command tells the player: the kind of error and the sentence.
 REFUSALS: dict[str, tuple[type[ServiceError], str]] = {
@@ -172,6 +178,8 @@ def changed(
         Outbox.objects.filter(
             game=game, seq__gt=voided, sent_at__isnull=True, kind=Outbox.Kind.YOUR_TURN
         ).update(cancelled_at=now)
+    if game.to_move != before.to_move() and bot_seat_to_move(game) is not None:
+        transaction.on_commit(partial(_bot_move_queued, game.pk))
     seats = joined_seats(game)
     if after.started and not before.started:
         for seat in seats:
@@ -192,6 +200,13 @@ def changed(
                 due_at=now + grace,
                 seat=seat.position,
             )
+
+
+def _bot_move_queued(game_id: int) -> None:
+    """Ask a worker to play the bot's move (never inside a web request); the minute sweep
+    plays it if the broker cannot be reached."""
+    if not send_quickly("games.tasks.bot_move", [game_id]):
+        log.warning("game %s: broker unreachable; the sweep will play the bot's move", game_id)
 
 
 def _last_step(table: tbl.Table) -> tuple[int, int] | None:

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games import table as tbl
@@ -23,9 +24,16 @@ LONGEST_TURN = 100
 
 
 def timeouts_apply(*, now: datetime) -> int:
-    """Apply the timeout policy of every game whose deadline has passed."""
+    """Apply the timeout policy of every game whose deadline has passed. A computer player
+    never times out, and the policy ``bot`` is applied by ``bots.bots_sweep``: both are
+    left to it."""
+    bot_to_move = Seat.objects.filter(
+        game=OuterRef("pk"), position=OuterRef("to_move"), user__isnull=True
+    ).exclude(bot="")
     ids = (
         Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now, paused_at__isnull=True)
+        .exclude(timeout_policy=Game.TimeoutPolicy.BOT)
+        .exclude(Exists(bot_to_move))
         .order_by("deadline")
         .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
     )
@@ -51,9 +59,12 @@ def game_timeout(*, game_id: int, now: datetime) -> bool:
         or game.deadline is None
         or game.deadline > now
         or game.paused_at is not None
+        or game.timeout_policy == Game.TimeoutPolicy.BOT
     ):
         return False
     seat = game.seats.select_related("user").get(position=game.to_move)
+    if seat.user is None:
+        return False
     played = []
     if game.timeout_policy == Game.TimeoutPolicy.FORFEIT:
         seat_resign(game, seat, actor="system", reason="time ran out", at=now)

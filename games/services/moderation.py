@@ -7,8 +7,9 @@ from django.utils import timezone
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ChatMessage, Game, PlayerSettings, Report
-from games.selectors import game_table, is_moderator
+from games.selectors import bot_actor, game_table, is_moderator
 from games.services.common import act, actor_of, joined_seats, locked_game
+from games.services.tables import validate_bot_level
 
 
 def _check_moderator(moderator, reason: str) -> None:
@@ -64,10 +65,8 @@ def moderate_default_move(*, game: Game, moderator, reason: str) -> Game:
     return game
 
 
-@transaction.atomic
-def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user) -> Game:
-    """Someone else takes over a seat (e.g. for a player who vanished)."""
-    game, actor = _moderating(game, moderator, reason)
+def _seat_to_replace(game: Game, seat: int):
+    """The seated player's seat numbered ``seat`` (from 0), or ``BadRequest``."""
     seats = {s.position: s for s in joined_seats(game)}
     if seat not in seats:
         raise BadRequest(
@@ -75,10 +74,31 @@ def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user
             f"numbered 1 to {len(seats)}",
             code="invalid_seat",
         )
+    return seats[seat]
+
+
+@transaction.atomic
+def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user) -> Game:
+    """Someone else takes over a seat (e.g. for a player who vanished)."""
+    game, actor = _moderating(game, moderator, reason)
+    replaced = _seat_to_replace(game, seat)
     act(game, tbl.ReplaceSeat(seat, actor_of(user)), actor=actor, reason=reason.strip())
-    replaced = seats[seat]
     replaced.user = user
     replaced.save(update_fields=["user"])
+    return game
+
+
+@transaction.atomic
+def moderate_replace_seat_bot(*, game: Game, moderator, reason: str, seat: int, level: str) -> Game:
+    """A computer player of ``level`` takes over a seat (issue 15), e.g. for a player who
+    vanished; it plays the seat's turns from then on."""
+    game, actor = _moderating(game, moderator, reason)
+    level = validate_bot_level(level)
+    replaced = _seat_to_replace(game, seat)
+    # Seated before the act, so that the read model saved by it queues the bot's turn.
+    replaced.user, replaced.bot = None, level
+    act(game, tbl.ReplaceSeat(seat, bot_actor(level)), actor=actor, reason=reason.strip())
+    replaced.save(update_fields=["user", "bot"])
     return game
 
 

@@ -25,6 +25,7 @@ def game_rematch(*, game: Game, user) -> Game:
         options=dict(game.options),
         time_control={k: v for k, v in game.time_control.items() if k != "reminders"},
         timeout_policy=game.timeout_policy,
+        timeout_bot=game.timeout_bot,
         self_undo=game.self_undo,
         private=game.private,
         invite=[seat.user.email for seat in seats if seat.user_id != user.pk],

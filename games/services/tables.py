@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests
-from games.models import Game, Outbox, Seat, SeatClock
+from games.models import BotLevel, Game, Outbox, Seat, SeatClock
 from games.registry import GAME_TYPES, game_type
 from games.rules.common import IllegalMove, chosen_options
-from games.selectors import game_table, seat_of
+from games.selectors import bot_actor, game_table, seat_of
 from games.services.common import act, actor_of, locked_game, project, queue_email
 
 TIME_CONTROL_DAYS = (1, 2, 3, 5, 7, 14)
@@ -110,11 +110,16 @@ def game_create(
     invite: list[str] | tuple[str, ...] = (),
     reminders: dict | None = None,
     rated: bool = True,
+    bots: list[str] | tuple[str, ...] = (),
+    timeout_bot: str = "",
 ) -> Game:
     """Open a table: the creator takes a seat, invited addresses get a seat each (and an
-    invitation email with a signed link), the other seats stay open for anyone to join.
-    ``reminders`` sets the game's reminder policy (``validate_reminders``); ``rated``
-    whether the result counts for the ratings (issue 16)."""
+    invitation email with a signed link), each level in ``bots`` seats a computer player
+    of that level (issue 15: "play against the computer"), the other seats stay open for
+    anyone to join; with no seat left open the game starts at once. ``reminders`` sets
+    the game's reminder policy (``validate_reminders``); ``rated`` whether the result
+    counts for the ratings (issue 16); ``timeout_bot`` the level of the computer player
+    that plays a turn whose time ran out (timeout policy ``bot``)."""
     if game not in GAME_TYPES:
         raise BadRequest(
             f"unknown game {game!r}; accepted: {', '.join(GAME_TYPES)}", code="invalid_game"
@@ -130,11 +135,14 @@ def game_create(
             f"timeout_policy must be one of {Game.TimeoutPolicy.values}",
             code="invalid_time_control",
         )
+    timeout_bot = _timeout_bot(timeout_policy, timeout_bot)
+    levels = _bot_levels(bots)
     emails = _invited_emails(invite, creator)
-    if len(emails) > players - 1:
-        raise BadRequest(
-            f"{len(emails)} invitations for {players - 1} free seats", code="too_many_invitations"
+    if len(emails) + len(levels) > players - 1:
+        asked = f"{len(emails)} invitations" + (
+            f" and {len(levels)} computer players" if levels else ""
         )
+        raise BadRequest(f"{asked} for {players - 1} free seats", code="too_many_invitations")
     _invitations_allowed(creator, len(emails))
     new = Game.objects.create(
         game_type=game,
@@ -142,6 +150,7 @@ def game_create(
         players=players,
         time_control={**validate_time_control(time_control), **validate_reminders(reminders)},
         timeout_policy=timeout_policy,
+        timeout_bot=timeout_bot,
         self_undo=bool(self_undo),
         private=bool(private),
         rated=bool(rated),
@@ -151,9 +160,50 @@ def game_create(
     for email in emails:
         seat = Seat.objects.create(game=new, invited_email=email, status=Seat.Status.INVITED)
         queue_email(new, 0, email, Outbox.Kind.INVITATION, token=invitation_token(seat))
-    for _ in range(players - 1 - len(emails)):
+    for level in levels:
+        Seat.objects.create(
+            game=new, bot=level, status=Seat.Status.JOINED, joined_at=new.created_at
+        )
+    for _ in range(players - 1 - len(emails) - len(levels)):
         Seat.objects.create(game=new, status=Seat.Status.OPEN)
+    if len(levels) == players - 1:
+        _start(new, list(new.seats.all()))
     return new
+
+
+def _bot_levels(bots) -> list[str]:
+    """The levels of the computer players to seat, each checked."""
+    if isinstance(bots, str) or not isinstance(bots, list | tuple):
+        raise BadRequest(
+            f"bots is a list of levels, each one of {', '.join(BotLevel.values)}",
+            code="invalid_bot_level",
+        )
+    return [validate_bot_level(level, "each computer player's level") for level in bots]
+
+
+def _timeout_bot(policy: str, level: str) -> str:
+    """The timeout policy ``bot`` needs a level (medium when none is given); the other
+    policies take none."""
+    if policy != Game.TimeoutPolicy.BOT:
+        if level:
+            raise BadRequest(
+                'timeout_bot goes with timeout_policy "bot": choose that policy, or leave '
+                "timeout_bot out",
+                code="invalid_bot_level",
+            )
+        return ""
+    return validate_bot_level(level or BotLevel.MEDIUM, "timeout_bot")
+
+
+def validate_bot_level(level, what: str = "a computer player's level") -> str:
+    """A computer player's level (``easy``, ``medium``, ``hard``), or ``BadRequest`` saying
+    which are accepted."""
+    if level not in BotLevel.values:
+        raise BadRequest(
+            f"{what} must be one of {', '.join(BotLevel.values)}, not {level!r}",
+            code="invalid_bot_level",
+        )
+    return level
 
 
 def _invitations_allowed(creator, wanted: int) -> None:
@@ -294,7 +344,7 @@ def _start(game: Game, seats: list[Seat]) -> None:
     Seat.objects.bulk_update(order, ["position"])
     game.started_at = timezone.now()
     game.status = Game.Status.ACTIVE
-    players = tuple(actor_of(seat.user) for seat in order)
+    players = tuple(actor_of(seat.user) if seat.user else bot_actor(seat.bot) for seat in order)
     act(game, tbl.Begin(game.game_type, game.options, players), actor="system")
 
 

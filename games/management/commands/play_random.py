@@ -1,4 +1,5 @@
-"""Plays a whole game between generated users through the services (demos and load)."""
+"""Plays a whole game between generated users, and computer players if asked, through the
+services (demos and load)."""
 
 import random
 import time
@@ -13,8 +14,9 @@ from games.registry import GAME_TYPES
 
 class Command(BaseCommand):
     help = (
-        "Play a full game between generated users through the services: random legal "
-        "moves, or the engine's default moves (--bots)."
+        "Play a full game through the services between generated users (random legal "
+        "moves, or the engine's default moves with --default-moves) and computer players "
+        "(--bots LEVEL ..., one seat each: easy, medium or hard)."
     )
 
     def add_arguments(self, parser) -> None:
@@ -29,21 +31,38 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", type=int, default=None, help="seed for the move choice")
         parser.add_argument(
-            "--bots",
+            "--default-moves",
             action="store_true",
-            help="every seat plays the engine's default command instead",
+            help="the generated users play the engine's default command instead",
+        )
+        parser.add_argument(
+            "--bots",
+            nargs="+",
+            default=[],
+            metavar="LEVEL",
+            help="seat a computer player of each level (easy, medium, hard)",
         )
 
     def handle(
-        self, *args, game: str, players: int, option: list[str], seed, bots: bool, **kwargs
+        self,
+        *args,
+        game: str,
+        players: int,
+        option: list[str],
+        seed,
+        default_moves: bool,
+        bots: list[str],
+        **kwargs,
     ) -> None:
         try:
             options = dict(item.split("=", 1) for item in option)
         except ValueError:
             raise CommandError("--option takes NAME=VALUE, e.g. --option board=grey") from None
+        if len(bots) >= players:
+            raise CommandError(f"--bots: at most {players - 1} computer players for {players}")
         User = get_user_model()
         users = []
-        for index in range(players):
+        for index in range(players - len(bots)):
             email = f"player{index + 1}@random.example"
             user, created = User.objects.get_or_create(
                 username=email, defaults={"email": email, "first_name": f"Player {index + 1}"}
@@ -53,7 +72,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         try:
             table = services.game_create(
-                creator=users[0], game=game, players=players, options=options
+                creator=users[0], game=game, players=players, options=options, bots=bots
             )
             for user in users[1:]:
                 services.game_join(game=table, user=user)
@@ -61,10 +80,16 @@ class Command(BaseCommand):
             raise CommandError(error.message) from None
         table.refresh_from_db()
         by_seat = {seat.position: seat.user for seat in table.seats.all()}
+        names = {p["seat"]: p["player"] for p in selectors.players_of(table)}
         moves = 0
         while table.status == table.Status.ACTIVE:
+            if by_seat[table.to_move] is None:
+                # A computer player's seat: played here as the worker's task would.
+                moves += services.bot_move(game_id=table.pk)
+                table.refresh_from_db()
+                continue
             position = selectors.game_table(table)
-            if bots:
+            if default_moves:
                 engine = position.engine
                 move = engine.format(engine.default_command(position.state))
             else:
@@ -73,8 +98,8 @@ class Command(BaseCommand):
             table.refresh_from_db()
             moves += 1
         elapsed = time.perf_counter() - started
-        scores = ", ".join(f"{by_seat[s].first_name} {p}" for s, p in enumerate(table.scores))
-        winners = " and ".join(by_seat[s].first_name for s in table.winners)
+        scores = ", ".join(f"{names[s]} {p}" for s, p in enumerate(table.scores))
+        winners = " and ".join(names[s] for s in table.winners)
         self.stdout.write(
             f"Game {table.pk} ({game}, {players} players): {moves} moves in {elapsed:.1f} s; "
             f"{scores}; won by {winners}."

@@ -1,0 +1,226 @@
+"""Computer players at the table (issue 15): bot seats play through the services, from a
+task queued on commit, and the minute sweep plays a bot whose task was lost."""
+
+import io
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from events import store
+from games import selectors, services, tasks
+from games.bots import LEVELS
+from games.errors import BadRequest
+from games.mail.render import compose
+from games.mail.services import sweep
+from games.models import BotLevel, Game, Outbox, Seat
+from tests.conftest import make_user
+from tests.games.helpers import legal, started
+
+
+@pytest.fixture(autouse=True)
+def quick_hard_bot(settings):
+    """The hard bot thinks for a tenth of a second here (the site's default is 2 s)."""
+    settings.BOT_HARD_SECONDS = 0.1
+
+
+def human_seat(game: Game) -> int:
+    return game.seats.get(user__isnull=False).position
+
+
+def play_as_human(game: Game, user) -> None:
+    services.move_submit(game=game, user=user, move=legal(game)[0])
+    game.refresh_from_db()
+
+
+@pytest.mark.django_db
+def test_playing_against_the_computer_starts_at_once_with_the_bot_seated(alice):
+    game = services.game_create(creator=alice, game="azul", players=3, bots=["easy", "medium"])
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    started = store.load(game.stream)[0]
+    assert sorted(started.data["players"]) == sorted([f"user:{alice.pk}", "bot:easy", "bot:medium"])
+    names = {p["player"] for p in selectors.players_of(game)}
+    assert {"Alice", "Computer (easy)", "Computer (medium)"} == names
+    assert not Outbox.objects.filter(game=game).exclude(recipient=alice.email).exists()
+
+
+@pytest.mark.django_db
+def test_a_bot_seat_beside_an_open_seat_waits_for_the_player(alice, bob):
+    game = services.game_create(creator=alice, game="azul", players=3, bots=["easy"])
+    assert game.status == Game.Status.OPEN
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.seats.filter(bot="easy", user__isnull=True).count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("bots", "code"),
+    [(["impossible"], "invalid_bot_level"), ("easy", "invalid_bot_level"), (["easy"] * 2, None)],
+)
+def test_bot_levels_are_checked(alice, bots, code):
+    with pytest.raises(BadRequest) as refused:
+        services.game_create(creator=alice, game="azul", players=2, bots=bots)
+    assert refused.value.code == (code or "too_many_invitations")
+    assert "easy, medium, hard" in refused.value.message or code is None
+
+
+@pytest.mark.django_db
+def test_a_bot_turn_is_queued_on_commit_and_the_task_plays_it(
+    alice, django_capture_on_commit_callbacks, monkeypatch
+):
+    queued = []
+    monkeypatch.setattr(
+        "games.services.bots.send_quickly", lambda name, args, **kw: queued.append((name, args))
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game.refresh_from_db()
+    if game.to_move == human_seat(game):
+        assert queued == []
+        with django_capture_on_commit_callbacks(execute=True):
+            play_as_human(game, alice)
+    assert queued == [("games.tasks.bot_move", [game.pk])]
+    before = game.last_seq
+    assert tasks.bot_move(game.pk) == 1
+    game.refresh_from_db()
+    assert game.last_seq > before
+    assert game.to_move == human_seat(game)
+    moved = [e for e in store.load(game.stream) if e.type == "table.Moved"][-1]
+    assert moved.actor == "bot:easy"
+    assert tasks.bot_move(game.pk) == 0, "nothing is owed: a repeated task does nothing"
+
+
+@pytest.mark.django_db
+def test_a_game_against_the_computer_is_played_to_the_end(alice):
+    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game.refresh_from_db()
+    for _ in range(300):
+        if game.status != Game.Status.ACTIVE:
+            break
+        if game.to_move == human_seat(game):
+            play_as_human(game, alice)
+        else:
+            assert services.bot_move(game_id=game.pk) == 1
+            game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.result.excluded == "bot"
+    history = selectors.move_history(game)
+    assert {"Computer (easy)", "Alice"} <= {entry["actor"] for entry in history}
+
+
+@pytest.mark.django_db
+def test_the_sweep_plays_a_bot_seat_whose_task_was_lost(alice):
+    game = services.game_create(creator=alice, game="miyabi", players=2, bots=["easy"])
+    game.refresh_from_db()
+    if game.to_move == human_seat(game):
+        play_as_human(game, alice)
+    bot = game.to_move
+    assert sweep(now=timezone.now())["bot_moves"] == 0, "its task may still come"
+    done = sweep(now=timezone.now() + timedelta(minutes=2))
+    assert done["bot_moves"] == 1
+    game.refresh_from_db()
+    assert game.to_move != bot
+
+
+@pytest.mark.django_db
+def test_a_bot_plays_for_a_player_whose_time_ran_out(alice, bob):
+    game = services.game_create(
+        creator=alice,
+        game="azul",
+        players=2,
+        time_control={"kind": "per_move", "days": 1},
+        timeout_policy=Game.TimeoutPolicy.BOT,
+        timeout_bot="hard",
+    )
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    late = game.seats.get(position=game.to_move)
+    done = sweep(now=game.deadline + timedelta(minutes=1))
+    assert done["bot_moves"] == 1 and done["timeouts"] == 0
+    game.refresh_from_db()
+    assert game.to_move != late.position
+    moved = [e for e in store.load(game.stream) if e.type == "table.Moved"][-1]
+    assert (moved.actor, moved.data["auto"], moved.reason) == (
+        "bot:hard",
+        "timeout",
+        "time ran out",
+    )
+    email = Outbox.objects.get(game=game, kind=Outbox.Kind.TIMEOUT)
+    assert email.recipient == late.user.email and email.payload["move"] == moved.data["move"]
+    entry = [e for e in selectors.move_history(game) if e["kind"] == "move"][-1]
+    assert (entry["actor"], entry["auto"]) == ("Computer (hard)", "timeout")
+
+
+@pytest.mark.django_db
+def test_a_timeout_bot_level_needs_the_bot_policy(alice):
+    with pytest.raises(BadRequest) as refused:
+        services.game_create(creator=alice, game="azul", players=2, timeout_bot="easy")
+    assert refused.value.code == "invalid_bot_level"
+    game = services.game_create(
+        creator=alice, game="azul", players=2, timeout_policy=Game.TimeoutPolicy.BOT
+    )
+    assert game.timeout_bot == "medium"
+
+
+def test_the_site_offers_the_bots_levels():
+    assert tuple(BotLevel.values) == LEVELS
+    assert Seat._meta.get_field("bot").max_length >= max(map(len, LEVELS))
+
+
+@pytest.mark.django_db
+def test_a_moderator_replaces_a_vanished_player_by_a_bot_through_the_admin(client, alice, bob):
+    moderator = make_user("mod", is_staff=True)
+    moderator.groups.add(Group.objects.get(name="moderators"))
+    client.force_login(moderator)
+    game = started("azul", alice, bob)
+    vanished = game.seats.get(user=bob).position
+    form = {"action": "replace_seat_bot", "reason": "Bob left the site", "seat": vanished}
+    refused = client.post(f"/admin/games/game/{game.pk}/moderate/", {**form, "level": "nope"})
+    assert refused.status_code == 200 and game.seats.get(position=vanished).user == bob
+    client.post(f"/admin/games/game/{game.pk}/moderate/", {**form, "level": "easy"})
+    seat = game.seats.get(position=vanished)
+    assert (seat.user, seat.bot) == (None, "easy")
+    replaced = [e for e in store.load(game.stream) if e.type == "table.SeatReplaced"][-1]
+    assert replaced.data["by"] == "bot:easy" and replaced.reason == "Bob left the site"
+    note = [e for e in selectors.move_history(game) if e["kind"] == "note"][-1]
+    assert note["text"] == f"Computer (easy) takes over the seat of player {vanished + 1}"
+    game.refresh_from_db()
+    if game.to_move != vanished:
+        services.move_submit(game=game, user=alice, move=legal(game)[0])
+        game.refresh_from_db()
+    assert services.bot_move(game_id=game.pk) == 1
+
+
+@pytest.mark.django_db
+def test_play_random_seats_computer_players_of_the_levels_asked():
+    out = io.StringIO()
+    call_command(
+        "play_random", "--game", "miyabi", "--players", "3", "--bots", "easy", "easy", stdout=out
+    )
+    assert "Computer (easy)" in out.getvalue() and "Player 1" in out.getvalue()
+    game = Game.objects.get()
+    assert game.status == Game.Status.FINISHED
+    assert sorted(game.seats.values_list("bot", flat=True)) == ["", "easy", "easy"]
+    with pytest.raises(CommandError, match="easy, medium, hard"):
+        call_command("play_random", "--players", "2", "--bots", "clever", stdout=out)
+
+
+@pytest.mark.django_db
+def test_the_timeout_email_names_the_computer_player_that_played(alice, bob):
+    game = started(
+        "azul",
+        alice,
+        bob,
+        time_control={"kind": "per_move", "days": 1},
+        timeout_policy=Game.TimeoutPolicy.BOT,
+        timeout_bot="easy",
+    )
+    sweep(now=game.deadline + timedelta(minutes=1))
+    row = Outbox.objects.get(game=game, kind=Outbox.Kind.TIMEOUT)
+    email = compose(row, timezone.now())
+    assert f"Computer (easy) played for you: {row.payload['move']}." in email.paragraphs
