@@ -75,7 +75,7 @@ def test_a_bot_turn_is_queued_on_commit_and_the_task_plays_it(
 ):
     queued = []
     monkeypatch.setattr(
-        "games.services.bots.send_quickly", lambda name, args, **kw: queued.append((name, args))
+        "games.services.common.send_quickly", lambda name, args, **kw: queued.append((name, args))
     )
     with django_capture_on_commit_callbacks(execute=True):
         game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
