@@ -197,9 +197,10 @@ def _with_player(players: tuple[Player, ...], seat: int, player: Player) -> tupl
     return players[:seat] + (player,) + players[seat + 1 :]
 
 
-# Every evolver builds its State and Player directly: ``dataclasses.replace`` cost more than
-# the rest of a fold, and bots fold an event for every move they try. So do the commonest
-# events and states, with ``fast_constructor``.
+# The evolvers of the commonest events build State and Player directly, not by
+# ``dataclasses.replace`` (which cost more than the rest of a fold), and with
+# ``fast_constructor``, as ``decide`` builds the commonest events: bots fold an event for
+# every move they try.
 _State = fast_constructor(State)
 _Player = fast_constructor(Player)
 _TilesTaken = fast_constructor(TilesTaken)
