@@ -261,8 +261,9 @@ def game_rng(game: Game) -> random.Random:
 
 
 def joined_seats(game: Game) -> list[Seat]:
-    """The seated players (from the seats ``locked_game`` read)."""
-    return [s for s in game.seats.all() if s.position is not None and s.user_id is not None]
+    """The seated players in seat order (from the seats ``locked_game`` read)."""
+    seated = [s for s in game.seats.all() if s.position is not None and s.user_id is not None]
+    return sorted(seated, key=lambda seat: seat.position)
 
 
 def queue_email(game: Game, seq: int, recipient: str, kind: str, *, due_at=None, **payload) -> None:
