@@ -42,13 +42,14 @@ FROM generate_series(1, %(players)s) AS u;
 
 INSERT INTO games_game (game_type, options, players, time_control, timeout_policy, self_undo,
     private, rated, created_by_id, created_at, started_at, finished_at, status, last_seq,
-    scores, winners, rng_secret)
+    scores, winners, rng_secret, timeout_bot)
 SELECT (ARRAY['azul', 'summer-pavilion', 'miyabi'])[1 + g %% 3],
     (CASE g %% 3 WHEN 0 THEN '{"wall": "colored"}' WHEN 1 THEN '{"board": "grey"}'
         ELSE '{}' END)::jsonb,
     2 + (g * 7) %% 3, '{"kind": "none"}', 'default_move', true, g %% 50 = 0, g %% 10 <> 0,
     (SELECT min(id) FROM auth_user), now(), now(),
-    now() - (%(games)s - g) * interval '5 minutes', 'finished', 100, '[]', '[]', md5(g::text)
+    now() - (%(games)s - g) * interval '5 minutes', 'finished', 100, '[]', '[]', md5(g::text),
+    ''
 FROM generate_series(1, %(games)s) AS g;
 
 INSERT INTO games_gameresult (game_id, game_type, side, players, ended_at, end_seq, private,
