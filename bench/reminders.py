@@ -33,15 +33,15 @@ from bench.store import ensure_database  # noqa: E402 - after the environment it
 FILL = """
 INSERT INTO games_game (game_type, options, players, time_control, timeout_policy, self_undo,
     private, created_by_id, created_at, started_at, status, last_seq, to_move, deadline,
-    last_move_at, scores, winners, rng_secret)
+    last_move_at, scores, winners, rng_secret, rated, timeout_bot)
 SELECT 'azul', '{}', 2, '{"kind": "per_move", "days": 3}', 'default_move', true, false,
     %(creator)s, now(), now(), 'active', 10, 0, now() + interval '3 days', now(), '[0, 0]',
-    '[]', md5(g::text)
+    '[]', md5(g::text), false, ''
 FROM generate_series(1, %(games)s) AS g;
 
-INSERT INTO games_seat (game_id, user_id, invited_email, status, position, joined_at)
+INSERT INTO games_seat (game_id, user_id, invited_email, status, position, joined_at, bot)
 SELECT game.id, users.ids[1 + (game.id * 2 + p) %% array_length(users.ids, 1)], '', 'joined',
-    p, now()
+    p, now(), ''
 FROM games_game AS game, generate_series(0, 1) AS p,
     (SELECT array_agg(id) AS ids FROM auth_user WHERE username LIKE 'filler%%') AS users
 WHERE game.rng_secret NOT LIKE 'real%%';
@@ -53,8 +53,9 @@ FROM games_seat AS seat WHERE seat.position = 0
     AND NOT EXISTS (SELECT 1 FROM games_seatclock c WHERE c.seat_id = seat.id);
 
 INSERT INTO games_outbox (game_id, seq, recipient, kind, payload, created_at, due_at,
-    claimed_at, sent_at, attempts, last_error)
-SELECT game.id, s, 'filler@bench.example', 'your_turn', '{}', now(), now(), now(), now(), 1, ''
+    claimed_at, sent_at, attempts, last_error, message_id)
+SELECT game.id, s, 'filler@bench.example', 'your_turn', '{}', now(), now(), now(), now(), 1, '',
+    '<' || md5(game.id || ':' || s) || '@bench.example>'
 FROM games_game AS game, generate_series(1, 3) AS s WHERE game.rng_secret NOT LIKE 'real%%';
 """
 
