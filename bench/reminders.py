@@ -28,7 +28,7 @@ os.environ["EMAIL_BACKEND"] = "django.core.mail.backends.locmem.EmailBackend"
 os.environ["CELERY_BROKER_URL"] = "memory://"
 os.environ.setdefault("LOG_LEVEL", "ERROR")
 
-from bench.store import ensure_database  # noqa: E402 - after the environment it reads
+from bench.store import ensure_database, truncate  # noqa: E402 - after the environment it reads
 
 FILL = """
 INSERT INTO games_game (game_type, options, players, time_control, timeout_policy, self_undo,
@@ -61,13 +61,10 @@ FROM games_game AS game, generate_series(1, 3) AS s WHERE game.rng_secret NOT LI
 
 
 def reset() -> None:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "TRUNCATE games_outbox, games_seatclock, games_seat, games_inboundmessage, "
-            "games_playersettings, games_game, events_event RESTART IDENTITY CASCADE"
-        )
+    truncate(
+        "games_outbox, games_seatclock, games_seat, games_inboundmessage, "
+        "games_playersettings, games_game, events_event RESTART IDENTITY CASCADE"
+    )
 
 
 def users(count: int):

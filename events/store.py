@@ -97,7 +97,7 @@ def append(
     # One statement and no savepoint: the insert itself checks the stream's last seq and
     # that the idempotency key is new, and a writer racing us makes ON CONFLICT skip our
     # rows instead of raising, so the caller's transaction stays usable.
-    if connection.in_atomic_block:
+    if connection.in_atomic_block or len(stored) == 1:
         written = _insert(stored, idempotency_key)
     else:
         with transaction.atomic():
