@@ -9,4 +9,6 @@ urlpatterns = [
     path("signin/link/", account_views.sign_in_link, name="sign-in-link"),
     path("signin/password/", account_views.sign_in_password, name="sign-in-password"),
     path("signout/", account_views.sign_out, name="sign-out"),
+    path("account/", account_views.account, name="account"),
+    path("language/", account_views.language_set, name="language-set"),
 ]

@@ -1,17 +1,21 @@
 """Signing in and out: a link sent by email, or a password for staff. Thin doors over
 ``games.services.accounts``, each rate-limited (``games.throttles``)."""
 
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from games import services, throttles
+from games import i18n, services, throttles
 from games.errors import ServiceError
-from games.forms import EmailForm
+from games.forms import EmailForm, PreferencesForm
 
 
 def _next_url(request: HttpRequest, fallback: str = "/lobby/") -> str:
@@ -31,7 +35,7 @@ def sign_in(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"].strip().lower()
         if throttles.sign_in_email_allowed(request, email):
-            services.sign_in_request(email=email, next_url=next_url)
+            services.sign_in_request(email=email, next_url=next_url, language=request.LANGUAGE_CODE)
         return render(request, "signin_sent.html", {"email": email, "next": next_url})
     return render(request, "signin.html", {"form": form, "next": next_url})
 
@@ -66,3 +70,49 @@ sign_in_password = throttles.throttled(*throttles.PASSWORD_TRIES)(
     auth_views.LoginView.as_view(template_name="signin_password.html")
 )
 sign_out = auth_views.LogoutView.as_view(next_page="/")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request: HttpRequest) -> HttpResponse:
+    """The account page: language and time zone, and the way to the other settings."""
+    prefs = i18n.preferences_of(request.user)
+    initial = {"language": prefs.language, "time_zone": prefs.time_zone or "UTC"} if prefs else {}
+    form = PreferencesForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        services.player_preferences_set(
+            user=request.user,
+            language=form.cleaned_data["language"],
+            time_zone=form.cleaned_data["time_zone"],
+        )
+        response = redirect("account")
+        _remember_language(response, form.cleaned_data["language"])
+        with i18n.speaking_to(request.user, form.cleaned_data["language"]):
+            messages.success(request, _("Your settings are saved."))
+        return response
+    return render(request, "account.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The footer's language buttons: remembered in a cookie, and on the account of a
+    signed-in player (so their emails follow)."""
+    language = i18n.supported(request.POST.get("language"))
+    response = redirect(_next_url(request, fallback="/"))
+    if language:
+        if request.user.is_authenticated:
+            services.player_preferences_set(user=request.user, language=language)
+        _remember_language(response, language)
+    return response
+
+
+def _remember_language(response: HttpResponse, language: str) -> None:
+    if language:
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            language,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            samesite="Lax",
+        )
+    else:
+        response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)

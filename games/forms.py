@@ -3,8 +3,10 @@
 import re
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy
 
+from games import i18n
 from games.models import BotLevel, Game
 from games.registry import GAME_TYPES
 from games.services import TIME_CONTROL_DAYS
@@ -22,6 +24,21 @@ OPTION_VALUES = {"colored": gettext_lazy("coloured"), "grey": gettext_lazy("grey
 def option_field(slug: str, option: str) -> str:
     """The form field of one engine option of one game (``opt_azul_wall``)."""
     return f"opt_{slug.replace('-', '_')}_{option}"
+
+
+class PreferencesForm(forms.Form):
+    """The account page: the language and time zone everything is shown in."""
+
+    language = forms.ChoiceField(
+        label=gettext_lazy("Language"),
+        required=False,
+        choices=[("", gettext_lazy("The language of my browser")), *settings.LANGUAGES],
+    )
+    time_zone = forms.ChoiceField(
+        label=gettext_lazy("Time zone"),
+        required=False,
+        choices=lambda: [(name, name) for name in i18n.time_zone_names()],
+    )
 
 
 class EmailForm(forms.Form):

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 def new_rng_secret() -> str:
@@ -33,15 +34,15 @@ class Game(models.Model):
     """A table: its game, options, seats, and where the game stands."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "waiting for players"
-        ACTIVE = "active", "in play"
-        FINISHED = "finished", "finished"
-        CANCELLED = "cancelled", "cancelled"
-        ABORTED = "aborted", "aborted"
+        OPEN = "open", pgettext_lazy("game status", "waiting for players")
+        ACTIVE = "active", pgettext_lazy("game status", "in play")
+        FINISHED = "finished", pgettext_lazy("game status", "finished")
+        CANCELLED = "cancelled", pgettext_lazy("game status", "cancelled")
+        ABORTED = "aborted", pgettext_lazy("game status", "aborted")
 
     class TimeoutPolicy(models.TextChoices):
-        DEFAULT_MOVE = "default_move", "the seat plays its default move"
-        FORFEIT = "forfeit", "the seat forfeits the game"
+        DEFAULT_MOVE = "default_move", _("the seat plays its default move")
+        FORFEIT = "forfeit", _("the seat forfeits the game")
         BOT = "bot", _("a computer player plays for the absent player")
 
     game_type = models.CharField(max_length=32)
@@ -103,10 +104,10 @@ class Seat(models.Model):
     0), drawn when the game starts."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        INVITED = "invited", "invited"
-        JOINED = "joined", "joined"
-        RESIGNED = "resigned", "resigned"
+        OPEN = "open", pgettext_lazy("seat status", "open")
+        INVITED = "invited", pgettext_lazy("seat status", "invited")
+        JOINED = "joined", pgettext_lazy("seat status", "joined")
+        RESIGNED = "resigned", pgettext_lazy("seat status", "resigned")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
@@ -247,6 +248,12 @@ class PlayerSettings(models.Model):
     profile_hidden = models.BooleanField(
         default=False, help_text="Only signed-in players may see the profile (issue 16)."
     )
+    # Chosen on the account page; empty: pages follow the browser, emails ``last_language``.
+    language = models.CharField(max_length=8, blank=True, default="")
+    # The browser's language at the last sign-in: emails to a player who chose none.
+    last_language = models.CharField(max_length=8, blank=True, default="")
+    # An IANA zone name such as "Europe/Warsaw"; empty: UTC.
+    time_zone = models.CharField(max_length=64, blank=True, default="")
 
     def __str__(self) -> str:
         return f"settings of {self.user}"
@@ -285,9 +292,9 @@ class Report(models.Model):
     """A player's report of a game or a chat message, for the moderators."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        HANDLED = "handled", "handled"
-        DISMISSED = "dismissed", "dismissed"
+        OPEN = "open", pgettext_lazy("report status", "open")
+        HANDLED = "handled", pgettext_lazy("report status", "handled")
+        DISMISSED = "dismissed", pgettext_lazy("report status", "dismissed")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reports")
     message = models.ForeignKey(
@@ -334,9 +341,9 @@ class GameResult(models.Model):
     it does not count for the ratings ("" when it counts)."""
 
     class Excluded(models.TextChoices):
-        COUNTED = "", "counted"
-        UNRATED = "unrated", "unrated game"
-        BOT = "bot", "a computer player took part"
+        COUNTED = "", _("counted")
+        UNRATED = "unrated", _("unrated game")
+        BOT = "bot", _("a computer player took part")
 
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, primary_key=True, related_name="result"

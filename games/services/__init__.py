@@ -20,6 +20,7 @@ from games.selectors import MODERATORS_GROUP, is_moderator
 from games.services.accounts import (
     SIGN_IN_MAX_AGE,
     account_sign_in,
+    player_preferences_set,
     sign_in_code,
     sign_in_request,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "TIME_CONTROL_DAYS",
     "MoveResult",
     "account_sign_in",
+    "player_preferences_set",
     "actor_of",
     "bot_move",
     "bots_sweep",

@@ -9,14 +9,17 @@ to no server and in no ``Referer``: the page POSTs it."""
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext as _
 
+from games import i18n
 from games.errors import BadRequest, Forbidden
 from games.mail import outbox
-from games.models import Outbox
+from games.models import Outbox, PlayerSettings
 
 User = get_user_model()
 
@@ -26,15 +29,24 @@ SIGN_IN_MAX_AGE = timedelta(minutes=30)
 
 
 @transaction.atomic
-def sign_in_request(*, email: str, next_url: str = "/lobby/") -> None:
+def sign_in_request(*, email: str, next_url: str = "/lobby/", language: str = "") -> None:
     """Queue a sign-in email to ``email``, whose link returns to ``next_url`` (a local
-    path). Creates no account (``account_sign_in`` does). Asking again within the same
-    minute queues nothing more: the email on its way holds a working link."""
+    path), written in ``language`` (the page's, where the address has no account yet).
+    Creates no account (``account_sign_in`` does). Asking again within the same minute
+    queues nothing more: the email on its way holds a working link."""
     email = email.strip().lower()
     _one_at_a_time(email)
     user = User.objects.filter(username=email).first()
     minute = int(timezone.now().timestamp() // 60)
-    outbox.queue(None, minute, email, Outbox.Kind.SIGN_IN, last=_last_login(user), next=next_url)
+    outbox.queue(
+        None,
+        minute,
+        email,
+        Outbox.Kind.SIGN_IN,
+        last=_last_login(user),
+        next=next_url,
+        language=i18n.supported(language),
+    )
 
 
 def _one_at_a_time(email: str) -> None:
@@ -89,4 +101,33 @@ def account_sign_in(*, code: str):
         )
     if not user.is_active:
         raise Forbidden("this account is disabled", code="account_disabled")
+    if language := i18n.supported(row.payload.get("language")):
+        PlayerSettings.objects.update_or_create(user=user, defaults={"last_language": language})
     return user
+
+
+@transaction.atomic
+def player_preferences_set(
+    *, user, language: str | None = None, time_zone: str | None = None
+) -> None:
+    """Save the account page: the language of pages and emails ('' follows the browser)
+    and the time zone of every date and time shown ('' is UTC). ``None`` keeps a value."""
+    changes = {}
+    if language is not None:
+        if language and not i18n.supported(language):
+            accepted = ", ".join(code for code, _name in settings.LANGUAGES)
+            raise BadRequest(
+                _("Unknown language %(language)s; choose one of %(accepted)s.")
+                % {"language": language, "accepted": accepted},
+                code="invalid_language",
+            )
+        changes["language"] = i18n.supported(language)
+    if time_zone is not None:
+        if time_zone and time_zone not in i18n.time_zone_names():
+            raise BadRequest(
+                _("Unknown time zone %(zone)s; choose one from the list, such as Europe/Madrid.")
+                % {"zone": time_zone},
+                code="invalid_time_zone",
+            )
+        changes["time_zone"] = time_zone
+    PlayerSettings.objects.update_or_create(user=user, defaults=changes)
