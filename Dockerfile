@@ -13,8 +13,9 @@ COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 
 COPY . .
-# Static files are collected into the image; the key only lets settings load for that step.
-RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --no-input \
+# Catalogs are compiled and static files collected into the image; the key only lets settings load for that step.
+RUN SECRET_KEY=collectstatic-only python manage.py compilemessages --verbosity 0 \
+    && SECRET_KEY=collectstatic-only python manage.py collectstatic --no-input \
     && useradd --system --uid 10001 --home-dir /app azulsite \
     && mkdir -p /app/var \
     && chown azulsite /app/var

@@ -7,7 +7,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/azulsite
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test lint venv venv-dev bench
+.PHONY: run test lint venv venv-dev bench messages
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "azulsite needs Python 3.11 or newer"'
@@ -28,6 +28,7 @@ venv: $(VENV)/.installed
 venv-dev: $(VENV)/.installed-dev
 
 run: venv
+	$(BIN)/python manage.py compilemessages --verbosity 0
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
 	$(BIN)/python -m azulsite.devrun
@@ -41,7 +42,14 @@ lint: venv-dev
 test: venv-dev
 	@DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m azulsite.checkservices
 	$(MAKE) --no-print-directory lint
+	$(BIN)/python manage.py compilemessages --verbosity 0
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: venv-dev
 	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python bench/store.py
+
+# After changing a sentence: extract every marked text into the catalogs of locale/, then
+# translate the new entries (docs/translation.md).
+messages: venv
+	$(BIN)/python manage.py makemessages --no-obsolete -l es -l pt -l pl \
+		--ignore=.venv --ignore=var --ignore=bench --ignore=tests --ignore=staticfiles
