@@ -4,6 +4,7 @@ the points each of its spaces loses (rulebook, "The player board")."""
 
 from django.utils.translation import gettext, ngettext
 
+from games.boards import words
 from games.boards.svg import (
     Palette,
     centre,
@@ -75,7 +76,7 @@ def table_svg(view: dict, *, picks: bool) -> str:
         factories(0, width, displays, PALETTE, picks=picks),
         centre(top, width, counts, PALETTE, token=view["marker_in_centre"], picks=picks),
     ]
-    label = f"Factory displays and centre, round {view['round']}"
+    label = gettext("Factory displays and centre, round %(round)s") % {"round": view["round"]}
     return document(width, top + 104, *parts, label=label, class_="board table-board")
 
 
@@ -105,9 +106,9 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
             pick = f"wall:{column}" if row == tiling else None
             parts.append(_wall_space(row, column, placed, grey, pick))
     parts.append(_floor(board, picks))
-    label = gettext("Board of player %(number)s: %(points)s points") % {
+    label = gettext("Board of player %(number)s: %(points)s") % {
         "number": seat + 1,
-        "points": view["scores"][seat],
+        "points": words.points(view["scores"][seat]),
     }
     return document(WIDTH, FLOOR_TOP + 84, *parts, label=label, class_="board player-board")
 
@@ -140,7 +141,7 @@ def _pattern_line(line: int, held: dict, picks: bool) -> str:
         if held["colour"] is not None and place < held["count"]:
             parts.append(PALETTE.tile(NAMES[held["colour"]], x, y, 32))
     return group(
-        element("title", f"pattern line {line + 1}"),
+        element("title", gettext("pattern line %(number)s") % {"number": line + 1}),
         *parts,
         class_="pattern-line",
         data_pick=f"line:{line}" if picks else None,
@@ -168,7 +169,9 @@ def _wall_space(row, column, placed, grey, pick) -> str:
 
 def _floor(board: dict, picks: bool) -> str:
     top = FLOOR_TOP
-    parts = [text(14, top - 6, "Floor line", font_size=13, fill="#cfe0f5", font_weight="700")]
+    parts = [
+        text(14, top - 6, gettext("Floor line"), font_size=13, fill="#cfe0f5", font_weight="700")
+    ]
     held = (["marker"] if board["marker"] else []) + [NAMES[c] for c in board["floor"]]
     for place, penalty in enumerate(FLOOR_PENALTIES):
         x = 14 + 22 + place * 46
@@ -188,14 +191,16 @@ def _floor(board: dict, picks: bool) -> str:
             text(
                 WIDTH - 20,
                 top + 42,
-                f"+{extra} to the lid",
+                # Translators: tiles beyond the floor line's last space go to the box lid.
+                ngettext("+%(count)s to the box lid", "+%(count)s to the box lid", extra)
+                % {"count": extra},
                 font_size=12,
                 fill="#fff",
                 text_anchor="end",
             )
         )
     return group(
-        element("title", "floor line"),
+        element("title", gettext("floor line")),
         *parts,
         class_="floor-line",
         data_pick="line:floor" if picks else None,
@@ -224,65 +229,74 @@ def facts(view: dict, names: list[str]) -> list[tuple[str, str]]:
 
 
 def tiles(count: int) -> str:
-    return ngettext("%(count)s tile", "%(count)s tiles", count) % {"count": count}
+    return words.tiles(count)
 
 
 def describe(events: list, player: str) -> str:
-    """A move in words, from the rules events it caused: "Bob took 3 blue from factory 2
-    → line 4 (1 to the floor)", or on the grey wall where the tile went and what it scored."""
+    """A move in words, from the rules events it caused: "Bob took 3 blue tiles from
+    factory 2 → line 4 (1 to the floor)", or on the grey wall where the tile went and what
+    it scored. Whole sentences, one per place taken from and put to, for translators."""
     for event in events:
         match event:
             case TilesTaken(source=source, colour=colour, count=count, line=line):
-                where = (
-                    gettext("the centre")
-                    if source == CENTRE
-                    else gettext("factory %(number)s") % {"number": source + 1}
-                )
-                to = (
-                    gettext("the floor line")
-                    if line == FLOOR
-                    else gettext("line %(number)s") % {"number": line + 1}
-                )
-                text = gettext("%(player)s took %(count)s %(colour)s from %(where)s → %(to)s") % {
+                values = {
                     "player": player,
-                    "count": count,
-                    "colour": colour_name(colour),
-                    "where": where,
-                    "to": to,
+                    "tiles": words.tiles(count, NAMES[colour]),
+                    "factory": source + 1,
+                    "line": line + 1,
                 }
-                extras = []
+                # Translators: %(tiles)s is a number of tiles of one colour ("2 blue tiles");
+                # "line" is a pattern line, numbered from the top.
+                if source == CENTRE and line == FLOOR:
+                    said = gettext("%(player)s took %(tiles)s from the centre → the floor line")
+                elif source == CENTRE:
+                    said = gettext("%(player)s took %(tiles)s from the centre → line %(line)s")
+                elif line == FLOOR:
+                    said = gettext(
+                        "%(player)s took %(tiles)s from factory %(factory)s → the floor line"
+                    )
+                else:
+                    said = gettext(
+                        "%(player)s took %(tiles)s from factory %(factory)s → line %(line)s"
+                    )
+                said %= values
                 dropped = event.floored if line != FLOOR else 0
+                if dropped and event.marker:
+                    return ngettext(
+                        "%(move)s (%(count)s to the floor, and the first player marker)",
+                        "%(move)s (%(count)s to the floor, and the first player marker)",
+                        dropped,
+                    ) % {"move": said, "count": dropped}
                 if dropped:
-                    extras.append(gettext("%(count)s to the floor") % {"count": dropped})
+                    return ngettext(
+                        "%(move)s (%(count)s to the floor)",
+                        "%(move)s (%(count)s to the floor)",
+                        dropped,
+                    ) % {"move": said, "count": dropped}
                 if event.marker:
-                    extras.append(gettext("first-player marker"))
-                return text + (f" ({', '.join(extras)})" if extras else "")
+                    return gettext("%(move)s (and the first player marker)") % {"move": said}
+                return said
             case WallTiled(row=row, column=column, colour=colour, points=points):
+                # Translators: %(colour)s is a "tile colour" adjective (one tile).
                 return gettext(
-                    "%(player)s placed %(colour)s on the wall, row %(row)s column %(column)s "
-                    "(%(points)s)"
+                    "%(player)s placed a %(colour)s tile on the wall, row %(row)s column "
+                    "%(column)s (%(points)s)"
                 ) % {
                     "player": player,
-                    "colour": colour_name(colour),
+                    "colour": words.colour(NAMES[colour]),
                     "row": row + 1,
                     "column": column + 1,
-                    "points": points_text(points),
+                    "points": words.points(points),
                 }
     return player
 
 
-def colour_name(colour: int) -> str:
-    return {
-        "blue": gettext("blue"),
-        "yellow": gettext("yellow"),
-        "red": gettext("red"),
-        "black": gettext("black"),
-        "white": gettext("white"),
-    }[NAMES[colour]]
+def colour_name(colour: int, count: int = 1) -> str:
+    return words.colour(NAMES[colour], count)
 
 
 def points_text(points: int) -> str:
-    return ngettext("%(points)s point", "%(points)s points", points) % {"points": points}
+    return words.points(points)
 
 
 def breakdown(events: list, seats: int) -> list[tuple[str, list[int]]]:
@@ -325,10 +339,8 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
                 if source == CENTRE
                 else (f"src:f{source}", gettext("factory %(number)s") % {"number": source + 1})
             )
-            taken = gettext("take %(count)s %(colour)s") % {
-                "count": count,
-                "colour": colour_name(colour),
-            }
+            # Translators: a step of choosing a move; %(tiles)s is "2 blue tiles".
+            taken = gettext("take %(tiles)s") % {"tiles": words.tiles(count, name)}
             if line == FLOOR:
                 return [
                     where,
@@ -337,9 +349,14 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
                 ], ["line:floor"]
             held = view["boards"][view["to_move"]]["lines"][line]["count"]
             overflow = max(0, count - (line + 1 - held))
-            to = gettext("line %(number)s") % {"number": line + 1}
             if overflow:
-                to += " " + gettext("(%(count)s to the floor)") % {"count": overflow}
+                to = ngettext(
+                    "line %(number)s (%(count)s to the floor)",
+                    "line %(number)s (%(count)s to the floor)",
+                    overflow,
+                ) % {"number": line + 1, "count": overflow}
+            else:
+                to = gettext("line %(number)s") % {"number": line + 1}
             preview = [f"line:{line}"] + (["line:floor"] if overflow else [])
             return [where, (f"col:{name}", taken), (f"line:{line}", to)], preview
         case "PlaceOnWall":

@@ -4,8 +4,9 @@ the columns; and the tiles displayed in the centre, the level-5 bonus tiles and 
 end-of-game majority values (rulebook pp.4-5). Values our sources do not give are marked
 as provisional (``games.rules.miyabi.PROVISIONAL``)."""
 
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
+from games.boards import words
 from games.boards.svg import Palette, document, element, group, text
 from games.rules.miyabi import PROVISIONAL
 from games.rules.miyabi.engine import footprint
@@ -55,7 +56,9 @@ def table_svg(view: dict, *, picks: bool) -> str:
     """The displayed tiles, then the bonus tiles and the majority values."""
     width = 600.0
     cell = 34.0
-    parts = [text(20, 22, "Displayed tiles", font_size=14, font_weight="700", fill="#5a4526")]
+    parts = [
+        text(20, 22, gettext("Displayed tiles"), font_size=14, font_weight="700", fill="#5a4526")
+    ]
     x, y, row_height = 20.0, 44.0, 0.0
     for tile in view["display"]:
         columns = 1 + max(c for _, c in tile["squares"])
@@ -66,23 +69,48 @@ def table_svg(view: dict, *, picks: bool) -> str:
         x += columns * cell + 18
         row_height = max(row_height, rows * cell)
     if not view["display"]:
-        parts.append(text(20, y + 18, "none left this phase", font_size=13, fill="#8a7a66"))
+        parts.append(
+            text(20, y + 18, gettext("none left this phase"), font_size=13, fill="#8a7a66")
+        )
         row_height = cell
     y += row_height + 34
     parts.append(
-        text(20, y, "Bonus tiles (level 5)", font_size=14, font_weight="700", fill="#5a4526")
+        text(
+            20,
+            y,
+            gettext("Bonus tiles (level 5)"),
+            font_size=14,
+            font_weight="700",
+            fill="#5a4526",
+        )
     )
     parts.append(
-        text(330, y, "Majorities: most / second", font_size=14, font_weight="700", fill="#5a4526")
+        text(
+            330,
+            y,
+            gettext("Majorities: most / second"),
+            font_size=14,
+            font_weight="700",
+            fill="#5a4526",
+        )
     )
     for number, bonus in enumerate(view["bonus_tiles"]):
         row_y = y + 24 + number * 30
         name = bonus["object"]
         taken = bonus["taken_by"]
         parts.append(PALETTE.tile(name, 34, row_y, 24))
-        detail = f"{name}: {bonus['points']} points*"
-        if taken is not None:
-            detail += f" (taken by player {taken + 1})"
+        garden_object = GardenObject(OBJECTS.index(name))
+        values = {
+            "object": OBJECT_NAMES[garden_object],
+            "points": points_text(bonus["points"]),
+            "number": (taken or 0) + 1,
+        }
+        # Translators: a level-5 bonus tile; the * marks a provisional value.
+        detail = (
+            gettext("%(object)s: %(points)s* (taken by player %(number)s)") % values
+            if taken is not None
+            else gettext("%(object)s: %(points)s*") % values
+        )
         parts.append(
             text(
                 54,
@@ -94,13 +122,20 @@ def table_svg(view: dict, *, picks: bool) -> str:
         )
         most, second = view["majority_values"][name]
         parts.append(PALETTE.tile(name, 344, row_y, 24))
-        parts.append(text(364, row_y + 5, f"{name}: {most} / {second}*", font_size=13))
+        parts.append(
+            text(
+                364,
+                row_y + 5,
+                f"{OBJECT_NAMES[garden_object]}: {most} / {second}*",
+                font_size=13,
+            )
+        )
     bottom = y + 24 + len(view["bonus_tiles"]) * 30
     parts.append(
         text(
             20,
             bottom + 4,
-            "* provisional values: see the note below the gardens",
+            gettext("* provisional values: see the note below the gardens"),
             font_size=12,
             fill="#8a4b2a",
         )
@@ -109,14 +144,14 @@ def table_svg(view: dict, *, picks: bool) -> str:
         width,
         bottom + 16,
         *parts,
-        label="Displayed tiles and bonus tiles",
+        label=gettext("Displayed tiles and bonus tiles"),
         class_="board table-board",
     )
 
 
 def _display_tile(x, y, tile, cell, picks) -> str:
     code = tile_code(tile)
-    parts = [element("title", f"{code}: {tile['described']}")]
+    parts = [element("title", f"{code}: {tile_words(tile)}")]
     for index, (row, column) in enumerate(tile["squares"]):
         cx, cy = x + column * cell + cell / 2, y + row * cell + cell / 2
         if index == 0:
@@ -156,7 +191,7 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
             stroke="#9c7a4b",
             stroke_width=3,
         ),
-        text(LEFT - 10, 30, "lanterns", font_size=11, text_anchor="end", fill="#5a4526"),
+        text(LEFT - 10, 30, gettext("lanterns"), font_size=11, text_anchor="end", fill="#5a4526"),
     ]
     for column in range(GRID):
         x = LEFT + SQUARE * column + SQUARE / 2
@@ -167,10 +202,21 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
     for row, name in enumerate(OBJECTS):
         y = TOP + SQUARE * row + SQUARE / 2
         parts.append(PALETTE.tile(name, 20, y, 22))
-        parts.append(text(36, y + 4, f"{row + 1} {name}", font_size=11, fill="#3a2d1a"))
+        parts.append(
+            text(
+                36,
+                y + 4,
+                f"{row + 1} {OBJECT_NAMES[GardenObject(row)]}",
+                font_size=11,
+                fill="#3a2d1a",
+            )
+        )
         for column in range(GRID):
             parts.append(_square(row, column, garden, picks))
-    label = f"Garden of player {seat + 1}: {view['scores'][seat]} points"
+    label = gettext("Garden of player %(number)s: %(points)s") % {
+        "number": seat + 1,
+        "points": points_text(view["scores"][seat]),
+    }
     return document(width, height, *parts, label=label, class_="board player-board garden")
 
 
@@ -188,7 +234,7 @@ def _lantern(x, y, lit: bool) -> str:
             stroke_dasharray="3 2",
         )
     return group(
-        element("title", "lantern (this column is closed for the phase)"),
+        element("title", gettext("lantern (this column is closed for the phase)")),
         element("rect", x=x - 9, y=y - 15, width=18, height=6, rx=2, fill="#3a2d1a"),
         element(
             "rect",
@@ -225,12 +271,17 @@ def _square(row, column, garden, picks) -> str:
             stroke="#8c7a5c",
         ),
     ]
-    what = "bare board"
+    values = {"square": name, "level": level}
+    # Translators: a square of a Miyabi garden; "green" is a tile's square without objects.
+    said = gettext("%(square)s: level %(level)s, bare board") % values
     if showing:
-        what = f"{showing} {OBJECTS[row]}"
+        said = gettext("%(square)s: level %(level)s, %(objects)s") % {
+            **values,
+            "objects": object_name(GardenObject(row), showing),
+        }
         parts.append(PALETTE.tile(OBJECTS[row], middle_x, middle_y, 30, count=showing))
     elif level:
-        what = "green"
+        said = gettext("%(square)s: level %(level)s, green") % values
     if level:
         parts.append(
             group(
@@ -248,7 +299,7 @@ def _square(row, column, garden, picks) -> str:
                 class_="level",
             )
         )
-    parts.insert(0, element("title", f"{name}: level {level}, {what}"))
+    parts.insert(0, element("title", said))
     return group(
         *parts, class_="square", data_pick=f"sq:{name}" if picks else None, data_spot=f"sq:{name}"
     )
@@ -282,7 +333,31 @@ def object_name(garden_object: GardenObject, count: int) -> str:
 
 
 def points_text(points: int) -> str:
-    return ngettext("%(points)s point", "%(points)s points", points) % {"points": points}
+    return words.points(points)
+
+
+OBJECT_NAMES = {
+    GardenObject.MAPLE: pgettext_lazy("garden object", "maple"),
+    GardenObject.PAGODA: pgettext_lazy("garden object", "pagoda"),
+    GardenObject.POND: pgettext_lazy("garden object", "koi pond"),
+    GardenObject.AZALEA: pgettext_lazy("garden object", "azalea"),
+    GardenObject.BOXWOOD: pgettext_lazy("garden object", "boxwood"),
+    GardenObject.STONE: pgettext_lazy("garden object", "stone"),
+}
+"""Each object's name, as the rows of a garden and the bonus tiles are labelled."""
+
+
+def tile_words(tile: dict) -> str:
+    """A displayed tile in words: its shape and its objects, "angled tile with 2 maples"."""
+    objects = object_name(GardenObject(OBJECTS.index(tile["object"])), tile["count"])
+    match tile["shape"]:
+        case Shape.SINGLE:
+            return gettext("single tile with %(objects)s") % {"objects": objects}
+        case Shape.STRAIGHT_2:
+            return gettext("straight tile of 2 squares with %(objects)s") % {"objects": objects}
+        case Shape.STRAIGHT_3:
+            return gettext("straight tile of 3 squares with %(objects)s") % {"objects": objects}
+    return gettext("angled tile with %(objects)s") % {"objects": objects}
 
 
 def describe(events: list, player: str) -> str:
@@ -303,8 +378,9 @@ def describe(events: list, player: str) -> str:
                     "points": points_text(points),
                 }
             case BonusTileTaken(points=points):
-                text += " " + gettext("and took a bonus tile (%(points)s)") % {
-                    "points": points_text(points)
+                text = gettext("%(move)s, and took a bonus tile (%(points)s)") % {
+                    "move": text,
+                    "points": points_text(points),
                 }
             case Passed(forced=forced):
                 return (
@@ -356,7 +432,7 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
     (labelled with the squares it covers). Passing is one click."""
     match command["type"]:
         case "Pass":
-            return [("pass", "pass (out of this building phase)")], []
+            return [("pass", gettext("pass (out of this building phase)"))], []
         case "PlaceTile":
             tile = command["tile"]
             code = f"{tile['shape']}{LETTERS[tile['object']]}{tile['count']}"
@@ -365,11 +441,18 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
             covered = [f"sq:{square_name(*divmod(cell, GRID))}" for cell in cells]
             names = ", ".join(pick[3:] for pick in covered)
             return [
-                (f"tile:{code}", f"take {code}"),
-                (f"sq:{square_name(row, column)}", f"objects on {square_name(row, column)}"),
+                # Translators: %(tile)s is a tile in the notation, "LP3" (never translated).
+                (f"tile:{code}", gettext("take %(tile)s") % {"tile": code}),
+                (
+                    f"sq:{square_name(row, column)}",
+                    gettext("objects on %(square)s") % {"square": square_name(row, column)},
+                ),
                 (
                     f"or:{ORIENTATION_NAMES[orientation]}",
-                    f"{ORIENTATION_NAMES[orientation]}: covers {names}",
+                    # Translators: %(turn)s is a turn in the notation, "r90"; %(squares)s
+                    # lists squares, "a1, a2".
+                    gettext("%(turn)s: covers %(squares)s")
+                    % {"turn": ORIENTATION_NAMES[orientation], "squares": names},
                 ),
             ], covered
     raise ValueError(f"not a Miyabi command: {command['type']}")
@@ -379,7 +462,7 @@ def notes(view: dict) -> tuple[str, dict]:
     """The provisional values, said plainly (``docs/miyabi-provisional.md``)."""
     entries = [
         {
-            "label": key.replace("_", " ").capitalize(),
+            "label": PROVISIONAL_LABELS.get(key) or key.replace("_", " ").capitalize(),
             "value": _plain(PROVISIONAL[key].value),
             "why": PROVISIONAL[key].why,
             "correct_at": PROVISIONAL[key].correct_at,
@@ -397,7 +480,25 @@ def _plain(value) -> str:
             f"{_plain(key)}{': ' if nested else ' '}{_plain(item)}" for key, item in value.items()
         )
     if isinstance(value, tuple | list):
-        return "/".join(_plain(item) for item in value) if value else "none"
+        return "/".join(_plain(item) for item in value) if value else gettext("none")
     if isinstance(value, GardenObject):
-        return value.name.lower()
+        return str(OBJECT_NAMES[value])
+    if value in PROVISIONAL_WORDS:
+        return str(PROVISIONAL_WORDS[value])
     return str(value)
+
+
+PROVISIONAL_LABELS = {
+    "bonus_tiles": gettext_lazy("Bonus tiles"),
+    "majority_values": gettext_lazy("Majority values"),
+    "majority_ties": gettext_lazy("Majority ties"),
+    "majority_minimum": gettext_lazy("Majority minimum"),
+    "final_tie_breaks": gettext_lazy("Final tie breaks"),
+    "inventory": gettext_lazy("Inventory"),
+    "object_square": gettext_lazy("Object square"),
+}
+PROVISIONAL_WORDS = {
+    # Translators: how tied players score a majority: each scores the value of the rank
+    # they share and the ranks below are used up.
+    "competition": gettext_lazy("competition ranking"),
+}

@@ -5,8 +5,9 @@ tiles beside the board (rules reference, "Player board")."""
 
 import math
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
+from games.boards import words
 from games.boards.svg import (
     Palette,
     centre,
@@ -128,7 +129,9 @@ def table_svg(view: dict, *, picks: bool) -> str:
         _supply(width, top + 124, view["supply"], picks),
         _wild(top + 222, view),
     ]
-    label = f"Factory displays, centre and supply, round {view['round']}"
+    label = gettext("Factory displays, centre and supply, round %(round)s") % {
+        "round": view["round"]
+    }
     return document(width, top + 246, *parts, label=label, class_="board table-board")
 
 
@@ -138,7 +141,9 @@ def _wild(y, view) -> str:
         text(
             30,
             y + 5,
-            f"Round {view['round']} of {ROUNDS}: the wild colour is {view['wild']}",
+            # Translators: %(colour)s is a "tile colour" adjective (the wild tiles' colour).
+            gettext("Round %(round)s of %(rounds)s: the wild colour is %(colour)s")
+            % {"round": view["round"], "rounds": ROUNDS, "colour": words.colour(view["wild"], 2)},
             font_size=14,
             fill="#5a4526",
             font_weight="700",
@@ -164,7 +169,7 @@ def _supply(width, top, supply, picks) -> str:
             fill="#8c6239",
             stroke="#5d3f22",
         ),
-        text(30, top - 6, "Supply", font_size=13, fill="#5a4526", font_weight="700"),
+        text(30, top - 6, gettext("Supply"), font_size=13, fill="#5a4526", font_weight="700"),
     ]
     step = (width - 60) / SUPPLY_SPACES
     for place in range(SUPPLY_SPACES):
@@ -179,7 +184,8 @@ def _supply(width, top, supply, picks) -> str:
                     top + 33,
                     36,
                     pick=f"bonus:{name}" if picks else None,
-                    title=f"{name} tile in the supply",
+                    # Translators: %(colour)s is a "tile colour" adjective (one tile).
+                    title=gettext("%(colour)s tile in the supply") % {"colour": words.colour(name)},
                 )
             )
     return group(*parts, class_="supply")
@@ -227,9 +233,9 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
     if player["has_start_token"]:
         parts.append(start_token(BOARD - 30, BOARD + 40, 30))
     parts.append(_beside(player["beside"], picks))
-    label = gettext("Board of player %(number)s: %(points)s points") % {
+    label = gettext("Board of player %(number)s: %(points)s") % {
         "number": seat + 1,
-        "points": view["scores"][seat],
+        "points": words.points(view["scores"][seat]),
     }
     return document(BOARD, BOARD + 70, *parts, label=label, class_="board player-board")
 
@@ -242,10 +248,16 @@ def _space(star, space, placed, costs, side, picks) -> str:
     printed = STAR_COLOUR[star]
     spot = f"sp:{star}-{space}"
     pick = spot if picks else None
-    where = f"{STAR_NAMES[star]} star, space {space} (costs {cost})"
+    where = {"star": words.star(STAR_NAMES[star]), "space": space, "cost": cost}
     if placed:
         return group(
-            element("title", f"{placed} tile on the {where}"),
+            # Translators: %(colour)s is a "tile colour" adjective (one tile); %(star)s is
+            # a star ("the orange star"); %(cost)s is the number printed on the space.
+            element(
+                "title",
+                gettext("%(colour)s tile on %(star)s, space %(space)s (costs %(cost)s)")
+                % {**where, "colour": words.colour(placed)},
+            ),
             polygon(points, fill=FILL[placed], stroke="#fff", stroke_width=1.5),
             text(
                 x,
@@ -267,7 +279,7 @@ def _space(star, space, placed, costs, side, picks) -> str:
     else:
         fill, ink = "#d9d6d0", "#555"
     return group(
-        element("title", f"the {where}"),
+        element("title", gettext("%(star)s, space %(space)s (costs %(cost)s)") % where),
         polygon(points, fill=fill, stroke=ink, stroke_width=1.2),
         text(x, y + 4, str(cost), font_size=12, font_weight="700", text_anchor="middle", fill=ink),
         class_="space empty",
@@ -288,7 +300,7 @@ def _structure(structure, surrounded: bool) -> str:
     x, y = middle + distance * dx, middle + distance * dy
     stroke = "#c9a227" if surrounded else "#7d6a52"
     fill = "#fff3c4" if surrounded else "#efe6d6"
-    title = element("title", f"{structure.kind} ({'surrounded' if surrounded else 'open'})")
+    title = element("title", _structure_words(structure.kind, surrounded))
     match structure.kind:
         case "pillar":
             shape = group(
@@ -315,6 +327,22 @@ def _structure(structure, surrounded: bool) -> str:
     return group(title, shape, class_=f"structure {structure.kind}")
 
 
+def _structure_words(kind: str, surrounded: bool) -> str:
+    """A pillar, statue or window, and whether its spaces are all covered."""
+    match kind, surrounded:
+        case "pillar", True:
+            return gettext("pillar (surrounded)")
+        case "pillar", False:
+            return gettext("pillar (not surrounded yet)")
+        case "statue", True:
+            return gettext("statue (surrounded)")
+        case "statue", False:
+            return gettext("statue (not surrounded yet)")
+        case _, True:
+            return gettext("window (surrounded)")
+    return gettext("window (not surrounded yet)")
+
+
 def _corners(corners: dict) -> str:
     kept = _tiles(corners)
     parts = []
@@ -329,9 +357,8 @@ def _corners(corners: dict) -> str:
 
 
 def _beside(beside: dict, picks: bool) -> str:
-    parts = [text(10, BOARD + 18, "Beside the board:", font_size=13, fill="#5a4526")]
-    if not beside:
-        parts.append(text(130, BOARD + 18, "no tiles", font_size=13, fill="#8a7a66"))
+    said = gettext("Beside the board:") if beside else gettext("Beside the board: no tiles")
+    parts = [text(10, BOARD + 18, said, font_size=13, fill="#5a4526")]
     parts += tile_groups(
         140,
         BOARD + 40,
@@ -340,7 +367,15 @@ def _beside(beside: dict, picks: bool) -> str:
         size=34,
         step=46,
         pick="tile:{}|keep:{}" if picks else None,
-        where="beside the board",
+        title=lambda name, count: (
+            ngettext(
+                # Translators: %(colour)s is a "tile colour" adjective agreeing with the number.
+                "%(count)s %(colour)s tile beside the board",
+                "%(count)s %(colour)s tiles beside the board",
+                count,
+            )
+            % {"count": count, "colour": words.colour(name, count)}
+        ),
     )
     return group(*parts, class_="beside")
 
@@ -353,13 +388,17 @@ def facts(view: dict, names: list[str]) -> list[tuple[str, str]]:
         "round_over": gettext("preparing the next round"),
         "game_over": gettext("game over"),
     }
-    side = gettext("grey") if view["side"] == Side.GREY.value else gettext("coloured")
+    side = (
+        pgettext("board side", "grey")
+        if view["side"] == Side.GREY.value
+        else pgettext("board side", "coloured")
+    )
     result = [
         (
             gettext("Round"),
             gettext("%(round)s of %(rounds)s") % {"round": view["round"], "rounds": ROUNDS},
         ),
-        (gettext("Wild colour"), colour_name(view["wild"])),
+        (gettext("Wild colour"), words.colour(view["wild"], 2)),
         (gettext("Phase"), phases.get(view["phase"], view["phase"])),
         (gettext("Board side"), side),
         (gettext("Bag"), tiles(view["bag"])),
@@ -371,26 +410,13 @@ def facts(view: dict, names: list[str]) -> list[tuple[str, str]]:
 
 
 def tiles(count: int) -> str:
-    return ngettext("%(count)s tile", "%(count)s tiles", count) % {"count": count}
-
-
-def colour_name(name: str) -> str:
-    return {
-        "purple": gettext("purple"),
-        "green": gettext("green"),
-        "orange": gettext("orange"),
-        "yellow": gettext("yellow"),
-        "blue": gettext("blue"),
-        "red": gettext("red"),
-    }[name]
+    return words.tiles(count)
 
 
 def _counted(counts) -> str:
-    """Tile counts per colour as words: "2 orange and 1 purple"."""
-    parts = [
-        f"{count} {colour_name(COLOURS[colour])}" for colour, count in enumerate(counts) if count
-    ]
-    return gettext(" and ").join(parts) if parts else gettext("nothing")
+    """Tile counts per colour as words: "2 orange tiles and 1 purple tile"."""
+    parts = [words.tiles(count, COLOURS[colour]) for colour, count in enumerate(counts) if count]
+    return words.listing(parts) if parts else gettext("no tiles")
 
 
 def describe(events: list, player: str) -> str:
@@ -399,51 +425,59 @@ def describe(events: list, player: str) -> str:
     for event in events:
         match event:
             case TilesTaken(source=source, taken=taken, start_token=token):
-                where = (
-                    gettext("the centre")
-                    if source is None
-                    else gettext("factory %(number)s") % {"number": source + 1}
-                )
-                text = gettext("%(player)s took %(tiles)s from %(where)s") % {
-                    "player": player,
-                    "tiles": _counted(taken),
-                    "where": where,
-                }
+                values = {"player": player, "tiles": _counted(taken), "factory": (source or 0) + 1}
+                # Translators: %(tiles)s lists tiles by colour, "2 orange tiles and 1 purple tile".
+                if source is None:
+                    said = gettext("%(player)s took %(tiles)s from the centre") % values
+                else:
+                    said = gettext("%(player)s took %(tiles)s from factory %(factory)s") % values
                 if token:
-                    text += " " + gettext("(start player token, %(lost)s)") % {
-                        "lost": points_text(-event.points_lost)
-                    }
-                return text
+                    lost = event.points_lost
+                    return ngettext(
+                        "%(move)s, and the first player marker (%(count)s point lost)",
+                        "%(move)s, and the first player marker (%(count)s points lost)",
+                        lost,
+                    ) % {"move": said, "count": lost}
+                return said
             case TilePlaced(star=star, space=space, colour=colour, points=points):
+                # Translators: %(colour)s is a "tile colour" adjective (one tile); %(star)s is
+                # a star of the board, "the orange star".
                 return gettext(
-                    "%(player)s placed %(colour)s on the %(star)s star, space %(space)s "
-                    "(%(points)s)"
+                    "%(player)s placed a %(colour)s tile on %(star)s, space %(space)s (%(points)s)"
                 ) % {
                     "player": player,
-                    "colour": colour_name(COLOURS[colour]),
-                    "star": colour_name(STAR_NAMES[star]) if star else gettext("centre"),
+                    "colour": words.colour(COLOURS[colour]),
+                    "star": words.star(STAR_NAMES[star]),
                     "space": space,
-                    "points": points_text(points),
+                    "points": words.points(points),
                 }
             case BonusTilesTaken(tiles=taken):
-                names = ", ".join(colour_name(COLOURS[c]) for c in taken)
-                return gettext("%(player)s took bonus tiles: %(tiles)s") % {
+                count = len(taken)
+                return ngettext(
+                    "%(player)s took a bonus tile: %(tiles)s",
+                    "%(player)s took bonus tiles: %(tiles)s",
+                    count,
+                ) % {
                     "player": player,
-                    "tiles": names,
+                    "tiles": _counted([taken.count(c) for c in range(len(COLOURS))]),
                 }
             case Passed(kept=kept, points_lost=lost):
-                text = gettext("%(player)s passed, keeping %(tiles)s") % {
+                said = gettext("%(player)s passed, keeping %(tiles)s") % {
                     "player": player,
                     "tiles": _counted(kept),
                 }
                 if lost:
-                    text += f" ({points_text(-lost)})"
-                return text
+                    return ngettext(
+                        "%(move)s (%(count)s point lost)",
+                        "%(move)s (%(count)s points lost)",
+                        lost,
+                    ) % {"move": said, "count": lost}
+                return said
     return player
 
 
 def points_text(points: int) -> str:
-    return ngettext("%(points)s point", "%(points)s points", abs(points)) % {"points": points}
+    return words.points(points)
 
 
 def breakdown(events: list, seats: int) -> list[tuple[str, list[int]]]:
@@ -486,28 +520,37 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
             )
             return [
                 where,
-                (f"col:{name}", gettext("take %(colour)s") % {"colour": colour_name(name)}),
+                # Translators: %(colour)s is a "tile colour" adjective (tiles of that colour).
+                (
+                    f"col:{name}",
+                    gettext("take the %(colour)s tiles") % {"colour": words.colour(name, 2)},
+                ),
             ], []
         case "PlaceTile":
             star, space, wilds = command["star"], command["space"], command["wilds"]
             name = COLOURS[command["colour"]]
             cost = COSTS[Side(view["side"])][index(star, space)]
-            pay = gettext("pay %(count)s %(colour)s") % {
-                "count": cost - wilds,
-                "colour": colour_name(name),
-            }
+            paid = words.tiles(cost - wilds, name)
             if wilds:
-                pay += " " + gettext("+ %(count)s wild %(colour)s") % {
-                    "count": wilds,
-                    "colour": colour_name(view["wild"]),
+                # Translators: %(tiles)s is "2 blue tiles"; %(wilds)s is the wild tiles
+                # also spent, "1 orange tile".
+                pay = gettext("pay %(tiles)s + %(wilds)s (wild)") % {
+                    "tiles": paid,
+                    "wilds": words.tiles(wilds, view["wild"]),
                 }
+            else:
+                pay = gettext("pay %(tiles)s") % {"tiles": paid}
             target = f"sp:{star}-{space}"
-            star_name = colour_name(STAR_NAMES[star]) if star else gettext("centre")
             return [
-                (f"tile:{name}", gettext("place %(colour)s") % {"colour": colour_name(name)}),
+                (
+                    f"tile:{name}",
+                    # Translators: %(colour)s is a "tile colour" adjective (one tile).
+                    gettext("place a %(colour)s tile") % {"colour": words.colour(name)},
+                ),
                 (
                     target,
-                    gettext("%(star)s star, space %(space)s") % {"star": star_name, "space": space},
+                    gettext("%(star)s, space %(space)s")
+                    % {"star": words.star(STAR_NAMES[star]), "space": space},
                 ),
                 (f"wild:{wilds}", pay),
             ], [target]
@@ -515,7 +558,8 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
             return [
                 (
                     f"bonus:{COLOURS[c]}",
-                    gettext("bonus %(colour)s") % {"colour": colour_name(COLOURS[c])},
+                    # Translators: %(colour)s is a "tile colour" adjective (one tile).
+                    gettext("a %(colour)s bonus tile") % {"colour": words.colour(COLOURS[c])},
                 )
                 for c in command["colours"]
             ], []
@@ -523,7 +567,7 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
             kept = [COLOURS[c] for c in command["keep"]]
             done = (
                 gettext("keep %(tiles)s, discard the rest")
-                % {"tiles": ", ".join(map(colour_name, kept))}
+                % {"tiles": _counted([kept.count(name) for name in COLOURS])}
                 if kept
                 else gettext("keep nothing, discard the rest")
             )
@@ -532,7 +576,8 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
                 *(
                     (
                         f"keep:{name}",
-                        gettext("keep one %(colour)s tile") % {"colour": colour_name(name)},
+                        # Translators: %(colour)s is a "tile colour" adjective (one tile).
+                        gettext("keep one %(colour)s tile") % {"colour": words.colour(name)},
                     )
                     for name in kept
                 ),

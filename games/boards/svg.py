@@ -1,6 +1,11 @@
 """Small builders of SVG markup shared by the boards. Every text goes through ``escape``."""
 
+from collections.abc import Callable
 from html import escape
+
+from django.utils.translation import gettext, ngettext
+
+from games.boards import words
 
 
 def attrs(**values) -> str:
@@ -148,7 +153,9 @@ def factory(x, y, number: int, names: list[str], palette: Palette, *, picks: boo
                 y + dy,
                 30,
                 pick=f"{source} col:{name}" if picks else None,
-                title=f"{name} tile on factory display {number + 1}",
+                # Translators: %(colour)s is a "tile colour" adjective (one tile).
+                title=gettext("%(colour)s tile on factory display %(number)s")
+                % {"colour": words.colour(name), "number": number + 1},
             )
         )
     return group(*parts, class_="factory", data_pick=source if picks else None, data_spot=source)
@@ -186,7 +193,7 @@ def centre(top, width, counts: dict[str, int], palette, *, token: bool, picks: b
             stroke="#b08a4f",
             stroke_width=2,
         ),
-        text(44, top + 20, "Centre", font_size=13, fill="#5a4526", font_weight="700"),
+        text(44, top + 20, gettext("Centre"), font_size=13, fill="#5a4526", font_weight="700"),
     ]
     parts += tile_groups(
         80,
@@ -196,7 +203,15 @@ def centre(top, width, counts: dict[str, int], palette, *, token: bool, picks: b
         size=36,
         step=56,
         pick="src:c col:{}" if picks else None,
-        where="in the centre",
+        title=lambda name, count: (
+            ngettext(
+                # Translators: %(colour)s is a "tile colour" adjective agreeing with the number.
+                "%(count)s %(colour)s tile in the centre",
+                "%(count)s %(colour)s tiles in the centre",
+                count,
+            )
+            % {"count": count, "colour": words.colour(name, count)}
+        ),
     )
     if token:
         parts.append(start_token(width - 80, top + 50, 40))
@@ -206,7 +221,7 @@ def centre(top, width, counts: dict[str, int], palette, *, token: bool, picks: b
 def start_token(x, y, size) -> str:
     half = size / 2
     return group(
-        element("title", "start player token"),
+        element("title", gettext("first player marker")),
         element(
             "rect",
             x=x - half,
@@ -224,9 +239,12 @@ def start_token(x, y, size) -> str:
     )
 
 
-def tile_groups(x, y, counts: dict, palette: Palette, *, size, step, pick, where) -> list[str]:
+def tile_groups(
+    x, y, counts: dict, palette: Palette, *, size, step, pick, title: Callable[[str, int], str]
+) -> list[str]:
     """Tiles grouped by colour in a row from (x, y), each group one tile with its number;
-    ``pick`` formats each group's ``data-pick`` with the colour name (``None``: no picks)."""
+    ``pick`` formats each group's ``data-pick`` with the colour name (``None``: no picks);
+    ``title(name, count)`` says the group in words."""
     parts = []
     for name in palette.names:
         count = counts.get(name, 0)
@@ -239,7 +257,7 @@ def tile_groups(x, y, counts: dict, palette: Palette, *, size, step, pick, where
                     size,
                     count=count,
                     pick=pick.format(name, name) if pick else None,
-                    title=f"{count} {name} {where}",
+                    title=title(name, count),
                 )
             )
             x += step

@@ -1,0 +1,78 @@
+"""Words the boards share, written for translators: tile colours as adjectives that agree
+with "tile"/"tiles" (Spanish, Portuguese and Polish adjectives agree in gender and number),
+counts of tiles, points, and lists ("2 orange tiles and 1 purple tile")."""
+
+from django.utils.translation import gettext, ngettext, npgettext, pgettext
+
+
+def colour(name: str, count: int = 1) -> str:
+    """A tile colour said of ``count`` tiles: an adjective agreeing with "tile(s)"."""
+    # Translators: a tile colour, an adjective said of "count" tiles ("2 blue tiles"): give
+    # the forms that agree with your word for "tile" in the singular and the plural.
+    match name:
+        case "blue":
+            return npgettext("tile colour", "blue", "blue", count)
+        case "yellow":
+            return npgettext("tile colour", "yellow", "yellow", count)
+        case "red":
+            return npgettext("tile colour", "red", "red", count)
+        case "black":
+            return npgettext("tile colour", "black", "black", count)
+        case "white":
+            return npgettext("tile colour", "white", "white", count)
+        case "purple":
+            return npgettext("tile colour", "purple", "purple", count)
+        case "green":
+            return npgettext("tile colour", "green", "green", count)
+        case "orange":
+            return npgettext("tile colour", "orange", "orange", count)
+    return name
+
+
+def star(name: str) -> str:
+    """A star of the Summer Pavilion board by its colour (or the centre star): the whole
+    noun phrase, "the orange star"."""
+    match name:
+        case "purple":
+            return pgettext("star", "the purple star")
+        case "green":
+            return pgettext("star", "the green star")
+        case "orange":
+            return pgettext("star", "the orange star")
+        case "yellow":
+            return pgettext("star", "the yellow star")
+        case "blue":
+            return pgettext("star", "the blue star")
+        case "red":
+            return pgettext("star", "the red star")
+    return pgettext("star", "the centre star")
+
+
+def tiles(count: int, name: str | None = None) -> str:
+    """ "3 tiles", or of one colour, "3 blue tiles"."""
+    if name is None:
+        return ngettext("%(count)s tile", "%(count)s tiles", count) % {"count": count}
+    # Translators: a number of tiles of one colour; %(colour)s is a "tile colour" adjective
+    # already agreeing with the number.
+    return ngettext("%(count)s %(colour)s tile", "%(count)s %(colour)s tiles", count) % {
+        "count": count,
+        "colour": colour(name, count),
+    }
+
+
+def points(number: int) -> str:
+    """ "3 points", "-2 points" (the plural form chosen by the number's size)."""
+    return ngettext("%(points)s point", "%(points)s points", abs(number)) % {"points": number}
+
+
+def listing(items: list[str]) -> str:
+    """Items as a list in words: "a", "a and b", "a, b and c"."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    # Translators: the end of a list of things, "2 blue tiles and 1 red tile".
+    last = gettext("%(items)s and %(last)s")
+    # Translators: the separator between the first items of a list, "a, b and c".
+    separator = pgettext("list separator", ", ")
+    return last % {"items": separator.join(items[:-1]), "last": items[-1]}
