@@ -11,6 +11,7 @@ from events.store import StoredEvent
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Game, Outbox, Seat
+from games.refusals import illegal_move_text, invalid_notation_text, plain_params, rules_error_text
 from games.registry import game_type
 from games.rules.common import IllegalMove, InvalidNotation
 from games.selectors import game_table, legal_moves_of
@@ -72,16 +73,20 @@ def move_submit(
         )
     except InvalidNotation as error:
         raise BadRequest(
-            str(error),
+            invalid_notation_text(error, game.game_type),
             code="invalid_notation",
-            expected=error.expected,
+            expected=rules_error_text(error, game.game_type),
+            engine_code=error.code,
+            engine_params=plain_params(error.params),
             legal_moves=legal_moves_of(table),
         ) from None
     except IllegalMove as error:
         raise BadRequest(
-            f"illegal move: {error.reason}",
+            illegal_move_text(error, game.game_type),
             code="illegal_move",
-            reason=error.reason,
+            reason=rules_error_text(error, game.game_type),
+            engine_code=error.code,
+            engine_params=plain_params(error.params),
             legal_moves=legal_moves_of(table),
         ) from None
     return MoveResult(game, written)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests
 from games.models import BotLevel, Game, Outbox, Seat, SeatClock
+from games.refusals import plain_params, rules_error_text
 from games.registry import GAME_TYPES, game_type
 from games.rules.common import IllegalMove, chosen_options
 from games.selectors import bot_actor, game_table, seat_of
@@ -93,7 +94,12 @@ def validate_options(engine, players: int, options: dict | None) -> dict:
     try:
         return chosen_options(engine.NAME, players, engine.PLAYERS, options or {}, engine.OPTIONS)
     except IllegalMove as error:
-        raise BadRequest(str(error), code="invalid_options") from None
+        raise BadRequest(
+            rules_error_text(error),
+            code="invalid_options",
+            engine_code=error.code,
+            engine_params=plain_params(error.params),
+        ) from None
 
 
 @transaction.atomic

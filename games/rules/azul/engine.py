@@ -333,7 +333,7 @@ def decide_and_evolve(
         case PlaceOnWall():
             event = _place_on_wall(state, command)
         case _:
-            raise IllegalMove(f"{command!r} is not an Azul command")
+            raise IllegalMove("not_a_command", game="azul")
     events = [event]
     state = evolve(state, event)
     while (automatic := _automatic_event(state, rng)) is not None:
@@ -352,19 +352,21 @@ def _take_tiles(state: State, command: TakeTiles) -> TilesTaken:
     still takes it (and starts the next round); it loses no points, as only the 7 spaces
     do."""
     if state.phase is not Phase.OFFER:
-        raise IllegalMove(_not_now(state, "take tiles"))
+        raise _not_now(state, "take_tiles")
     source, colour, line = command.source, command.colour, command.line
     if source != CENTRE and not 0 <= source < len(state.factories):
         raise IllegalMove(
-            f"there is no factory display {source + 1}: a {state.players}-player game has "
-            f"{len(state.factories)}"
+            "no_such_factory",
+            factory=source,
+            players=state.players,
+            factories=len(state.factories),
         )
     if colour not in range(COLOURS):
-        raise IllegalMove(f"there is no tile colour {colour!r}")
+        raise IllegalMove("no_such_colour", colour=colour, colours=COLOURS)
     offer = state.centre if source == CENTRE else state.factories[source]
     count = offer[colour]
     if not count:
-        raise IllegalMove(f"{_source_name(source)} holds no {Colour(colour).name.lower()} tiles")
+        raise IllegalMove("source_lacks_colour", source=_source(source), colour=colour)
     board = state.boards[state.turn]
     if line != FLOOR:
         _check_pattern_line(board, line, colour)
@@ -391,38 +393,33 @@ def _check_pattern_line(board: PlayerBoard, line: int, colour: int) -> None:
     """Phase A: a pattern line holds one colour, not a colour already in its wall row,
     and takes no tiles once complete."""
     if line not in range(PATTERN_LINES):
-        raise IllegalMove(f"there is no pattern line {line + 1}: lines are 1 to {PATTERN_LINES}")
+        raise IllegalMove("no_such_pattern_line", line=line, lines=PATTERN_LINES)
     held = board.lines[line]
     if held.count and held.colour != colour:
-        raise IllegalMove(
-            f"pattern line {line + 1} already holds {Colour(held.colour).name.lower()} tiles"
-        )
+        raise IllegalMove("pattern_line_other_colour", line=line, held_colour=held.colour)
     if held.count == line + 1:
-        raise IllegalMove(f"pattern line {line + 1} is already complete")
+        raise IllegalMove("pattern_line_complete", line=line)
     if wall_row_has(board.wall, line, colour):
-        name = Colour(colour).name.lower()
-        raise IllegalMove(f"row {line + 1} of the wall already has a {name} tile")
+        raise IllegalMove("wall_row_has_colour", row=line, colour=colour)
 
 
 def _place_on_wall(state: State, command: PlaceOnWall) -> WallTiled:
     """Grey wall: the tile may go to any empty space of its row, but no colour may appear
     twice in a vertical column."""
     if state.phase is not Phase.TILING:
-        raise IllegalMove(_not_now(state, "choose a wall column"))
+        raise _not_now(state, "choose_wall_column")
     board = state.boards[state.turn]
     row = _complete_line(board)
     assert row is not None, "decide stops in the tiling phase only for a choice"
     colour = board.lines[row].colour
     column = command.column
     if column not in range(WALL_SIZE):
-        raise IllegalMove(f"there is no wall column {column + 1}: columns are 1 to {WALL_SIZE}")
+        raise IllegalMove("no_such_wall_column", column=column, columns=WALL_SIZE)
     if column not in grey_wall_columns(board.wall, row, colour):
         taken = board.wall[row][column] is not None
-        raise IllegalMove(
-            f"row {row + 1}, column {column + 1} of the wall already holds a tile"
-            if taken
-            else f"column {column + 1} of the wall already has a {Colour(colour).name.lower()} tile"
-        )
+        if taken:
+            raise IllegalMove("wall_space_taken", row=row, column=column)
+        raise IllegalMove("wall_column_has_colour", column=column, colour=colour)
     return _wall_tiling(state.turn, board, row, column)
 
 
@@ -568,7 +565,7 @@ def default_command(state: State) -> Command:
     leftmost column."""
     commands = legal_commands(state)
     if not commands:
-        raise IllegalMove(_not_now(state, "give a command"))
+        raise _not_now(state, "command")
     if state.phase is Phase.TILING:
         board = state.boards[state.turn]
         row = _complete_line(board)
@@ -718,20 +715,23 @@ def _complete_line(board: PlayerBoard) -> int | None:
     return None
 
 
-def _source_name(source: int) -> str:
-    return "the centre" if source == CENTRE else f"factory display {source + 1}"
+def _source(source: int) -> int | None:
+    """A source as refusals name it: a factory display's index, or ``None`` for the centre."""
+    return None if source == CENTRE else source
 
 
-def _not_now(state: State, action: str) -> str:
+def _not_now(state: State, action: str) -> IllegalMove:
+    """Why ``action`` (``take_tiles``, ``choose_wall_column``, ``command``) cannot be done in
+    this phase."""
     match state.phase:
         case Phase.OVER:
-            return f"cannot {action}: the game is over"
+            return IllegalMove("game_over", action=action)
         case Phase.TILING:
-            return f"cannot {action}: player {state.turn + 1} must choose a grey wall column"
+            return IllegalMove("wall_column_due", action=action, seat=state.turn)
         case Phase.OFFER:
-            return f"cannot {action} during the factory offer"
+            return IllegalMove("during_factory_offer", action=action)
         case Phase.REFILL:
-            return f"cannot {action} between rounds"
+            return IllegalMove("between_rounds", action=action)
         case _:
             assert_never(state.phase)
 

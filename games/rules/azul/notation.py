@@ -26,12 +26,13 @@ FLOOR_WORDS = ("floor", "fl")
 WALL_WORDS = ("wall", "column", "col")
 MOST_FACTORIES = 9
 
-COMMAND = "'F3 blue 4', 'C red floor' or, on the grey wall, 'wall 2'"
-SOURCE = f"a factory display F1 to F{MOST_FACTORIES} or the centre C, as in {COMMAND}"
-COLOUR = "a colour: blue, yellow, red, black or white (b, y, r, k, w)"
-LINE = f"a pattern line 1 to {PATTERN_LINES} or floor"
-COLUMN = f"a wall column 1 to {WALL_SIZE}, as in 'wall 2'"
-END = f"nothing after the command, as in {COMMAND}"
+# What was expected where reading stopped: the code of the ``InvalidNotation`` and its facts
+# (the door says it in the reader's language, ``games.refusals``).
+SOURCE = ("azul_expected_source", {"last": MOST_FACTORIES})
+COLOUR = ("azul_expected_colour", {})
+LINE = ("azul_expected_line", {"last": PATTERN_LINES})
+COLUMN = ("azul_expected_column", {"last": WALL_SIZE})
+END = ("azul_expected_end", {})
 
 
 def format(command: Command) -> str:
@@ -44,7 +45,7 @@ def format(command: Command) -> str:
             return f"{where} {Colour(colour).name.lower()} {to}"
         case PlaceOnWall(column):
             return f"wall {column + 1}"
-    raise InvalidNotation(repr(command), "an Azul command: TakeTiles or PlaceOnWall")
+    raise InvalidNotation(repr(command), "not_a_command", game="azul")
 
 
 def parse(text: str) -> Command:
@@ -89,10 +90,11 @@ class _Reader:
         self.tokens = tokens
         self.at = 0
 
-    def invalid(self, expected: str) -> InvalidNotation:
-        return InvalidNotation(self.text, expected)
+    def invalid(self, expected: tuple[str, dict]) -> InvalidNotation:
+        code, params = expected
+        return InvalidNotation(self.text, code, **params)
 
-    def next(self, expected: str) -> str:
+    def next(self, expected: tuple[str, dict]) -> str:
         if self.at == len(self.tokens):
             raise self.invalid(expected)
         self.at += 1
@@ -104,7 +106,7 @@ class _Reader:
             return True
         return False
 
-    def number(self, highest: int, expected: str) -> int:
+    def number(self, highest: int, expected: tuple[str, dict]) -> int:
         token = self.next(expected)
         if not token.isdigit() or not 1 <= int(token) <= highest:
             raise self.invalid(expected)

@@ -1,5 +1,5 @@
 """What every engine's ``start`` checks before it sets the table: the number of players
-and the options, each refused with a sentence that says what is accepted."""
+and the options, each refused with a code and the facts that say what is accepted."""
 
 from collections.abc import Mapping
 
@@ -17,20 +17,25 @@ def chosen_options(
     ``IllegalMove`` for a player count, an option or a value the game does not know."""
     if type(players) is not int or players not in allowed_players:
         raise IllegalMove(
-            f"{game} is played by {allowed_players[0]} to {allowed_players[-1]} players, "
-            f"not {players!r}"
+            "player_count",
+            game=game,
+            fewest=allowed_players[0],
+            most=allowed_players[-1],
+            players=players,
         )
     if not isinstance(options, Mapping):
-        raise IllegalMove(f"the options of {game} are a mapping of names to values")
+        raise IllegalMove("options_not_mapping", game=game)
     unknown = sorted(map(str, set(options) - set(allowed)))
     if unknown:
-        known = ", ".join(sorted(allowed)) or "none"
-        raise IllegalMove(f"{game} has no option {', '.join(unknown)} (its options: {known})")
+        raise IllegalMove(
+            "unknown_option", game=game, unknown=tuple(unknown), known=tuple(sorted(allowed))
+        )
     chosen = {}
     for name, values in allowed.items():
         value = options.get(name, values[0])
         if value not in values:
-            accepted = ", ".join(map(str, values))
-            raise IllegalMove(f"{game}'s option {name} must be one of {accepted}, not {value!r}")
+            raise IllegalMove(
+                "option_value", game=game, option=name, values=tuple(values), value=value
+            )
         chosen[name] = value
     return chosen

@@ -140,34 +140,33 @@ def footprint(shape: Shape, orientation: int, row: int, column: int) -> tuple[in
 # The placement rules.
 
 
-def placement_problem(garden: Garden, command: PlaceTile) -> str | None:
-    """Why the tile may not lie there, or ``None``. Rulebook p.4: objects in their own row,
+def placement_problem(garden: Garden, command: PlaceTile) -> tuple[str, dict] | None:
+    """Why the tile may not lie there — the code of the ``IllegalMove`` and its facts — or
+    ``None``. Rulebook p.4: objects in their own row,
     in a column whose lantern space is empty, wholly inside the grid, and on top of other
     tiles only overlapping them completely — all its squares on one level."""
     tile, row, column, orientation = command.tile, command.row, command.column, command.orientation
     if not (0 <= row < GRID and 0 <= column < GRID):
-        return f"there is no square at row {row + 1}, column {column + 1}"
+        return "no_such_square", {"row": row, "column": column, "rows": GRID}
     if orientation not in ORIENTATIONS:
-        return f"orientation must be one of 0–7, not {orientation}"
+        return "no_such_orientation", {"orientation": orientation, "last": len(ORIENTATIONS) - 1}
     canonical = CANONICAL[tile.shape][orientation]
     if canonical != orientation:
-        return f"orientation {orientation} lays this tile as orientation {canonical} does"
+        return "orientation_not_canonical", {"orientation": orientation, "canonical": canonical}
     if row != tile.object.row:
-        return (
-            f"{tile.object.name.lower()} objects belong in row {tile.object.row + 1}, "
-            f"not row {row + 1}"
-        )
+        return "object_wrong_row", {
+            "object": int(tile.object),
+            "row": row,
+            "own_row": tile.object.row,
+        }
     if garden.lanterns[column]:
-        return f"column {column + 1} already has a lantern"
+        return "column_has_lantern", {"column": column}
     cells = footprint(tile.shape, orientation, row, column)
     if cells is None:
-        return "the tile would stick out of the 6×6 grid"
+        return "tile_off_grid", {"rows": GRID}
     levels = sorted({garden.heights[cell] for cell in cells})
     if len(levels) > 1:
-        return (
-            "a tile must rest completely on squares of one level "
-            f"(below it: levels {', '.join(map(str, levels))})"
-        )
+        return "uneven_levels", {"levels": tuple(levels)}
     return None
 
 
@@ -306,22 +305,28 @@ def decide_and_evolve(
     """``decide``'s events and the state they fold to, which ``decide`` works out anyway:
     bots and playouts need not ``evolve`` every event a second time."""
     if state.over:
-        raise IllegalMove("the game is over")
+        raise IllegalMove("game_over", action="command")
     seat = state.turn
     garden = state.gardens[seat]
     match command:
         case PlaceTile():
             if command.tile not in state.display:
-                raise IllegalMove(f"there is no {_describe(command.tile)} in the centre")
+                raise IllegalMove(
+                    "tile_not_displayed",
+                    shape=command.tile.shape.value,
+                    object=int(command.tile.object),
+                    count=command.tile.count,
+                )
             problem = placement_problem(garden, command)
             if problem:
-                raise IllegalMove(problem)
+                code, params = problem
+                raise IllegalMove(code, **params)
             events = _placed(state, seat, command)
         case Pass():
             forced = next(placements(garden, state.display), None) is None
             events = [Passed(seat, forced)]
         case _:
-            raise IllegalMove(f"not a Miyabi command: {command!r}")
+            raise IllegalMove("not_a_command", game="miyabi")
     state = _after(state, events)
     closing = _phase_close(state, rng)
     return events + closing, _after(state, closing)
@@ -528,7 +533,7 @@ def default_command(state: State) -> Command:
     visible objects, then the lowest level, then the first in ``legal_commands`` order.
     Pass only when nothing fits. ``IllegalMove`` once the game is over."""
     if state.over:
-        raise IllegalMove("the game is over")
+        raise IllegalMove("game_over", action="command")
     garden = state.gardens[state.turn]
 
     def merit(indexed: tuple[int, PlaceTile]) -> tuple[int, int, int, int]:

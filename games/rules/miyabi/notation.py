@@ -34,11 +34,9 @@ _SQUARE = re.compile(r"([a-f])([1-6])")
 _SHAPES = {shape.value.lower(): shape for shape in Shape}
 _OBJECTS = {letter.lower(): garden_object for garden_object, letter in OBJECT_LETTERS.items()}
 
-EXPECTED = (
-    '"pass", or a tile, a square and an orientation such as "LP3 b2 r90" '
-    "(tile: shape 1/2/3/L, object M/P/F/A/B/S, count 1-3; square: column a-f, row 1-6; "
-    "orientation: r0/r90/r180/r270 or m0/m90/m180/m270, r0 if left out)"
-)
+EXPECTED = "miyabi_expected_command"
+"""The code of ``InvalidNotation`` for text that is no command at all (the door says what
+is expected in the reader's language, ``games.refusals``)."""
 
 
 def format_tile(tile: Tile) -> str:
@@ -62,7 +60,7 @@ def format(command: Command) -> str:
             if len(set(CANONICAL[tile.shape])) == 1:
                 return text
             return f"{text} {ORIENTATION_NAMES[orientation]}"
-    raise InvalidNotation(repr(command), "a Miyabi command: PlaceTile or Pass")
+    raise InvalidNotation(repr(command), "not_a_command", game="miyabi")
 
 
 def parse(text: str) -> Command:
@@ -81,10 +79,7 @@ def parse(text: str) -> Command:
 def _parse_tile(text: str, word: str) -> Tile:
     match = _TILE.fullmatch(word)
     if not match:
-        raise InvalidNotation(
-            text,
-            f'a tile such as "LP3" (shape 1/2/3/L, object M/P/F/A/B/S, count 1-3), not "{word}"',
-        )
+        raise InvalidNotation(text, "miyabi_expected_tile", word=word)
     shape, garden_object, count = match.groups()
     return Tile(_SHAPES[shape], _OBJECTS[garden_object], int(count))
 
@@ -92,16 +87,12 @@ def _parse_tile(text: str, word: str) -> Tile:
 def _parse_square(text: str, word: str) -> tuple[int, int]:
     match = _SQUARE.fullmatch(word)
     if not match:
-        raise InvalidNotation(
-            text, f'a square such as "b2" (column a-f, row 1-{GRID}), not "{word}"'
-        )
+        raise InvalidNotation(text, "miyabi_expected_square", word=word, rows=GRID)
     column, row = match.groups()
     return int(row) - 1, COLUMNS.index(column)
 
 
 def _parse_orientation(text: str, word: str) -> int:
     if word not in ORIENTATION_NAMES:
-        raise InvalidNotation(
-            text, f'an orientation r0/r90/r180/r270 or m0/m90/m180/m270, not "{word}"'
-        )
+        raise InvalidNotation(text, "miyabi_expected_orientation", word=word)
     return ORIENTATION_NAMES.index(word)

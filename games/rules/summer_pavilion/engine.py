@@ -27,7 +27,6 @@ from games.rules.common import (
 from games.rules.summer_pavilion.board import (
     BOARD_SPACES,
     COLOUR_COUNT,
-    COLOURS,
     CORNER_SPACES,
     COSTS,
     FACTORIES,
@@ -430,9 +429,9 @@ def decide_and_evolve(
 
 def _command_event(state: State, command: Command) -> Event:
     if state.phase is Phase.GAME_OVER:
-        raise IllegalMove("the game is over")
+        raise IllegalMove("game_over", action="command")
     if state.phase is Phase.ROUND_OVER:
-        raise IllegalMove("the next round is being prepared")
+        raise IllegalMove("between_rounds", action="command")
     match command:
         case TakeTiles():
             return _take(state, command)
@@ -443,40 +442,35 @@ def _command_event(state: State, command: Command) -> Event:
         case Pass():
             return _pass(state, command)
         case _:
-            raise IllegalMove(f"{command!r} is not a Summer Pavilion command")
+            raise IllegalMove("not_a_command", game="summer_pavilion")
 
 
-def _refuse_unless_phase(state: State, phase: Phase, what: str) -> None:
+def _refuse_unless_phase(state: State, phase: Phase, action: str) -> None:
+    """Refuse ``action`` (``take_tiles``, ``place_tile``, ``pass``) outside ``phase``."""
     if state.bonus_due:
-        raise IllegalMove(f"first choose {state.bonus_due} bonus tile(s) from the supply")
+        raise IllegalMove("bonus_due", count=state.bonus_due)
     if state.phase is not phase:
-        raise IllegalMove(f"{what} only during phase '{phase.value}', not '{state.phase.value}'")
+        code = "not_acquire_phase" if phase is Phase.ACQUIRE else "not_play_phase"
+        raise IllegalMove(code, action=action, current=state.phase.name.lower())
 
 
 def _valid_colour(colour: object) -> bool:
     return type(colour) is int and 0 <= colour < COLOUR_COUNT
 
 
-def _source_name(source: int | None) -> str:
-    return "the centre" if source is None else f"factory {source + 1}"
-
-
 def _take(state: State, command: TakeTiles) -> TilesTaken:
     """Rulebook phase 1: take from one factory display or the centre."""
-    _refuse_unless_phase(state, Phase.ACQUIRE, "tiles are taken")
+    _refuse_unless_phase(state, Phase.ACQUIRE, "take_tiles")
     source, colour, wild = command.source, command.colour, state.wild
     if source is not None and not (type(source) is int and 0 <= source < len(state.factories)):
-        raise IllegalMove(f"there are factories 1 to {len(state.factories)} and the centre")
+        raise IllegalMove("no_such_factory", factory=source, factories=len(state.factories))
     if not _valid_colour(colour):
-        raise IllegalMove(f"colours are 0 to {COLOUR_COUNT - 1}")
+        raise IllegalMove("no_such_colour", colour=colour, colours=COLOUR_COUNT)
     tiles = state.centre if source is None else state.factories[source]
     if not tiles[colour]:
-        raise IllegalMove(f"{_source_name(source)} holds no {COLOURS[colour]} tiles")
+        raise IllegalMove("source_lacks_colour", source=source, colour=colour)
     if colour == wild and not only_wild(tiles, wild):
-        raise IllegalMove(
-            f"{COLOURS[wild]} is wild this round: take it with another colour, or alone "
-            "only from a source that holds nothing else"
-        )
+        raise IllegalMove("wild_taken_alone", source=source, wild=wild)
     taken = tiles_taken(tiles, colour, wild)
     seat = state.current
     first_from_centre = source is None and state.token_taker is None
@@ -495,29 +489,29 @@ def _take(state: State, command: TakeTiles) -> TilesTaken:
 
 def _place(state: State, command: PlaceTile) -> TilePlaced:
     """Rulebook phase 2: place one tile on an empty space, paying its cost."""
-    _refuse_unless_phase(state, Phase.PLAY, "tiles are placed")
+    _refuse_unless_phase(state, Phase.PLAY, "place_tile")
     star, space, colour, wilds = command.star, command.space, command.colour, command.wilds
     if not (type(star) is int and 0 <= star < STARS):
-        raise IllegalMove("stars are 0 (the centre) to 6")
+        raise IllegalMove("no_such_star", star=star, stars=STARS)
     if not (type(space) is int and 1 <= space <= SPACES_PER_STAR):
-        raise IllegalMove("spaces are 1 to 6")
+        raise IllegalMove("no_such_space", space=space, spaces=SPACES_PER_STAR)
     if not _valid_colour(colour):
-        raise IllegalMove(f"colours are 0 to {COLOUR_COUNT - 1}")
+        raise IllegalMove("no_such_colour", colour=colour, colours=COLOUR_COUNT)
     if type(wilds) is not int:
-        raise IllegalMove("wilds is a number of tiles")
+        raise IllegalMove("wilds_not_a_number")
     seat = state.current
     player = state.players[seat]
     position = index(star, space)
     if player.board[position] is not None:
-        raise IllegalMove(f"star {star} space {space} is already covered")
+        raise IllegalMove("space_covered", star=star, space=space)
     accepted = star_accepts(state.side, player.board, star)
     if colour not in accepted:
-        names = ", ".join(COLOURS[c] for c in accepted)
-        raise IllegalMove(f"star {star} accepts {names}, not {COLOURS[colour]}")
+        raise IllegalMove("star_refuses_colour", star=star, accepted=tuple(accepted), colour=colour)
     cost = cost_of(state.side, position)
     problem = payment_error(player.beside, cost, colour, wilds, state.wild)
     if problem:
-        raise IllegalMove(problem)
+        code, params = problem
+        raise IllegalMove(code, **params)
     return _placement_event(state, seat, command, payment(cost, colour, wilds, state.wild))
 
 
@@ -557,14 +551,14 @@ def _choose_bonus(state: State, command: ChooseBonusTiles) -> BonusTilesTaken:
     """Rulebook "Scoring": take the bonus tiles of your choice from the supply, wild tiles
     allowed."""
     if not state.bonus_due:
-        raise IllegalMove("no bonus tiles are due")
+        raise IllegalMove("no_bonus_due")
     colours = command.colours
     if not (isinstance(colours, tuple) and all(_valid_colour(c) for c in colours)):
-        raise IllegalMove("bonus tiles are a tuple of colours")
+        raise IllegalMove("bonus_not_colours")
     if len(colours) != state.bonus_due:
-        raise IllegalMove(f"choose exactly {state.bonus_due} supply tile(s)")
+        raise IllegalMove("bonus_count", count=state.bonus_due, chosen=len(colours))
     if list(colours) != sorted(colours):
-        raise IllegalMove("list the chosen colours in ascending order")
+        raise IllegalMove("bonus_not_sorted")
     spaces: list[int] = []
     for colour in colours:
         space = next(
@@ -572,25 +566,25 @@ def _choose_bonus(state: State, command: ChooseBonusTiles) -> BonusTilesTaken:
             None,
         )
         if space is None:
-            raise IllegalMove(f"the supply holds too few {COLOURS[colour]} tiles")
+            raise IllegalMove("supply_lacks_colour", colour=colour)
         spaces.append(space)
     return BonusTilesTaken(seat=state.current, spaces=tuple(spaces), tiles=colours)
 
 
 def _pass(state: State, command: Pass) -> Passed:
     """Rulebook "Passing": keep up to 4 tiles on the corners, discard the rest (−1 each)."""
-    _refuse_unless_phase(state, Phase.PLAY, "players pass")
+    _refuse_unless_phase(state, Phase.PLAY, "pass")
     keep = command.keep
     if not (isinstance(keep, tuple) and all(_valid_colour(c) for c in keep)):
-        raise IllegalMove("kept tiles are a tuple of colours")
+        raise IllegalMove("kept_not_colours")
     if len(keep) > CORNER_SPACES:
-        raise IllegalMove(f"keep at most {CORNER_SPACES} tiles on the corner spaces")
+        raise IllegalMove("keep_too_many", most=CORNER_SPACES, kept=len(keep))
     if list(keep) != sorted(keep):
-        raise IllegalMove("list the kept colours in ascending order")
+        raise IllegalMove("kept_not_sorted")
     player = state.players[state.current]
     kept = count_of(keep, COLOUR_COUNT)
     if any(k > b for k, b in zip(kept, player.beside, strict=True)):
-        raise IllegalMove("keep only tiles that lie beside your board")
+        raise IllegalMove("kept_not_beside")
     discarded = remove_counts(player.beside, kept)
     return _Passed(
         seat=state.current,
@@ -845,7 +839,7 @@ def default_command(state: State) -> Command:
       first, then the colours held most.
     """
     if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-        raise IllegalMove("nobody is to move")
+        raise IllegalMove("game_over", action="command")
     player = state.players[state.current]
     if state.bonus_due:
         available = [t for t in state.supply if t is not None]

@@ -29,17 +29,13 @@ from games.rules.summer_pavilion.model import (
 )
 
 CENTRE_LETTER = "c"
-EXPECTED_COMMAND = (
-    "a take like 'y3' (yellow from factory 3) or 'yc' (from the centre), a placement like "
-    "'bb6' or 'bb6+2' (blue tile, blue star, space 6, 2 wild tiles), 'pass' or 'pass gg' "
-    "(tiles to keep), or 'bonus pr' (supply tiles)"
-)
-EXPECTED_TILES = f"tile colours ({' '.join(COLOUR_LETTERS)} or colour names)"
-EXPECTED_TAKE = "a colour then a factory number 1-9 or 'c' for the centre, e.g. 'y3' or 'yc'"
-EXPECTED_PLACE = (
-    f"a colour, a star ({' '.join(STAR_LETTERS)} or 0-6), a space 1-6 and optionally "
-    "'+' with the number of wild tiles, e.g. 'bb6+2'"
-)
+# The codes of ``InvalidNotation`` (the door says them in the reader's language,
+# ``games.refusals``): what was expected where reading stopped.
+EXPECTED_COMMAND = "pavilion_expected_command"
+EXPECTED_TAKE = "pavilion_expected_take"
+EXPECTED_PLACE = "pavilion_expected_place"
+EXPECTED_KEPT = "pavilion_expected_kept"
+EXPECTED_BONUS = "pavilion_expected_bonus"
 
 _TAKE = re.compile(rf"([{COLOUR_LETTERS}])([1-9]|{CENTRE_LETTER})")
 _PLACE = re.compile(rf"([{COLOUR_LETTERS}])([{STAR_LETTERS}0-6])([1-6])(?:\+([0-9]))?")
@@ -59,9 +55,7 @@ def format(command: Command) -> str:
             return " ".join(["pass", _letters(keep)]).strip()
         case ChooseBonusTiles(colours):
             return f"bonus {_letters(colours)}"
-    raise InvalidNotation(
-        repr(command), "a Summer Pavilion command: TakeTiles, PlaceTile, ChooseBonusTiles or Pass"
-    )
+    raise InvalidNotation(repr(command), "not_a_command", game="summer_pavilion")
 
 
 def _letters(colours: tuple[int, ...]) -> str:
@@ -75,14 +69,14 @@ def parse(text: str) -> Command:
         raise InvalidNotation(text, EXPECTED_COMMAND)
     verb, rest = words[0], words[1] if len(words) > 1 else ""
     if verb == "pass":
-        keep = _tiles(text, rest, f"up to {CORNER_SPACES} {EXPECTED_TILES} after 'pass'")
+        keep = _tiles(text, rest, EXPECTED_KEPT)
         if len(keep) > CORNER_SPACES:
-            raise InvalidNotation(text, f"at most {CORNER_SPACES} tiles to keep")
+            raise InvalidNotation(text, "pavilion_keep_too_many", most=CORNER_SPACES)
         return Pass(keep)
     if verb == "bonus":
-        colours = _tiles(text, rest, f"{EXPECTED_TILES} after 'bonus'")
+        colours = _tiles(text, rest, EXPECTED_BONUS)
         if not colours:
-            raise InvalidNotation(text, f"{EXPECTED_TILES} after 'bonus'")
+            raise InvalidNotation(text, EXPECTED_BONUS)
         return ChooseBonusTiles(colours)
     compact = "".join(text.lower().split())
     if compact[0] not in COLOUR_LETTERS:
@@ -126,5 +120,5 @@ def _tiles(text: str, rest: str, expected: str) -> tuple[int, ...]:
         elif all(letter in COLOUR_LETTERS for letter in word):
             colours.extend(COLOUR_LETTERS.index(letter) for letter in word)
         else:
-            raise InvalidNotation(text, expected)
+            raise InvalidNotation(text, expected, most=CORNER_SPACES)
     return tuple(sorted(colours))

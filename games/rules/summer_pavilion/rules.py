@@ -82,18 +82,21 @@ def payment(cost: int, colour: int, wilds: int, wild: int) -> Counts:
     return tuple(counts)
 
 
-def payment_error(beside: Counts, cost: int, colour: int, wilds: int, wild: int) -> str | None:
-    """Why the tiles beside the board cannot pay for a placement, or ``None``."""
+def payment_error(
+    beside: Counts, cost: int, colour: int, wilds: int, wild: int
+) -> tuple[str, dict[str, int]] | None:
+    """Why the tiles beside the board cannot pay for a placement — the code of the
+    ``IllegalMove`` and its facts — or ``None``."""
     if colour == wild:
         if wilds:
-            return "a tile of the wild colour placed as itself is paid with that colour only"
+            return "wild_paid_with_wilds", {"colour": colour}
     elif not 0 <= wilds < cost:
-        return f"this space costs {cost}: spend 0 to {cost - 1} wild tiles"
+        return "wilds_out_of_range", {"cost": cost, "most": cost - 1, "wilds": wilds}
     needed = cost - wilds
     if beside[colour] < needed:
-        return f"placing this tile needs {needed} tile(s) of its colour beside the board"
+        return "too_few_of_colour", {"needed": needed, "colour": colour, "have": beside[colour]}
     if beside[wild] < wilds:
-        return f"only {beside[wild]} wild tile(s) lie beside the board"
+        return "too_few_wilds", {"have": beside[wild], "wilds": wilds, "wild": wild}
     return None
 
 
