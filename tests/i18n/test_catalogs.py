@@ -50,11 +50,15 @@ def test_translations_keep_the_placeholders(language):
     assert not wrong, f"placeholders differ in {language}: {wrong[:10]}"
 
 
-def test_polish_has_its_three_plural_forms():
+def test_polish_has_its_plural_forms_one_few_and_many():
+    """Polish: 1 płytka, 2–4 płytki, 5 płytek (and the CLDR's fourth form, for fractions)."""
     po = catalog("pl")
-    assert "nplurals=3" in po.metadata["Plural-Forms"]
+    forms = int(re.search(r"nplurals=(\d)", po.metadata["Plural-Forms"]).group(1))
+    assert forms >= 3
     plurals = [e for e in po.translated_entries() if e.msgid_plural]
-    assert plurals and all(len(e.msgstr_plural) == 3 for e in plurals)
+    assert plurals and all(len(e.msgstr_plural) == forms for e in plurals)
+    few_and_many = [e for e in plurals if e.msgstr_plural[1] != e.msgstr_plural[2]]
+    assert few_and_many, "the forms for 2–4 and for 5 differ in Polish"
 
 
 def test_catalogs_hold_every_text_marked_in_the_code(tmp_path):
