@@ -4,21 +4,22 @@ import re
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext_lazy, pgettext_lazy
 
 from games import i18n
+from games.boards import SIDES, TITLES
 from games.models import BotLevel, Game
 from games.registry import GAME_TYPES
 from games.services import TIME_CONTROL_DAYS
 
 TIME_CONTROLS = (
-    ("none", "no time limit"),
-    ("per_move", "days per move"),
+    ("none", gettext_lazy("no time limit")),
+    ("per_move", gettext_lazy("days per move")),
     ("bank", gettext_lazy("a bank of hours, topped up after each move")),
 )
-OPTION_LABELS = {"board": "Board side", "wall": "Wall side"}
+OPTION_LABELS = {"board": gettext_lazy("Board side"), "wall": gettext_lazy("Wall side")}
 # The engines' option values as players read them (the rules reference spells "colored").
-OPTION_VALUES = {"colored": gettext_lazy("coloured"), "grey": gettext_lazy("grey")}
+OPTION_VALUES = SIDES
 
 
 def option_field(slug: str, option: str) -> str:
@@ -42,34 +43,53 @@ class PreferencesForm(forms.Form):
 
 
 class EmailForm(forms.Form):
-    email = forms.EmailField(label="Your email address", max_length=254)
+    email = forms.EmailField(label=gettext_lazy("Your email address"), max_length=254)
 
 
 class GameCreateForm(forms.Form):
     """Every game's options are fields; only the chosen game's count."""
 
-    game = forms.ChoiceField(choices=[(slug, kind.title) for slug, kind in GAME_TYPES.items()])
+    game = forms.ChoiceField(
+        choices=[(slug, TITLES.get(slug, kind.title)) for slug, kind in GAME_TYPES.items()],
+        label=pgettext_lazy("which game", "Game"),
+    )
     players = forms.TypedChoiceField(
-        choices=[(n, f"{n} players") for n in (2, 3, 4)], coerce=int, initial=2
+        choices=[
+            (n, ngettext_lazy("%(count)s player", "%(count)s players", "count") % {"count": n})
+            for n in (2, 3, 4)
+        ],
+        coerce=int,
+        initial=2,
+        label=gettext_lazy("Players"),
     )
     time_control = forms.ChoiceField(
         choices=TIME_CONTROLS, initial="none", label=gettext_lazy("Kind")
     )
     days = forms.TypedChoiceField(
-        choices=[(d, f"{d} day{'s' if d > 1 else ''}") for d in TIME_CONTROL_DAYS],
+        choices=[
+            (d, ngettext_lazy("%(count)s day", "%(count)s days", "count") % {"count": d})
+            for d in TIME_CONTROL_DAYS
+        ],
         coerce=int,
         initial=3,
         required=False,
-        label="Days per move",
+        label=gettext_lazy("Days per move"),
     )
-    bank_hours = forms.IntegerField(min_value=1, initial=72, required=False)
-    increment_hours = forms.IntegerField(min_value=0, initial=12, required=False)
-    cap_hours = forms.IntegerField(min_value=1, initial=120, required=False)
+    bank_hours = forms.IntegerField(
+        min_value=1, initial=72, required=False, label=gettext_lazy("Hours each at the start")
+    )
+    increment_hours = forms.IntegerField(
+        min_value=0, initial=12, required=False, label=gettext_lazy("Hours added after each move")
+    )
+    cap_hours = forms.IntegerField(
+        min_value=1, initial=120, required=False, label=gettext_lazy("At most (hours)")
+    )
     self_undo = forms.BooleanField(
-        required=False, initial=True, label="Players may undo their own last move"
+        required=False, initial=True, label=gettext_lazy("Players may undo their own last move")
     )
     private = forms.BooleanField(
-        required=False, label="Private: only the players see it, even once finished"
+        required=False,
+        label=gettext_lazy("Private: only the players see it, even once finished"),
     )
     rated = forms.BooleanField(
         required=False, initial=True, label=gettext_lazy("Rated: the result counts for the ratings")
@@ -109,7 +129,7 @@ class GameCreateForm(forms.Form):
         widget=forms.Textarea(
             attrs={"rows": 2, "placeholder": "bob@example.com, carol@example.com"}
         ),
-        label="Invite by email (the other seats stay open to anyone)",
+        label=gettext_lazy("Invite by email (the other seats stay open to anyone)"),
     )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -119,7 +139,12 @@ class GameCreateForm(forms.Form):
                 self.fields[option_field(slug, option)] = forms.ChoiceField(
                     choices=[(value, OPTION_VALUES.get(value, value)) for value in allowed],
                     required=False,
-                    label=f"{kind.title}: {OPTION_LABELS.get(option, option)}",
+                    # Translators: a game's option on the new game form, "Azul: Wall side".
+                    label=gettext("%(game)s: %(option)s")
+                    % {
+                        "game": TITLES.get(slug, kind.title),
+                        "option": OPTION_LABELS.get(option, option),
+                    },
                 )
 
     def game_options(self) -> dict:
@@ -163,7 +188,7 @@ class MoveForm(forms.Form):
     """A move in notation: picked from the list of legal moves, or typed."""
 
     move = forms.CharField(required=False, max_length=200)
-    typed = forms.CharField(required=False, max_length=200, label="or type it")
+    typed = forms.CharField(required=False, max_length=200, label=gettext_lazy("or type it"))
     expected_seq = forms.IntegerField(min_value=0)
 
     def notation(self) -> str:
@@ -177,5 +202,6 @@ class TakebackRequestForm(forms.Form):
 class TakebackAnswerForm(forms.Form):
     request = forms.IntegerField(min_value=1)
     accept = forms.TypedChoiceField(
-        choices=[("yes", "accept"), ("no", "decline")], coerce=lambda v: v == "yes"
+        choices=[("yes", gettext_lazy("accept")), ("no", gettext_lazy("decline"))],
+        coerce=lambda v: v == "yes",
     )

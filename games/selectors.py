@@ -462,11 +462,15 @@ def _actor_names(actors: set[str]) -> dict[str, str]:
         elif actor.startswith(BOT_ACTOR_PREFIX) and bot_name(number):
             bots[actor] = bot_name(number)
     users = {user.pk: user for user in get_user_model().objects.filter(pk__in=ids.values())}
-    names = {"system": "the site", **bots}
+    names = {"system": gettext("the site"), **bots}
     for actor, number in ids.items():
         if number in users:
             name = display_name(users[number])
-            names[actor] = f"{name} (moderator)" if actor.startswith("moderator:") else name
+            names[actor] = (
+                gettext("%(name)s (moderator)") % {"name": name}
+                if actor.startswith("moderator:")
+                else name
+            )
     return names
 
 

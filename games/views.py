@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import selectors, services
 from games import table as tbl
-from games.boards import board_of, clickable_moves
+from games.boards import board_of, clickable_moves, title_of
 from games.errors import ServiceError
 from games.forms import (
     OPTION_LABELS,
@@ -32,7 +32,7 @@ from games.forms import (
     option_field,
 )
 from games.models import Game, Seat
-from games.registry import GAME_TYPES, game_type
+from games.registry import GAME_TYPES
 from games.rules.common import RulesError
 
 POLL_MILLISECONDS = 3000
@@ -93,7 +93,7 @@ def _rows(games) -> list[dict]:
         rows.append(
             {
                 "game": game,
-                "title": game_type(game.game_type).title,
+                "title": title_of(game.game_type),
                 "players": players,
                 "to_move": next((p["player"] for p in players if p["seat"] == game.to_move), None),
             }
@@ -154,7 +154,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     context = {
         "seat": seat,
         "game": seat.game,
-        "title": game_type(seat.game.game_type).title,
+        "title": title_of(seat.game.game_type),
         "players": selectors.players_of(seat.game),
         "settings": _settings_words(seat.game),
         "creator": selectors.display_name(seat.game.created_by),
@@ -188,7 +188,7 @@ def _open_game_page(request: HttpRequest, game: Game) -> HttpResponse:
     seat = selectors.seat_of(game, request.user)
     context = {
         "game": game,
-        "title": game_type(game.game_type).title,
+        "title": title_of(game.game_type),
         "players": selectors.players_of(game),
         "seat": seat,
         "settings": _settings_words(game),
@@ -234,7 +234,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict:
     context = {
         "game": game,
         "table": table,
-        "title": game_type(game.game_type).title,
+        "title": title_of(game.game_type),
         "players": players,
         "names": names,
         "seat": seat,
@@ -349,7 +349,6 @@ def _move_log(
         number += 1
         entry["number"] = number
         entry["words"] = board.describe(step.events, entry["player"])
-        entry["you_words"] = board.describe(step.events, gettext("you")) if seat == viewer else ""
     moves = [e for e in history if e["kind"] == "move" and not e["voided"]]
     if moves:
         moves[-1]["latest"] = True
@@ -384,7 +383,7 @@ def _takeback_choices(
     table: tbl.Table, points: tuple[int, ...], log: list[dict], viewer: int | None
 ) -> list[dict]:
     """The points one may ask to go back to, as a player names them ("before your move
-    14: you took 3 red from the centre"), each with the moves it would take back. The
+    14: Ann took 3 red tiles from the centre"), each with the moves it would take back. The
     first one before a move of the viewer's own is chosen to begin with."""
     moves = {e["seq"]: e for e in log if e["kind"] == "move" and not e["voided"]}
     choices = []
@@ -394,9 +393,10 @@ def _takeback_choices(
         if entry is None:
             continue
         if entry["seat"] == viewer:
+            # Translators: %(words)s is the move in words, with the player's own name.
             label = gettext("before your move %(number)s: %(words)s") % {
                 "number": entry["number"],
-                "words": entry["you_words"],
+                "words": entry["words"],
             }
         else:
             label = gettext("before %(player)s’s move %(number)s: %(words)s") % {
@@ -470,9 +470,10 @@ def _clocks(game: Game, names: list[str], viewer: int | None) -> list[dict]:
     for number, name in enumerate(names):
         running = number == game.to_move and game.deadline is not None
         if running:
-            left = _duration(int((game.deadline - now).total_seconds()))
+            seconds = int((game.deadline - now).total_seconds())
+            left = gettext("%(time)s left") % {"time": _duration(seconds)}
         elif kind == "bank" or number == game.to_move:
-            left = _duration(banks.get(number, 0))
+            left = gettext("%(time)s left") % {"time": _duration(banks.get(number, 0))}
         else:
             left = ngettext("%(days)s day per move", "%(days)s days per move", control["days"]) % {
                 "days": control["days"]
@@ -482,7 +483,7 @@ def _clocks(game: Game, names: list[str], viewer: int | None) -> list[dict]:
 
 
 def _duration(seconds: int) -> str:
-    """A time left in words, to the minute: "2 days 3 hours", "4 hours 10 minutes"."""
+    """A time in words, to the minute: "2 days, 3 hours", "4 hours, 10 minutes"."""
     seconds = max(0, seconds)
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
@@ -494,13 +495,21 @@ def _duration(seconds: int) -> str:
         parts.append(ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours})
     if minutes and not days:
         parts.append(ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes})
-    return " ".join(parts[:2]) or gettext("less than a minute")
+    if len(parts) > 1:
+        # Translators: a time in two units, "2 days, 3 hours" or "4 hours, 10 minutes".
+        return gettext("%(larger)s, %(smaller)s") % {"larger": parts[0], "smaller": parts[1]}
+    return parts[0] if parts else gettext("less than a minute")
 
 
 def _settings_words(game: Game) -> list[str]:
     """The game's options and time control as a player reads them."""
     words = [
-        f"{OPTION_LABELS.get(option, option)}: {OPTION_VALUES.get(value, value)}"
+        # Translators: a game's option and its value, "Wall side: grey".
+        gettext("%(option)s: %(value)s")
+        % {
+            "option": OPTION_LABELS.get(option, option),
+            "value": OPTION_VALUES.get(value, value),
+        }
         for option, value in game.options.items()
     ]
     control = game.time_control or {}
@@ -512,7 +521,11 @@ def _settings_words(game: Game) -> list[str]:
             )
         case "bank":
             words.append(
-                gettext("%(bank)s hours each, %(increment)s more after every move, up to %(cap)s")
+                ngettext(
+                    "%(bank)s hour each, %(increment)s more after every move, up to %(cap)s",
+                    "%(bank)s hours each, %(increment)s more after every move, up to %(cap)s",
+                    control["bank_hours"],
+                )
                 % {
                     "bank": control["bank_hours"],
                     "increment": control["increment_hours"],
@@ -570,7 +583,10 @@ def game_live(request: HttpRequest, game_id: int) -> JsonResponse:
 
 def _page_title(context: dict) -> str:
     title = f"{context['title']} #{context['game'].pk} · azulsite"
-    return gettext("Your turn") + " · " + title if context["my_turn"] else title
+    if context["my_turn"]:
+        # Translators: the browser tab's title on your turn; %(title)s is "Azul #12 · azulsite".
+        return gettext("Your turn · %(title)s") % {"title": title}
+    return title
 
 
 # Refusals whose service message is written for API clients, said again for players.
@@ -695,7 +711,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method == "POST":
         services.game_resign(game=game, user=request.user)
         return redirect("game", game_id=game.pk)
-    return render(request, "resign.html", {"game": game, "title": game_type(game.game_type).title})
+    return render(request, "resign.html", {"game": game, "title": title_of(game.game_type)})
 
 
 @require_GET
@@ -720,7 +736,9 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Any moment of a game one may see: ``?at=N`` is the seq shown (the end of a move)."""
     game = selectors.game_for_viewer(game_id, request.user)
     if not game.last_seq:
-        raise ServiceError("this game has not started: nothing to replay yet", code="not_started")
+        raise ServiceError(
+            gettext("this game has not started: nothing to replay yet"), code="not_started"
+        )
     table = selectors.game_table(game)
     players = selectors.players_of(game)
     names = _names(players, len(table.players))
@@ -736,7 +754,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     view = table.engine.view(table.state)
     context = {
         "game": game,
-        "title": game_type(game.game_type).title,
+        "title": title_of(game.game_type),
         "history": history,
         "at": at,
         "index": index,

@@ -20,7 +20,34 @@ entry plus its module here.
 from importlib import import_module
 from types import ModuleType
 
+from django.utils.translation import pgettext_lazy
+
 from games.registry import game_type
+
+# The games' names as players read them (the registry stays free of Django): the
+# published editions have their own names in each language.
+TITLES = {
+    "summer-pavilion": pgettext_lazy("game title", "Azul: Summer Pavilion"),
+    "azul": pgettext_lazy("game title", "Azul"),
+    "miyabi": pgettext_lazy("game title", "Miyabi"),
+}
+# The board and wall sides of the games' options, as players read them (the rules
+# reference spells "colored").
+SIDES = {
+    "colored": pgettext_lazy("board side", "coloured"),
+    "coloured": pgettext_lazy("board side", "coloured"),
+    "grey": pgettext_lazy("board side", "grey"),
+}
+
+
+def title_of(slug: str) -> str:
+    """A game's name in the reader's language."""
+    return str(TITLES.get(slug) or game_type(slug).title)
+
+
+def side_name(value: str) -> str:
+    """A board or wall side in the reader's language."""
+    return str(SIDES.get(value, value))
 
 
 def board_of(slug: str) -> ModuleType:

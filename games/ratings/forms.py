@@ -3,6 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.boards import SIDES as SIDE_WORDS
+from games.boards import TITLES
 from games.ratings.selectors import RESULTS, ArchiveQuery
 from games.registry import GAME_TYPES
 
@@ -18,12 +20,13 @@ class ArchiveForm(forms.Form):
     player = forms.CharField(required=False, max_length=150, label=_("Player"))
     game = forms.ChoiceField(
         required=False,
-        choices=[("", _("any game"))] + [(slug, kind.title) for slug, kind in GAME_TYPES.items()],
+        choices=[("", _("any game"))]
+        + [(slug, TITLES.get(slug, kind.title)) for slug, kind in GAME_TYPES.items()],
         label=_("Game"),
     )
     side = forms.ChoiceField(
         required=False,
-        choices=[("", _("any side"))] + [(s, s) for s in SIDES],
+        choices=[("", _("any side"))] + [(s, SIDE_WORDS.get(s, s)) for s in SIDES],
         label=_("Board side"),
     )
     players = forms.TypedChoiceField(

@@ -10,9 +10,10 @@ from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from games.boards import side_name, title_of
 from games.errors import NotFound
 from games.models import Game, GameResult, PlayerSettings, Rating, RatingChange, ResultSeat
-from games.registry import GAME_TYPES, game_type
+from games.registry import GAME_TYPES
 from games.selectors import display_name, export_record, is_moderator
 from games.services.ratings import PROVISIONAL_GAMES, display_rating, uncertainty
 
@@ -59,7 +60,7 @@ class LadderRating:
 def ladder_rating(rating: Rating) -> LadderRating:
     return LadderRating(
         game=rating.game_type,
-        title=game_type(rating.game_type).title,
+        title=title_of(rating.game_type),
         rating=rating.display,
         uncertainty=uncertainty(rating.sigma),
         games=rating.games,
@@ -102,7 +103,7 @@ def stats_of(user) -> list[dict]:
     return [
         {
             "game": slug,
-            "title": kind.title,
+            "title": title_of(kind.slug),
             "played": by_game[slug]["played"],
             "won": int(by_game[slug]["won"] or 0),
             "average_score": round(by_game[slug]["average"] or 0, 1),
@@ -161,7 +162,8 @@ def with_seats(results) -> list[GameResult]:
             }
             for seat in seats[result.pk]
         ]
-        result.title = game_type(result.game_type).title
+        result.title = title_of(result.game_type)
+        result.side_said = side_name(result.side) if result.side else ""
     return results
 
 

@@ -11,12 +11,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
+from games.boards import title_of
 from games.errors import Forbidden, NotFound
 from games.models import Seat
 from games.ratings import selectors
 from games.ratings.charts import rating_chart
 from games.ratings.forms import ArchiveForm
-from games.registry import GAME_TYPES, game_type
+from games.registry import GAME_TYPES
 from games.selectors import display_name, is_moderator, players_of
 from games.views import refusal_page
 
@@ -48,7 +49,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     current = [
         {
             "game": game,
-            "title": game_type(game.game_type).title,
+            "title": title_of(game.game_type),
             "players": players_of(game),
             "linked": game.pk in seated or is_moderator(viewer),
         }
@@ -101,8 +102,8 @@ def leaderboard_page(request: HttpRequest, game: str | None = None) -> HttpRespo
     ]
     context = {
         "game": game,
-        "title": game_type(game).title,
-        "games": [(slug, kind.title) for slug, kind in GAME_TYPES.items()],
+        "title": title_of(game),
+        "games": [(slug, title_of(slug)) for slug in GAME_TYPES],
         "rows": rows,
         "page": page,
         "provisional_games": services.ratings.PROVISIONAL_GAMES,
