@@ -61,7 +61,8 @@ RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
 @dataclass(frozen=True)
 class Reply:
     """What the service needs from an inbound email. ``unreadable`` says why its text
-    cannot be read at all (an unknown character set), for the answer to the player;
+    cannot be read at all (the error about an unknown character set; the answer to the
+    player says it in their language);
     ``answers`` are the Message-IDs it replies to (``In-Reply-To`` and ``References``)."""
 
     message_id: str
@@ -97,10 +98,7 @@ def read(raw: bytes, recipients: tuple[str, ...] = ()) -> Reply:
         text, unreadable = written_text(message), ""
     except LookupError as error:
         text = ""
-        unreadable = (
-            f"your email is written in a character set we cannot read ({error}). Please "
-            "write again in plain text, as UTF-8 (the setting most mail programs use)."
-        )
+        unreadable = str(error) or "unknown"
     return Reply(
         message_id=message_id[:255],
         sender=sender,

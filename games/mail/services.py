@@ -35,11 +35,13 @@ from django.contrib.auth import get_user_model
 from django.core.mail import get_connection
 from django.db import transaction
 from django.db.models import F, Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from games import services, throttles
 from games.errors import BadRequest, ServiceError
-from games.mail import inbound, outbox, render
+from games.i18n import speaking_to
+from games.mail import inbound, outbox, render, words
 from games.mail.selectors import player_by_address, player_by_token
 from games.models import Game, InboundMessage, Outbox, PlayerSettings, Seat, SeatClock
 from games.rules.common import InvalidNotation
@@ -388,10 +390,13 @@ def preferences_update(*, user, wanted_kinds: list[str], daily_digest: bool) -> 
     unknown = sorted(set(wanted_kinds) - set(OPTIONAL_KINDS))
     if unknown:
         raise BadRequest(
-            f"unknown email kind(s) {unknown}; accepted: {', '.join(OPTIONAL_KINDS)}",
+            # Translators: %(unknown)s and %(accepted)s list kinds of email by their codes.
+            _("unknown email kinds %(unknown)s; accepted: %(accepted)s")
+            % {"unknown": ", ".join(unknown), "accepted": ", ".join(OPTIONAL_KINDS)},
             code="invalid_kinds",
+            unknown=unknown,
         )
-    prefs, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+    prefs, _created = PlayerSettings.objects.select_for_update().get_or_create(user=user)
     prefs.muted_kinds = [kind for kind in OPTIONAL_KINDS if kind not in wanted_kinds]
     prefs.daily_digest = bool(daily_digest)
     prefs.unsubscribed_at = None
@@ -405,7 +410,7 @@ def unsubscribe(*, token: str, now: datetime | None = None) -> None:
     user = player_by_token(token)
     if user is None:
         return
-    prefs, _ = PlayerSettings.objects.get_or_create(user=user)
+    prefs, _created = PlayerSettings.objects.get_or_create(user=user)
     PlayerSettings.objects.filter(pk=prefs.pk, unsubscribed_at__isnull=True).update(
         unsubscribed_at=now or timezone.now()
     )
@@ -427,7 +432,10 @@ def reply_receive(*, raw: bytes, recipients: tuple[str, ...] = ()) -> str:
         )
         if not created:
             return "ignored: duplicate"
-        outcome = _answer(reply, record)
+        # The sender's language: the words of their reply, and the service's refusal
+        # sentences kept for their answer.
+        with speaking_to(player_by_address(reply.sender)):
+            outcome = _answer(reply, record)
         record.outcome = outcome[:255]
         record.save(update_fields=["outcome", "game"])
     return outcome
@@ -452,48 +460,41 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
     game = Game.objects.filter(pk=target.game_id).first() if target else None
     seat = game.seats.filter(position=target.seat).first() if game else None
     if seat is None or seat.user_id is None:
-        return _refuse(
-            None, user, record, reply, "this address does not take moves (the link is wrong)."
-        )
+        return _refuse(None, user, record, reply, "wrong_address")
     if user is None or seat.user_id != user.pk:
-        return _refuse(
-            None,
-            user,
-            record,
-            reply,
-            "moves for a seat are taken only from the address its turn emails go to.",
-        )
+        return _refuse(None, user, record, reply, "not_the_seats_address")
     if reply.forged:
-        return _refuse(
-            None,
-            user,
-            record,
-            reply,
-            "the receiving server could not confirm it came from your address (DMARC failed).",
-        )
+        return _refuse(None, user, record, reply, "forged")
     record.game = game
     if reply.unreadable:
-        return _refuse(game, user, record, reply, reply.unreadable)
+        return _refuse(game, user, record, reply, "unreadable", error=reply.unreadable)
     if game.status != Game.Status.ACTIVE:
-        return _refuse(game, user, record, reply, f"the game is {game.get_status_display()}.")
+        return _refuse(game, user, record, reply, "game_not_active", status=game.status)
     lines = reply.lines()
     if not lines:
-        return _refuse(game, user, record, reply, "no move found: write the move or its number.")
+        return _refuse(game, user, record, reply, "no_move")
     if target.seq != game.last_seq:
+        return _refuse(game, user, record, reply, "moved_on")
+    language = translation.get_language()
+    written = _move_line(game, lines, language)
+    try:
+        result = services.move_submit(
+            game=game,
+            user=user,
+            move=_move_text(game, words.neutral(game.game_type, language, written)),
+            expected_seq=target.seq,
+        )
+    except ServiceError as error:
+        # The service's sentence is in the player's language already (``speaking_to``).
         return _refuse(
             game,
             user,
             record,
             reply,
-            "the game has moved on since that email. Here is the position now.",
+            error.code,
+            written=written,
+            message=error.message,
         )
-    written = _move_line(game, lines)
-    try:
-        result = services.move_submit(
-            game=game, user=user, move=_move_text(game, written), expected_seq=target.seq
-        )
-    except ServiceError as error:
-        return _refuse(game, user, record, reply, f"{written!r}: {error.message}")
     moved = result.events[0]
     outbox.queue(
         game,
@@ -506,15 +507,18 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
     return f"played {moved.data['move']}"
 
 
-def _move_line(game: Game, lines: list[str]) -> str:
+def _move_line(game: Game, lines: list[str], language: str = "") -> str:
     """The first line the player wrote that reads as a move or a move's number — maybe
     after a lead-in such as "My move:" — so a greeting before it and a signature after it
-    do not matter. When none reads, the first line that is not a greeting, to say why it
-    does not."""
+    do not matter; the words of the player's ``language`` are read too (``words``). When
+    none reads, the first line that is not a greeting, to say why it does not."""
     engine = game_table(game).engine
     for line in lines[:MOVE_LINES_READ]:
         for candidate in (line, inbound.without_lead_in(line)):
-            if candidate and (MOVE_NUMBER.fullmatch(candidate) or _reads(engine, candidate)):
+            if candidate and (
+                MOVE_NUMBER.fullmatch(candidate)
+                or _reads(engine, words.neutral(game.game_type, language, candidate))
+            ):
                 return candidate
     return next((line for line in lines if not inbound.is_greeting(line)), lines[0])
 
@@ -536,15 +540,23 @@ def _move_text(game: Game, written: str) -> str:
     chosen = int(number.group(1))
     if not 1 <= chosen <= len(legal):
         raise BadRequest(
-            f"there is no move number {chosen}: the moves are numbered 1 to {len(legal)}",
+            _("there is no move number %(number)s: the moves are numbered 1 to %(last)s")
+            % {"number": chosen, "last": len(legal)},
             code="invalid_move_number",
+            number=chosen,
+            last=len(legal),
         )
     return legal[chosen - 1]["move"]
 
 
-def _refuse(game, user, record: InboundMessage, reply: inbound.Reply, reason: str) -> str:
+def _refuse(game, user, record: InboundMessage, reply: inbound.Reply, code: str, **details) -> str:
     """Queue the refusal (to registered players only: no mail to strangers), with the game
-    when the sender may see it — unless ``_refusal_held_back`` says not to answer."""
+    when the sender may see it — unless ``_refusal_held_back`` says not to answer. The row
+    keeps the reason's ``code`` and ``details``: its email says it in the recipient's
+    language when it is sent (``render.refusal_reason``). The outcome, for the operator,
+    says it in English."""
+    with translation.override("en"):
+        reason = render.refusal_reason({"refusal": code, "details": details})
     if user is None:
         return f"refused: {reason}"
     held_back = _refusal_held_back(game, user, reply)
@@ -555,7 +567,8 @@ def _refuse(game, user, record: InboundMessage, reply: inbound.Reply, reason: st
         record.pk,
         user.email,
         Outbox.Kind.REPLY_REFUSED,
-        reason=reason,
+        refusal=code,
+        details=details,
         in_reply_to=reply.message_id,
     )
     return f"refused: {reason}"

@@ -13,23 +13,27 @@ from django.shortcuts import render
 from django.urls import URLPattern
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from games import services as game_services
 from games.errors import ServiceError
+from games.i18n import preferences_of, speaking_to, supported
 from games.mail import services
 from games.mail.selectors import player_by_token
 from games.models import Outbox, PlayerSettings
 
+# Translators: each completes "Email me when…" on the email preferences page.
 KIND_LABELS = {
-    Outbox.Kind.GAME_STARTED: "a game you joined has started",
-    Outbox.Kind.YOUR_TURN: "it is your turn",
-    Outbox.Kind.REMINDER: "reminders while a game waits for you",
-    Outbox.Kind.DEADLINE_WARNING: "your time is running out",
-    Outbox.Kind.TIMEOUT: "your time ran out",
-    Outbox.Kind.GAME_OVER: "a game is over (result and replay)",
-    Outbox.Kind.TAKEBACK_REQUEST: "an opponent asks for a takeback",
+    Outbox.Kind.GAME_STARTED: gettext_lazy("a game you joined has started"),
+    Outbox.Kind.YOUR_TURN: gettext_lazy("it is your turn"),
+    Outbox.Kind.REMINDER: gettext_lazy("reminders while a game waits for you"),
+    Outbox.Kind.DEADLINE_WARNING: gettext_lazy("your time is running out"),
+    Outbox.Kind.TIMEOUT: gettext_lazy("your time ran out"),
+    Outbox.Kind.GAME_OVER: gettext_lazy("a game is over (result and replay)"),
+    Outbox.Kind.TAKEBACK_REQUEST: gettext_lazy("an opponent asks for a takeback"),
 }
 
 
@@ -40,23 +44,36 @@ def preferences(request: HttpRequest, token: str | None = None) -> HttpResponse:
     user = _player(request, token)
     if user is None:
         return render(request, "mail/preferences_unknown.html", status=404)
+    with _speaking(request, user):
+        return _preferences(request, user)
+
+
+def _speaking(request: HttpRequest, user):
+    """The page of an email's link in its player's language and time zone: the language
+    chosen on their account, else the browser's (the page's own)."""
+    prefs = preferences_of(user)
+    chosen = supported(prefs.language) if prefs else ""
+    return speaking_to(user, language=chosen or getattr(request, "LANGUAGE_CODE", None))
+
+
+def _preferences(request: HttpRequest, user) -> HttpResponse:
     message, error = "", ""
     if request.method == "POST":
         try:
             match request.POST.get("action"):
                 case "vacation_start":
                     game_services.vacation_start(user=user)
-                    message = "Enjoy your vacation: your clocks are stopped."
+                    message = _("Enjoy your vacation: your clocks are stopped.")
                 case "vacation_end":
                     game_services.vacation_end(user=user)
-                    message = "Welcome back: your clocks run again."
+                    message = _("Welcome back: your clocks run again.")
                 case _:
                     services.preferences_update(
                         user=user,
                         wanted_kinds=request.POST.getlist("kinds"),
                         daily_digest=request.POST.get("daily_digest") == "on",
                     )
-                    message = "Your preferences are saved."
+                    message = _("Your preferences are saved.")
         except ServiceError as refused:
             error = refused.message
     prefs = PlayerSettings.objects.filter(user=user).first() or PlayerSettings(user=user)
@@ -79,6 +96,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET asks to confirm (mail scanners open links); POST unsubscribes — also the RFC 8058
     one-click POST a mail client sends, which carries no CSRF token, hence the exemption:
     the signed token is the authority. The answer is the same for any token."""
+    # In the page's own language (cookie, browser), never the player's: the answer must not
+    # tell whether the token named anyone.
     if request.method == "POST":
         services.unsubscribe(token=token)
         return render(request, "mail/unsubscribed.html")
@@ -103,6 +122,7 @@ def webhook_guard(view):
             return JsonResponse(
                 {
                     "code": "webhook_disabled",
+                    # An operator's message (API-style JSON for the provider): not translated.
                     "message": "inbound mail is switched off: the site has no "
                     "ANYMAIL_WEBHOOK_SECRET; set it and give the provider "
                     "https://USER:PASSWORD@host/mail/anymail/<provider>/inbound/",
