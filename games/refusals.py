@@ -15,6 +15,7 @@ from django.utils.functional import Promise
 from django.utils.text import get_text_list
 from django.utils.translation import gettext, gettext_lazy, ngettext_lazy, pgettext
 
+from games.registry import GAME_TYPES
 from games.rules.common import InvalidNotation, RulesError
 
 AZUL = "azul"
@@ -113,6 +114,12 @@ def _orientation(value: object) -> str:
     return str(value)
 
 
+def _game_title(slug: object) -> str:
+    """A game's name (a proper name, the same in every language) from its registry slug."""
+    game = GAME_TYPES.get(slug) if isinstance(slug, str) else None
+    return game.title if game else str(slug)
+
+
 def _counted_from_one(value: object) -> object:
     """An index from 0 as people count, from 1."""
     return value + 1 if type(value) is int else value
@@ -149,6 +156,8 @@ def words(params: dict[str, Any], game: str | None = None) -> dict[str, Any]:
                 said[name] = _listed(value, last="and")
             case "unknown" | "known" | "values":
                 said[name] = _listed(value, last="and" if name != "values" else "or")
+            case "game":
+                said[name] = _game_title(value)
             case "value" | "players" if not isinstance(value, int):
                 said[name] = repr(value)
     if {"shape", "object", "count"} <= params.keys():

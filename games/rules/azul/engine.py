@@ -110,7 +110,7 @@ EMPTY_BOARD = PlayerBoard(0, (EMPTY_LINE,) * PATTERN_LINES, EMPTY_WALL, (), Fals
 def start(players: int, options: dict, rng: random.Random) -> list[Event]:
     """Setup: every player uses the same wall side (option ``wall``); the start player
     fills each factory display with 4 tiles drawn at random from the bag of 100."""
-    wall = chosen_options("Azul", players, PLAYERS, options, OPTIONS)["wall"]
+    wall = chosen_options(NAME, players, PLAYERS, options, OPTIONS)["wall"]
     started = GameStarted(players, wall, START_SEAT)
     return [started, _refill(evolve(None, started), START_SEAT, rng)]
 

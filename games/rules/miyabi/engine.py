@@ -268,7 +268,7 @@ def _lay_out(state: State, rng: random.Random) -> tuple[Tile, ...]:
 
 def start(players: int, options: dict, rng: random.Random) -> list[Event]:
     """Set up: the bonsai to the youngest player and the first phase's tiles."""
-    chosen_options("Miyabi", players, PLAYERS, options, OPTIONS)
+    chosen_options(NAME, players, PLAYERS, options, OPTIONS)
     started = GameStarted(players, FIRST_BONSAI)
     state = evolve(None, started)
     return [started, PhaseBegan(1, FIRST_BONSAI, _lay_out(state, rng))]

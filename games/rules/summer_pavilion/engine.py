@@ -112,7 +112,7 @@ BARRIERS = (GameStarted, SupplyRefilled, NextRoundPrepared)
 def start(players: int, options: dict, rng: random.Random) -> list[Event]:
     """Rulebook "Game setup": 10 tiles drawn onto the supply, then 4 onto every factory
     display (5, 7 or 9 of them)."""
-    board = chosen_options("Summer Pavilion", players, PLAYERS, options, OPTIONS)["board"]
+    board = chosen_options(NAME, players, PLAYERS, options, OPTIONS)["board"]
     supply = draw_tiles(FULL_BAG, NO_TILES, SUPPLY_SPACES, rng)
     bag, _ = apply_draw(FULL_BAG, NO_TILES, supply)
     displays = draw_tiles(bag, NO_TILES, FACTORIES[players] * TILES_PER_FACTORY, rng)
@@ -442,7 +442,7 @@ def _command_event(state: State, command: Command) -> Event:
         case Pass():
             return _pass(state, command)
         case _:
-            raise IllegalMove("not_a_command", game="summer_pavilion")
+            raise IllegalMove("not_a_command", game="summer-pavilion")
 
 
 def _refuse_unless_phase(state: State, phase: Phase, action: str) -> None:

@@ -55,7 +55,7 @@ def format(command: Command) -> str:
             return " ".join(["pass", _letters(keep)]).strip()
         case ChooseBonusTiles(colours):
             return f"bonus {_letters(colours)}"
-    raise InvalidNotation(repr(command), "not_a_command", game="summer_pavilion")
+    raise InvalidNotation(repr(command), "not_a_command", game="summer-pavilion")
 
 
 def _letters(colours: tuple[int, ...]) -> str:
@@ -69,7 +69,7 @@ def parse(text: str) -> Command:
         raise InvalidNotation(text, EXPECTED_COMMAND)
     verb, rest = words[0], words[1] if len(words) > 1 else ""
     if verb == "pass":
-        keep = _tiles(text, rest, EXPECTED_KEPT)
+        keep = _tiles(text, rest, EXPECTED_KEPT, most=CORNER_SPACES)
         if len(keep) > CORNER_SPACES:
             raise InvalidNotation(text, "pavilion_keep_too_many", most=CORNER_SPACES)
         return Pass(keep)
@@ -108,7 +108,7 @@ def _place(text: str, compact: str) -> PlaceTile:
     )
 
 
-def _tiles(text: str, rest: str, expected: str) -> tuple[int, ...]:
+def _tiles(text: str, rest: str, expected: str, **params: int) -> tuple[int, ...]:
     """Colours written as letters ('ggr'), names ('green green red') or both, in any
     order; returned in ascending colour order."""
     colours: list[int] = []
@@ -120,5 +120,5 @@ def _tiles(text: str, rest: str, expected: str) -> tuple[int, ...]:
         elif all(letter in COLOUR_LETTERS for letter in word):
             colours.extend(COLOUR_LETTERS.index(letter) for letter in word)
         else:
-            raise InvalidNotation(text, expected, most=CORNER_SPACES)
+            raise InvalidNotation(text, expected, **params)
     return tuple(sorted(colours))

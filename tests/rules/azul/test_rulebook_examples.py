@@ -72,17 +72,18 @@ def test_andrea_has_exactly_three_choices_for_her_two_yellow_tiles():
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
-        ("2", "row 2 of the wall already has a yellow tile"),
-        ("3", "row 3 of the wall already has a yellow tile"),
-        ("4", "pattern line 4 already holds blue tiles"),
+        ("2", ("wall_row_has_colour", {"row": 1, "colour": Colour.YELLOW})),
+        ("3", ("wall_row_has_colour", {"row": 2, "colour": Colour.YELLOW})),
+        ("4", ("pattern_line_other_colour", {"line": 3, "held_colour": Colour.BLUE})),
     ],
 )
 def test_andrea_may_not_put_yellow_on_lines_2_3_or_4(line, reason):
     """ "Ela não tem permissão para colocá-los em sua segunda ou terceira linha padrão,
     porque suas linhas de parede correspondentes possuem um azulejo amarelo. Ela também não
     pode colocá-los na quarta linha padrão, pois já há 1 azulejo azul.\""""
-    with pytest.raises(IllegalMove, match=reason):
+    with pytest.raises(IllegalMove) as refusal:
         decide(ANDREA_TABLE, parse(f"F1 yellow {line}"), random.Random(0))
+    assert (refusal.value.code, refusal.value.params) == reason
 
 
 def test_peter_tiles_his_complete_second_and_fourth_lines():

@@ -41,7 +41,7 @@ from tests.rules.azul.tables import board, opening, play, table, tiles
 def refused(state, move):
     with pytest.raises(IllegalMove) as error:
         decide(state, parse(move), random.Random(0))
-    return error.value.reason
+    return error.value.code, error.value.params
 
 
 # --- setup --------------------------------------------------------------------------------
@@ -112,19 +112,19 @@ def test_the_marker_taken_onto_a_full_floor_line_costs_no_eighth_space():
 @pytest.mark.parametrize(
     ("move", "reason"),
     [
-        ("F6 red 1", "no factory display 6: a 2-player game has 5"),
-        ("F2 red 1", "factory display 2 holds no red tiles"),
-        ("C blue 1", "the centre holds no blue tiles"),
-        ("F1 blue 1", "pattern line 1 is already complete"),
-        ("F1 red 2", "pattern line 2 already holds yellow tiles"),
-        ("F1 red 3", "row 3 of the wall already has a red tile"),
-        ("wall 1", "cannot choose a wall column during the factory offer"),
+        ("F6 red 1", ("no_such_factory", {"factory": 5, "players": 2, "factories": 5})),
+        ("F2 red 1", ("source_lacks_colour", {"source": 1, "colour": Colour.RED})),
+        ("C blue 1", ("source_lacks_colour", {"source": None, "colour": Colour.BLUE})),
+        ("F1 blue 1", ("pattern_line_complete", {"line": 0})),
+        ("F1 red 2", ("pattern_line_other_colour", {"line": 1, "held_colour": Colour.YELLOW})),
+        ("F1 red 3", ("wall_row_has_colour", {"row": 2, "colour": Colour.RED})),
+        ("wall 1", ("during_factory_offer", {"action": "choose_wall_column"})),
     ],
 )
 def test_a_take_against_the_rules_is_refused_with_the_reason(move, reason):
     tiler = board(lines={1: "B", 2: "Y"}, wall_rows=(".....", ".....", "....R"))
     state = table(opening(), factories=("RRBB",), centre="R", boards={0: tiler})
-    assert reason in refused(state, move)
+    assert refused(state, move) == reason
 
 
 def test_the_turn_passes_clockwise_and_the_offer_ends_when_the_table_is_empty():
@@ -226,7 +226,7 @@ def test_the_game_ends_after_the_round_in_which_a_horizontal_row_is_completed():
     assert events[-1] == GameEnded((Bonus(5, 5, 5, 95), Bonus(0, 0, 0, 0)), EndReason.ROW_COMPLETED)
     assert is_over(state) and to_move(state) is None and legal_commands(state) == []
     assert outcome(state) == Outcome((20 + 10 + 95, 0), (0,))
-    assert refused(state, "F1 red 1") == "cannot take tiles: the game is over"
+    assert refused(state, "F1 red 1") == ("game_over", {"action": "take_tiles"})
 
 
 def test_the_game_goes_on_until_the_round_ends_even_after_a_row_is_complete():
@@ -281,11 +281,12 @@ def test_on_the_grey_wall_no_colour_appears_twice_in_a_column():
     state = _grey({0: board(lines={2: "RR"}, wall_rows=("..R..", "B...."))})
     _, state = play(state, "F1 black floor")
     assert legal_commands(state) == [PlaceOnWall(1), PlaceOnWall(3), PlaceOnWall(4)]
-    assert refused(state, "wall 3") == "column 3 of the wall already has a red tile"
-    assert refused(state, "wall 1") == "row 2, column 1 of the wall already holds a tile"
-    assert refused(state, "F1 red 1") == (
-        "cannot take tiles: player 1 must choose a grey wall column"
+    assert refused(state, "wall 3") == (
+        "wall_column_has_colour",
+        {"column": 2, "colour": Colour.RED},
     )
+    assert refused(state, "wall 1") == ("wall_space_taken", {"row": 1, "column": 0})
+    assert refused(state, "F1 red 1") == ("wall_column_due", {"action": "take_tiles", "seat": 0})
 
 
 def test_on_the_grey_wall_a_single_legal_space_is_filled_without_asking():
@@ -324,7 +325,7 @@ def test_on_the_grey_wall_a_colour_already_in_the_row_is_refused_on_its_pattern_
     state = table(
         opening(2, "grey"), factories=("RRRR",), boards={0: board(wall_rows=("", "...R."))}
     )
-    assert refused(state, "F1 red 2") == "row 2 of the wall already has a red tile"
+    assert refused(state, "F1 red 2") == ("wall_row_has_colour", {"row": 1, "colour": Colour.RED})
 
 
 # --- default command, view, text ------------------------------------------------------------

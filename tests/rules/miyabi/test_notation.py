@@ -58,20 +58,20 @@ def test_a_mirrored_orientation_reads_as_its_canonical_name():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("", '"pass", or a tile'),
-        ("place LP3 at b2", '"pass", or a tile'),
-        ("XP3 b2", 'a tile such as "LP3"'),
-        ("LQ3 b2", 'a tile such as "LP3"'),
-        ("LP4 b2", 'a tile such as "LP3"'),
-        ("LP3 g2", 'a square such as "b2"'),
-        ("LP3 b7", 'a square such as "b2"'),
-        ("LP3 b2 r45", "an orientation r0/r90/r180/r270"),
+        ("", ("miyabi_expected_command", {})),
+        ("place LP3 at b2", ("miyabi_expected_command", {})),
+        ("XP3 b2", ("miyabi_expected_tile", {"word": "xp3"})),
+        ("LQ3 b2", ("miyabi_expected_tile", {"word": "lq3"})),
+        ("LP4 b2", ("miyabi_expected_tile", {"word": "lp4"})),
+        ("LP3 g2", ("miyabi_expected_square", {"word": "g2", "rows": 6})),
+        ("LP3 b7", ("miyabi_expected_square", {"word": "b7", "rows": 6})),
+        ("LP3 b2 r45", ("miyabi_expected_orientation", {"word": "r45"})),
     ],
 )
 def test_unreadable_text_says_what_was_expected(text, expected):
     with pytest.raises(InvalidNotation) as error:
         parse(text)
-    assert expected in error.value.expected
+    assert (error.value.code, error.value.params) == expected
 
 
 def test_a_command_has_a_structured_form():

@@ -196,8 +196,9 @@ def test_the_game_ends_after_the_last_phase_with_majorities_and_a_winner():
     maple, pagoda = MAJORITY_POINTS[GardenObject.MAPLE], MAJORITY_POINTS[GardenObject.PAGODA]
     assert state.points == (1 + 1 + maple[0] + pagoda[0], 1 + maple[0])
     assert outcome(state).winners == (0,)
-    with pytest.raises(IllegalMove, match="over"):
+    with pytest.raises(IllegalMove) as refused:
         decide(state, Pass(), None)
+    assert refused.value.code == "game_over"
 
 
 def test_equal_scores_share_the_victory():

@@ -26,6 +26,13 @@ RNG = random.Random(0)
 GREY = Side.GREY
 
 
+def refusal(state, command) -> tuple[str, dict]:
+    """The code and params of the ``IllegalMove`` that ``command`` raises."""
+    with pytest.raises(IllegalMove) as refused:
+        decide(state, command, RNG)
+    return refused.value.code, refused.value.params
+
+
 def test_grey_costs_are_three_on_the_centre_and_three_two_one_four_five_six_outside():
     costs = COSTS[GREY]
     assert [costs[index(0, space)] for space in range(1, 7)] == [3] * 6
@@ -62,8 +69,10 @@ def test_two_tiles_of_one_colour_fix_a_single_coloured_star():
     state = phase_two(
         beside=tiles(green=3, red=3), side=GREY, placed={(3, 1): GREEN, (3, 2): GREEN}
     )
-    with pytest.raises(IllegalMove, match="accepts green, not red"):
-        decide(state, PlaceTile(3, 3, RED), RNG)
+    assert refusal(state, PlaceTile(3, 3, RED)) == (
+        "star_refuses_colour",
+        {"star": 3, "accepted": (GREEN,), "colour": RED},
+    )
     assert decide(state, PlaceTile(3, 3, GREEN), RNG)[0].points == 3
 
 
@@ -71,8 +80,9 @@ def test_two_different_tiles_fix_a_multicolour_star():
     state = phase_two(
         beside=tiles(green=6, red=6), side=GREY, placed={(3, 1): GREEN, (3, 2): YELLOW}
     )
-    with pytest.raises(IllegalMove, match="not green"):
-        decide(state, PlaceTile(3, 3, GREEN), RNG)
+    code, params = refusal(state, PlaceTile(3, 3, GREEN))
+    assert (code, params["star"], params["colour"]) == ("star_refuses_colour", 3, GREEN)
+    assert GREEN not in params["accepted"] and RED in params["accepted"]
     assert decide(state, PlaceTile(3, 3, RED), RNG)[0].points == 3
 
 
@@ -83,8 +93,10 @@ def test_several_stars_may_share_a_colour_on_the_grey_side():
 
 def test_the_coloured_side_refuses_a_colour_its_star_does_not_show():
     state = phase_two(beside=tiles(green=6))
-    with pytest.raises(IllegalMove, match="accepts purple, not green"):
-        decide(state, PlaceTile(1, 3, GREEN), RNG)
+    assert refusal(state, PlaceTile(1, 3, GREEN)) == (
+        "star_refuses_colour",
+        {"star": 1, "accepted": (PURPLE,), "colour": GREEN},
+    )
 
 
 def test_completed_grey_stars_score_their_colour_or_twelve_when_multicoloured():

@@ -54,22 +54,22 @@ def test_case_spaces_star_digits_and_colour_names_are_accepted(text, command):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("", "a take like 'y3'"),
-        ("hello", "a take like 'y3'"),
-        ("x3", "a take like 'y3'"),
-        ("y0", "a factory number 1-9 or 'c'"),
-        ("yz", "a factory number 1-9 or 'c'"),
-        ("bb7", "a space 1-6"),
-        ("bx6", "a star (c p o r b y g or 0-6)"),
-        ("bb6+", "'+' with the number of wild tiles"),
-        ("pass xyz", "up to 4 tile colours"),
-        ("pass ggggg", "at most 4 tiles to keep"),
-        ("bonus", "tile colours (p g o y b r or colour names) after 'bonus'"),
-        ("bonus q", "after 'bonus'"),
+        ("", ("pavilion_expected_command", {})),
+        ("hello", ("pavilion_expected_command", {})),
+        ("x3", ("pavilion_expected_command", {})),
+        ("y0", ("pavilion_expected_take", {})),
+        ("yz", ("pavilion_expected_take", {})),
+        ("bb7", ("pavilion_expected_place", {})),
+        ("bx6", ("pavilion_expected_place", {})),
+        ("bb6+", ("pavilion_expected_place", {})),
+        ("pass xyz", ("pavilion_expected_kept", {"most": 4})),
+        ("pass ggggg", ("pavilion_keep_too_many", {"most": 4})),
+        ("bonus", ("pavilion_expected_bonus", {})),
+        ("bonus q", ("pavilion_expected_bonus", {})),
     ],
 )
 def test_unreadable_text_says_what_was_expected(text, expected):
     with pytest.raises(InvalidNotation) as error:
         parse(text)
-    assert expected in error.value.expected
+    assert (error.value.code, error.value.params) == expected
     assert error.value.text == text
