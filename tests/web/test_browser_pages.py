@@ -186,7 +186,7 @@ def test_the_takeback_picker_offers_the_move_just_played_in_words(windows, live_
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.click("#takeback summary")
     first = page.locator(".takeback-choice label").first.inner_text()
-    assert first.startswith("before your move 3: you took")
+    assert first.startswith(f"before your move 3: {selectors.display_name(asker)} took")
     assert just_played["text"] in page.locator(".taken-back").first.inner_text()
     assert page.locator(".takeback-choice input").first.is_checked()
     shoot(page, "takeback-picker-desktop")
