@@ -11,7 +11,8 @@ data, never gettext. ``docs/notation.md`` shows them, one table per game and lan
 No word means two things in one game and language (checked when this module loads, and by
 ``tests/mail/test_words.py``): a word that the notation already reads (a colour letter such
 as Azul's ``w`` for white, Summer Pavilion's ``o`` for orange, Spanish "y" = and = yellow) is
-never a filler."""
+never a filler. The words follow the glossary's proposal (``docs/translation.md`` §6), with
+more inflected forms and filler words so that a whole sentence reads."""
 
 import re
 import unicodedata
@@ -51,42 +52,42 @@ _portuguese = _spanish  # amarelo, amarela, amarelos, amarelas
 # notation's order (source, colour, line) by ``_azul_order``.
 AZUL_WORDS = {
     "es": {
-        "blue": ("azul", "azules"),
-        "yellow": _spanish("amarillo"),
-        "red": _spanish("rojo"),
-        "black": _spanish("negro"),
-        "white": _spanish("blanco"),
+        "blue": ("azul", "azules", "azu"),
+        "yellow": (*_spanish("amarillo"), "ama"),
+        "red": (*_spanish("rojo"), "roj"),
+        "black": (*_spanish("negro"), "neg"),
+        "white": (*_spanish("blanco"), "bla"),
         "factory": ("fábrica", "fábricas", "expositor", "expositores"),
         "centre": ("centro",),
         "line": ("línea", "líneas", "fila"),
         "floor": ("suelo",),
         "wall": ("muro", "pared"),
-        "column": ("columna",),
+        "column": ("columna", "col"),
         DROP: ("de", "del", "la", "el", "los", "las", "a", "al", "en", "fichas", "azulejos"),
     },
     "pt": {
-        "blue": ("azul", "azuis"),
-        "yellow": _portuguese("amarelo"),
-        "red": _portuguese("vermelho"),
-        "black": _portuguese("preto"),
-        "white": _portuguese("branco"),
+        "blue": ("azul", "azuis", "azu"),
+        "yellow": (*_portuguese("amarelo"), "ama"),
+        "red": (*_portuguese("vermelho"), "verm"),
+        "black": (*_portuguese("preto"), "pre"),
+        "white": (*_portuguese("branco"), "bra"),
         "factory": ("fábrica", "fábricas", "mostruário"),
         "centre": ("centro",),
         "line": ("linha", "linhas"),
         "floor": ("chão",),
         "wall": ("parede",),
-        "column": ("coluna",),
+        "column": ("coluna", "col"),
         DROP: (
             *("de", "da", "do", "das", "dos", "a", "o", "as", "os"),
             *("na", "no", "em", "para", "pra", "azulejos"),
         ),
     },
     "pl": {
-        "blue": _polish("niebiesk", soft=True),
-        "yellow": _polish("żółt"),
-        "red": _polish("czerwon"),
-        "black": _polish("czarn"),
-        "white": _polish("biał"),
+        "blue": (*_polish("niebiesk", soft=True), "nieb"),
+        "yellow": (*_polish("żółt"), "zol"),
+        "red": (*_polish("czerwon"), "czer"),
+        "black": (*_polish("czarn"), "czar"),
+        "white": (*_polish("biał"), "bia"),
         "factory": (
             *("warsztat", "warsztatu", "warsztacie", "warsztaty", "warsztatów"),
             *("fabryka", "fabryki", "fabryce", "fabrykę"),
@@ -95,7 +96,7 @@ AZUL_WORDS = {
         "line": ("linia", "linii", "linię", "rząd", "rzędu", "rzędzie"),
         "floor": ("podłoga", "podłogi", "podłogę", "podłodze"),
         "wall": ("ściana", "ściany", "ścianę", "ścianie", "mur", "muru"),
-        "column": ("kolumna", "kolumny", "kolumnę", "kolumnie"),
+        "column": ("kolumna", "kolumny", "kolumnę", "kolumnie", "kol"),
         # Not "w" (in): Azul reads "w" as white.
         DROP: ("z", "ze", "do", "na", "płytki", "płytek"),
     },
@@ -112,15 +113,15 @@ AZUL_EXAMPLES = {
 _SP = {name: letter for name, letter in zip(PAVILION_COLOURS, PAVILION_LETTERS, strict=True)}
 PAVILION_WORDS = {
     "es": {
-        _SP["purple"]: (*_spanish("morado"), "púrpura", "púrpuras"),
-        _SP["green"]: ("verde", "verdes"),
-        _SP["orange"]: ("naranja", "naranjas"),
-        _SP["yellow"]: _spanish("amarillo"),
-        _SP["blue"]: ("azul", "azules"),
-        _SP["red"]: _spanish("rojo"),
+        _SP["purple"]: ("púrpura", "púrpuras", *_spanish("morado"), "pur", "mor"),
+        _SP["green"]: ("verde", "verdes", "ver"),
+        _SP["orange"]: ("naranja", "naranjas", "nar"),
+        _SP["yellow"]: (*_spanish("amarillo"), "ama"),
+        _SP["blue"]: ("azul", "azules", "azu"),
+        _SP["red"]: (*_spanish("rojo"), "roj"),
         pavilion.CENTRE_LETTER: ("centro",),
-        "pass": ("pasar", "paso", "pasa", "paso"),
-        "bonus": ("bonificación", "bonificaciones", "bonus"),
+        "pass": ("paso", "pasar", "pasa"),
+        "bonus": ("bonificación", "bonificaciones", "bono", "bonus"),
         # Not "y" (and): the notation reads "y" as yellow.
         DROP: (
             *("de", "del", "la", "el", "los", "las", "al", "en", "fábrica", "estrella"),
@@ -128,14 +129,14 @@ PAVILION_WORDS = {
         ),
     },
     "pt": {
-        _SP["purple"]: _portuguese("roxo"),
-        _SP["green"]: ("verde", "verdes"),
-        _SP["orange"]: ("laranja", "laranjas"),
-        _SP["yellow"]: _portuguese("amarelo"),
-        _SP["blue"]: ("azul", "azuis"),
-        _SP["red"]: _portuguese("vermelho"),
+        _SP["purple"]: (*_portuguese("roxo"), "púrpura", "rox"),
+        _SP["green"]: ("verde", "verdes", "verd"),
+        _SP["orange"]: ("laranja", "laranjas", "lar"),
+        _SP["yellow"]: (*_portuguese("amarelo"), "ama"),
+        _SP["blue"]: ("azul", "azuis", "azu"),
+        _SP["red"]: (*_portuguese("vermelho"), "verm"),
         pavilion.CENTRE_LETTER: ("centro",),
-        "pass": ("passar", "passo", "passa"),
+        "pass": ("passo", "passar", "passa"),
         "bonus": ("bônus", "bónus", "bonificação"),
         # Not "o" (the): the notation reads "o" as orange.
         DROP: (
@@ -145,12 +146,12 @@ PAVILION_WORDS = {
         ),
     },
     "pl": {
-        _SP["purple"]: _polish("fioletow"),
-        _SP["green"]: _polish("zielon"),
-        _SP["orange"]: _polish("pomarańczow"),
-        _SP["yellow"]: _polish("żółt"),
-        _SP["blue"]: _polish("niebiesk", soft=True),
-        _SP["red"]: _polish("czerwon"),
+        _SP["purple"]: (*_polish("fioletow"), "fiolet", "fio"),
+        _SP["green"]: (*_polish("zielon"), "zie"),
+        _SP["orange"]: (*_polish("pomarańczow"), "pom"),
+        _SP["yellow"]: (*_polish("żółt"), "zol"),
+        _SP["blue"]: (*_polish("niebiesk", soft=True), "nieb"),
+        _SP["red"]: (*_polish("czerwon"), "czer"),
         pavilion.CENTRE_LETTER: ("środek", "środka", "środku"),
         "pass": ("pas", "pasuję", "spasuj", "spasować", "pasować"),
         "bonus": ("premia", "premię", "premii"),
@@ -170,8 +171,8 @@ PAVILION_EXAMPLES = {
 # --- Miyabi: the notation's only word is "pass"; tiles and squares are letters and digits
 # ("LP3 b2 r90") that no language changes.
 MIYABI_WORDS = {
-    "es": {"pass": ("pasar", "paso")},
-    "pt": {"pass": ("passar", "passo")},
+    "es": {"pass": ("paso", "pasar")},
+    "pt": {"pass": ("passo", "passar")},
     "pl": {"pass": ("pas", "pasuję", "spasuj", "spasować")},
 }
 MIYABI_EXAMPLES = {"es": "paso", "pt": "passo", "pl": "pasuję"}
