@@ -406,7 +406,7 @@ def test_the_game_page_fits_in_every_language(browser, live_server, screenshots)
                 spilled = page.evaluate(
                     """() => [...document.querySelectorAll(
                             'button, .button, summary, select, .tag, .fact, label')]
-                        .filter(e => e.offsetParent !== null)
+                        .filter(e => e.offsetParent !== null && !e.closest('.visually-hidden'))
                         .filter(e => e.scrollWidth > e.clientWidth + 1)
                         .map(e => e.textContent.trim().slice(0, 40))"""
                 )
