@@ -73,12 +73,65 @@ def test_unreadable_notation_is_a_400_with_what_is_accepted_and_the_legal_moves(
     assert error["expected"] and error["legal_moves"]
 
 
+def test_an_unreadable_move_names_the_engines_code_for_programs(alice, bob):
+    game = started("azul", alice, bob)
+    error = move_of(game, mover(game), "F1 purple 1").json()
+    assert (error["engine_code"], error["engine_params"]) == ("azul_expected_colour", {})
+    assert error["message"] == f'cannot read "F1 purple 1": {error["expected"]}'
+
+
+def test_refusals_follow_accept_language_and_keep_their_codes(alice, bob):
+    """Needs the Polish catalog (locale/pl): the same refusal in English and in Polish,
+    with the same machine-readable codes; the player's account language does not apply to
+    the API, the request's Accept-Language does."""
+    game = started("azul", alice, bob)
+    player = mover(game)
+    said = {
+        language: post(
+            client_for(player), url(game, "moves"), {"move": move}, **{"Accept-Language": language}
+        ).json()
+        for language in ("en", "pl")
+        for move in ("F9 red 1",)
+    }
+    english, polish = said["en"], said["pl"]
+    assert english["message"].startswith("illegal move: ")
+    assert (polish["code"], polish["engine_code"], polish["engine_params"]) == (
+        english["code"],
+        english["engine_code"],
+        english["engine_params"],
+    )
+    assert polish["message"] != english["message"] and polish["reason"] != english["reason"]
+    assert "9" in polish["reason"]
+    unreadable = {
+        language: move_of_in(game, player, "F1 purple 1", language) for language in ("en", "pl")
+    }
+    assert unreadable["en"]["code"] == unreadable["pl"]["code"] == "invalid_notation"
+    assert unreadable["en"]["engine_code"] == unreadable["pl"]["engine_code"]
+    assert unreadable["en"]["expected"] != unreadable["pl"]["expected"]
+    not_yours = post(
+        client_for(other_than(game, player)),
+        url(game, "moves"),
+        {"move": "F1 red 1"},
+        **{"Accept-Language": "pl"},
+    ).json()
+    assert not_yours["code"] == "not_your_turn" and not_yours["message"] != "it is not your turn"
+
+
+def move_of_in(game, user, move, language):
+    return post(
+        client_for(user), url(game, "moves"), {"move": move}, **{"Accept-Language": language}
+    ).json()
+
+
 def test_an_illegal_move_is_a_400_with_the_reason_and_the_legal_moves(alice, bob):
     game = started("azul", alice, bob)
     response = move_of(game, mover(game), "F9 red 1")
     assert response.status_code == 400
     error = response.json()
     assert error["code"] == "illegal_move" and "factory display 9" in error["reason"]
+    assert error["message"] == "illegal move: " + error["reason"]
+    assert error["engine_code"] == "no_such_factory"
+    assert error["engine_params"] == {"factory": 8, "players": 2, "factories": 5}
     assert {move["move"] for move in error["legal_moves"]} == {
         move["move"] for move in selectors.legal_moves_of(selectors.game_table(game))
     }
