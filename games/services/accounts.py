@@ -86,21 +86,23 @@ def account_sign_in(*, code: str):
         else None
     )
     if row is None or not constant_time_compare(mac, _mac(row)):
-        raise BadRequest("this sign-in link is not valid: ask for a new one", code="link_invalid")
+        raise BadRequest(
+            _("this sign-in link is not valid: ask for a new one"), code="link_invalid"
+        )
     if row.created_at < timezone.now() - SIGN_IN_MAX_AGE:
         raise BadRequest(
-            "this sign-in link has expired (links last 30 minutes): ask for a new one",
+            _("this sign-in link has expired (links last 30 minutes): ask for a new one"),
             code="link_expired",
         )
-    user, _ = User.objects.select_for_update().get_or_create(
+    user, _created = User.objects.select_for_update().get_or_create(
         username=row.recipient, defaults={"email": row.recipient}
     )
     if _last_login(user) != row.payload.get("last", ""):
         raise BadRequest(
-            "this sign-in link has already been used: ask for a new one", code="link_used"
+            _("this sign-in link has already been used: ask for a new one"), code="link_used"
         )
     if not user.is_active:
-        raise Forbidden("this account is disabled", code="account_disabled")
+        raise Forbidden(_("this account is disabled"), code="account_disabled")
     if language := i18n.supported(row.payload.get("language")):
         PlayerSettings.objects.update_or_create(user=user, defaults={"last_language": language})
     return user

@@ -1,6 +1,8 @@
 """The game's chat and players' reports to the moderators."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.errors import BadRequest, Forbidden
 from games.models import ChatMessage, Game, Report, Seat
@@ -16,12 +18,17 @@ def chat_post(*, game: Game, user, text: str) -> ChatMessage:
     text = (text or "").strip()
     seat = seat_of(game, user)
     if seat is None or seat.status not in (Seat.Status.JOINED, Seat.Status.RESIGNED):
-        raise Forbidden("only the game's players write in its chat", code="not_a_player")
+        raise Forbidden(_("only the game's players write in its chat"), code="not_a_player")
     if not text:
-        raise BadRequest("the message is empty", code="empty_message")
+        raise BadRequest(_("the message is empty"), code="empty_message")
     if len(text) > CHAT_MAX_LENGTH:
         raise BadRequest(
-            f"a message holds at most {CHAT_MAX_LENGTH} characters, this one has {len(text)}",
+            ngettext(
+                "a message holds at most %(most)s characters, this one has %(length)s",
+                "a message holds at most %(most)s characters, this one has %(length)s",
+                len(text),
+            )
+            % {"most": CHAT_MAX_LENGTH, "length": len(text)},
             code="message_too_long",
         )
     return ChatMessage.objects.create(game=game, author=user, text=text)
@@ -31,11 +38,11 @@ def chat_post(*, game: Game, user, text: str) -> ChatMessage:
 def report_create(*, game: Game, reporter, reason: str, message: ChatMessage | None = None):
     """A player reports a game or one of its chat messages to the moderators."""
     if not (reason or "").strip():
-        raise BadRequest("say what is wrong", code="reason_required")
+        raise BadRequest(_("say what is wrong"), code="reason_required")
     if seat_of(game, reporter) is None and not can_view(game, reporter):
-        raise Forbidden("you can only report games you can see", code="not_visible")
+        raise Forbidden(_("you can only report games you can see"), code="not_visible")
     if message is not None and message.game_id != game.pk:
-        raise BadRequest("that message is not in this game", code="invalid_message")
+        raise BadRequest(_("that message is not in this game"), code="invalid_message")
     return Report.objects.create(
         game=game, message=message, reporter=reporter, reason=reason.strip()[:2000]
     )

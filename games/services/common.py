@@ -12,6 +12,9 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from azulsite.celery import send_quickly
 from events import store
@@ -26,42 +29,52 @@ from games.services.ratings import ratings_game_finished
 
 log = logging.getLogger(__name__)
 
-# What a refused table command tells the player: the kind of error and the sentence.
-REFUSALS: dict[str, tuple[type[ServiceError], str]] = {
-    "already_started": (Conflict, "this game has already started"),
-    "not_in_play": (Conflict, "this game is not in play"),
-    "not_your_turn": (Forbidden, "it is not your turn"),
+# What a refused table command tells the player: the kind of error and the sentence (said
+# in the reader's language when it is raised).
+REFUSALS: dict[str, tuple[type[ServiceError], Promise]] = {
+    "already_started": (Conflict, gettext_lazy("this game has already started")),
+    "not_in_play": (Conflict, gettext_lazy("this game is not in play")),
+    "not_your_turn": (Forbidden, gettext_lazy("it is not your turn")),
     "nothing_to_undo": (
         Conflict,
-        "nothing to undo: your last move is followed by another player's move or by a draw "
-        "of new tiles (ask the others for a takeback instead)",
+        gettext_lazy(
+            "nothing to undo: your last move is followed by another player's move or by a "
+            "draw of new tiles (ask the others for a takeback instead)"
+        ),
     ),
     "invalid_takeback": (
         BadRequest,
-        "that point is not the end of a move that can still be taken back: choose one from "
-        "the move list",
+        gettext_lazy(
+            "that point is not the end of a move that can still be taken back: choose one "
+            "from the move list"
+        ),
     ),
     "takeback_crosses_draw": (
         Conflict,
-        "new tiles were drawn after that point: no takeback crosses a draw",
+        gettext_lazy("new tiles were drawn after that point: no takeback crosses a draw"),
     ),
-    "takeback_open": (Conflict, "a takeback request is already open"),
+    "takeback_open": (Conflict, gettext_lazy("a takeback request is already open")),
     "no_takeback": (
         NotFound,
-        "no such open takeback request (it may have lapsed when someone moved)",
+        gettext_lazy("no such open takeback request (it may have lapsed when someone moved)"),
     ),
-    "own_request": (Forbidden, "you asked for this takeback: the others answer it"),
-    "already_resigned": (Conflict, "you have already resigned"),
+    "own_request": (Forbidden, gettext_lazy("you asked for this takeback: the others answer it")),
+    "already_resigned": (Conflict, gettext_lazy("you have already resigned")),
     "invalid_revert": (
         BadRequest,
-        "that point is not the end of a move that still counts: choose one from the move list",
+        gettext_lazy(
+            "that point is not the end of a move that still counts: choose one from the move list"
+        ),
     ),
-    "invalid_seat": (BadRequest, "there is no such seat in this game"),
-    "already_seated": (Conflict, "that player already has a seat in this game"),
-    "already_paused": (Conflict, "the clocks are already paused"),
-    "not_paused": (Conflict, "the clocks are not paused"),
-    "no_deadline": (Conflict, "this game has no time control"),
-    "own_turn": (Forbidden, "only an opponent can give the player to move more time"),
+    "invalid_seat": (BadRequest, gettext_lazy("there is no such seat in this game")),
+    "already_seated": (Conflict, gettext_lazy("that player already has a seat in this game")),
+    "already_paused": (Conflict, gettext_lazy("the clocks are already paused")),
+    "not_paused": (Conflict, gettext_lazy("the clocks are not paused")),
+    "no_deadline": (Conflict, gettext_lazy("this game has no time control")),
+    "own_turn": (
+        Forbidden,
+        gettext_lazy("only an opponent can give the player to move more time"),
+    ),
 }
 
 
@@ -80,7 +93,7 @@ def locked_game(game: Game) -> Game:
         .order_by("position", "pk")
     )
     if not seats:
-        raise NotFound(f"no game {game.pk}")
+        raise NotFound(_("there is no game %(number)s") % {"number": game.pk})
     locked = seats[0].game
     for seat in seats:
         seat.game = locked
@@ -110,7 +123,7 @@ def act(
         events = tbl.decide(before, command, game_rng(game))
     except tbl.Refused as refused:
         kind, message = REFUSALS[refused.code]
-        raise kind(message, code=refused.code, **refused.params) from None
+        raise kind(str(message), code=refused.code, **refused.params) from None
     if not events:
         return before, []
     table, written = append(
@@ -152,7 +165,7 @@ def append(
         )
     except ConcurrencyConflict as conflict:
         raise Conflict(
-            "someone else acted in this game at the same moment: reload and try again",
+            _("someone else acted in this game at the same moment: reload and try again"),
             code="stale",
             current_seq=conflict.current_seq,
         ) from None
@@ -245,12 +258,16 @@ def project(game: Game, table: tbl.Table, *, before: tbl.Table | None = None, no
 
 def playing_seat(game: Game, user) -> Seat:
     if game.status != Game.Status.ACTIVE:
-        raise Conflict(f"this game is {game.get_status_display()}", code="not_active")
+        # Translators: %(status)s is a game's status, e.g. "finished".
+        raise Conflict(
+            _("this game is %(status)s") % {"status": game.get_status_display()},
+            code="not_active",
+        )
     seat = seat_of(game, user)
     if seat is None or seat.status != Seat.Status.JOINED:
-        raise Forbidden("you are not playing in this game", code="not_a_player")
+        raise Forbidden(_("you are not playing in this game"), code="not_a_player")
     if not user.is_active:
-        raise Forbidden("your account is suspended", code="suspended")
+        raise Forbidden(_("your account is suspended"), code="suspended")
     return seat
 
 

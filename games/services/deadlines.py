@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import table as tbl
 from games.errors import Conflict
@@ -70,12 +72,12 @@ def game_timeout(*, game_id: int, now: datetime) -> bool:
         seat_resign(game, seat, actor="system", reason="time ran out", at=now)
     else:
         table = game_table(game)
-        for _ in range(LONGEST_TURN):
+        for _turn in range(LONGEST_TURN):
             if table.over or table.to_move() != seat.position:
                 break
             command = table.engine.default_command(table.state)
             played.append(table.engine.format(command))
-            table, _ = act(
+            table, _written = act(
                 game,
                 tbl.Play(seat.position, command, "timeout"),
                 actor="system",
@@ -111,14 +113,19 @@ def vacation_start(*, user, now: datetime | None = None) -> PlayerSettings:
     """Go on vacation: the player's clocks stop in every game until they come back or
     their vacation days for the year run out."""
     now = now or timezone.now()
-    prefs, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+    prefs, _created = PlayerSettings.objects.select_for_update().get_or_create(user=user)
     if prefs.vacation_started_at is not None:
-        raise Conflict("you are already on vacation", code="on_vacation")
+        raise Conflict(_("you are already on vacation"), code="on_vacation")
     if prefs.vacation_year != now.year:
         prefs.vacation_year, prefs.vacation_seconds_used = now.year, 0
     if vacation_left(prefs, now) <= timedelta(0):
         raise Conflict(
-            f"you have used your {prefs.vacation_days_per_year} vacation days this year",
+            ngettext(
+                "you have used your %(days)s vacation day this year",
+                "you have used your %(days)s vacation days this year",
+                prefs.vacation_days_per_year,
+            )
+            % {"days": prefs.vacation_days_per_year},
             code="no_vacation_left",
         )
     prefs.vacation_started_at = now
@@ -132,9 +139,9 @@ def vacation_end(*, user, now: datetime | None = None) -> PlayerSettings:
     """Come back: the days used are counted and the clocks run again from what they had
     left."""
     now = now or timezone.now()
-    prefs, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+    prefs, _created = PlayerSettings.objects.select_for_update().get_or_create(user=user)
     if prefs.vacation_started_at is None:
-        raise Conflict("you are not on vacation", code="not_on_vacation")
+        raise Conflict(_("you are not on vacation"), code="not_on_vacation")
     allowance = prefs.vacation_days_per_year * 86400
     spent = int((now - prefs.vacation_started_at).total_seconds())
     prefs.vacation_seconds_used = min(allowance, prefs.vacation_seconds_used + spent)

@@ -2,6 +2,7 @@
 seat."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.errors import Conflict
 from games.models import Game, Seat
@@ -18,7 +19,7 @@ def invitation_decline(*, token: str) -> Seat:
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
     if seat.status != Seat.Status.INVITED or game.status != Game.Status.OPEN:
         raise Conflict(
-            "this invitation has already been answered, or the game no longer waits for players",
+            _("this invitation has already been answered, or the game no longer waits for players"),
             code="invitation_used",
         )
     seat.status, seat.invited_email, seat.position = Seat.Status.OPEN, "", None

@@ -3,6 +3,7 @@ actor and the reason given; nobody changes a game silently (issue 8)."""
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
@@ -14,10 +15,10 @@ from games.services.tables import validate_bot_level
 
 def _check_moderator(moderator, reason: str) -> None:
     if not is_moderator(moderator):
-        raise Forbidden("only moderators may do this", code="not_a_moderator")
+        raise Forbidden(_("only moderators may do this"), code="not_a_moderator")
     if not (reason or "").strip():
         raise BadRequest(
-            "say why: every moderation act is recorded with its reason", code="reason_required"
+            _("say why: every moderation act is recorded with its reason"), code="reason_required"
         )
 
 
@@ -25,7 +26,11 @@ def _moderating(game: Game, moderator, reason: str) -> tuple[Game, str]:
     _check_moderator(moderator, reason)
     game = locked_game(game)
     if game.status != Game.Status.ACTIVE:
-        raise Conflict(f"this game is {game.get_status_display()}", code="not_active")
+        # Translators: %(status)s is a game's status, e.g. "finished".
+        raise Conflict(
+            _("this game is %(status)s") % {"status": game.get_status_display()},
+            code="not_active",
+        )
     return game, f"moderator:{moderator.pk}"
 
 
@@ -51,7 +56,7 @@ def moderate_resume(*, game: Game, moderator, reason: str) -> Game:
 def moderate_extend_deadline(*, game: Game, moderator, reason: str, hours: int) -> Game:
     """Give the seat to move more time."""
     if not isinstance(hours, int) or not 1 <= hours <= 24 * 30:
-        raise BadRequest("extend by 1 to 720 hours", code="invalid_hours")
+        raise BadRequest(_("extend by 1 to 720 hours"), code="invalid_hours")
     return _moderate(game, moderator, reason, tbl.ExtendDeadline(hours * 3600))
 
 
@@ -70,8 +75,8 @@ def _seat_to_replace(game: Game, seat: int):
     seats = {s.position: s for s in joined_seats(game)}
     if seat not in seats:
         raise BadRequest(
-            f"there is no player {seat + 1 if isinstance(seat, int) else seat!r}; players are "
-            f"numbered 1 to {len(seats)}",
+            _("there is no player %(seat)s; the players are numbered 1 to %(last)s")
+            % {"seat": seat + 1 if isinstance(seat, int) else repr(seat), "last": len(seats)},
             code="invalid_seat",
         )
     return seats[seat]
@@ -121,7 +126,7 @@ def moderate_hide_message(*, message: ChatMessage, moderator, reason: str) -> Ch
     _check_moderator(moderator, reason)
     message = ChatMessage.objects.select_for_update().get(pk=message.pk)
     if message.hidden_at is not None:
-        raise Conflict("this message is already hidden", code="already_hidden")
+        raise Conflict(_("this message is already hidden"), code="already_hidden")
     game = locked_game(message.game)
     act(game, tbl.HideMessage(message.pk), actor=f"moderator:{moderator.pk}", reason=reason.strip())
     message.hidden_at = timezone.now()
@@ -145,8 +150,8 @@ def user_reinstate(*, user, moderator, reason: str) -> None:
 def _moderate_user(user, moderator, reason: str, *, suspend: bool) -> None:
     _check_moderator(moderator, reason)
     if user.pk == moderator.pk:
-        raise BadRequest("you cannot suspend yourself", code="invalid_user")
-    player, _ = PlayerSettings.objects.select_for_update().get_or_create(user=user)
+        raise BadRequest(_("you cannot suspend yourself"), code="invalid_user")
+    player, _created = PlayerSettings.objects.select_for_update().get_or_create(user=user)
     player.suspended_at = timezone.now() if suspend else None
     player.suspended_reason = reason.strip() if suspend else ""
     player.save(update_fields=["suspended_at", "suspended_reason"])
@@ -158,9 +163,9 @@ def _moderate_user(user, moderator, reason: str, *, suspend: bool) -> None:
 def report_close(*, report: Report, moderator, status: str) -> Report:
     """Mark a report handled or dismissed."""
     if not is_moderator(moderator):
-        raise Forbidden("only moderators may do this", code="not_a_moderator")
+        raise Forbidden(_("only moderators may do this"), code="not_a_moderator")
     if status not in (Report.Status.HANDLED, Report.Status.DISMISSED):
-        raise BadRequest("a report is closed as handled or dismissed", code="invalid_status")
+        raise BadRequest(_("a report is closed as handled or dismissed"), code="invalid_status")
     report.status, report.handled_by, report.handled_at = status, moderator, timezone.now()
     report.save(update_fields=["status", "handled_by", "handled_at"])
     return report

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from events import store
 from events.store import StoredEvent
@@ -55,16 +56,16 @@ def move_submit(
     seat = playing_seat(game, user)
     if expected_seq is not None and expected_seq != game.last_seq:
         raise Conflict(
-            "the game has moved on since you looked: reload it and choose again",
+            _("the game has moved on since you looked: reload it and choose again"),
             code="stale",
             current_seq=game.last_seq,
         )
     table = game_table(game)
     if table.to_move() != seat.position:
-        raise Forbidden("it is not your turn", code="not_your_turn", to_move=table.to_move())
+        raise Forbidden(_("it is not your turn"), code="not_your_turn", to_move=table.to_move())
     try:
         command = table.engine.parse(move)
-        _, written = act(
+        _after, written = act(
             game,
             tbl.Play(seat.position, command),
             actor=actor_of(user),
@@ -103,13 +104,17 @@ def _answered_before(game: Game, user, move: str, earlier: list[StoredEvent]) ->
     first = earlier[0]
     if first.actor != actor_of(user) or first.data.get("move") != notation:
         raise Conflict(
-            f"this Idempotency-Key was used for another move ({first.data.get('move')}): "
-            "send a new move with a fresh key",
+            # Translators: %(move)s is a move in the notation (never translated).
+            _(
+                "this Idempotency-Key was used for another move (%(move)s): send a new move "
+                "with a fresh key"
+            )
+            % {"move": first.data.get("move")},
             code="idempotency_key_reused",
         )
     if table.step_at(first.seq) is None:
         raise Conflict(
-            "this move was played and has since been taken back: look at the game again",
+            _("this move was played and has since been taken back: look at the game again"),
             code="move_taken_back",
         )
     end = earlier[-1].seq
@@ -129,7 +134,7 @@ def move_undo(*, game: Game, user) -> Game:
     seat = playing_seat(game, user)
     if not game.self_undo:
         raise Forbidden(
-            "this game does not allow undo: ask for a takeback", code="undo_not_allowed"
+            _("this game does not allow undo: ask for a takeback"), code="undo_not_allowed"
         )
     act(game, tbl.Undo(seat.position), actor=actor_of(user))
     return game
@@ -142,8 +147,8 @@ def takeback_request(*, game: Game, user, to_seq: int) -> int:
     game = locked_game(game)
     seat = playing_seat(game, user)
     if not isinstance(to_seq, int):
-        raise BadRequest("say which move to go back to", code="invalid_takeback")
-    table, _ = act(game, tbl.RequestTakeback(seat.position, to_seq), actor=actor_of(user))
+        raise BadRequest(_("say which move to go back to"), code="invalid_takeback")
+    table, _written = act(game, tbl.RequestTakeback(seat.position, to_seq), actor=actor_of(user))
     request = table.takeback.request
     for other in joined_seats(game):
         if other.position != seat.position and other.position not in table.resigned:

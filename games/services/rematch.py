@@ -1,6 +1,7 @@
 """A rematch: the same players and options at a new table, seats rotated by one."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.errors import Conflict, Forbidden
 from games.models import Game, Seat
@@ -14,10 +15,12 @@ def game_rematch(*, game: Game, user) -> Game:
     or declines, as with any invitation). Every player moves one place on: the first
     player of the last game plays second, and so on."""
     if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
-        raise Conflict("a rematch can be asked once the game is over", code="not_over")
+        raise Conflict(_("a rematch can be asked once the game is over"), code="not_over")
     seats = list(game.seats.select_related("user").filter(user__isnull=False))
     if not any(seat.user_id == user.pk for seat in seats):
-        raise Forbidden("only the players of this game can ask for a rematch", code="not_a_player")
+        raise Forbidden(
+            _("only the players of this game can ask for a rematch"), code="not_a_player"
+        )
     new = game_create(
         creator=user,
         game=game.game_type,

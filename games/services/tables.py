@@ -10,6 +10,8 @@ from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests
@@ -36,16 +38,18 @@ def validate_time_control(time_control: dict | None) -> dict:
     ``{"kind": "bank", "bank_hours": 72, "increment_hours": 12, "cap_hours": 120}``."""
     control = dict(time_control or {"kind": "none"})
     kind = control.get("kind", "none")
-    accepted = (
-        'accepted: {"kind": "none"}, {"kind": "per_move", "days": 1, 2, 3, 5, 7 or 14}, or '
+    # Translators: %(forms)s lists the JSON forms a client may send (never translated).
+    accepted = _("accepted: %(forms)s") % {
+        "forms": '{"kind": "none"}, {"kind": "per_move", "days": 1, 2, 3, 5, 7 or 14}, '
         '{"kind": "bank", "bank_hours": H, "increment_hours": H, "cap_hours": H}'
-    )
+    }
     if kind == "none":
         return {"kind": "none"}
     if kind == "per_move":
         if control.get("days") not in TIME_CONTROL_DAYS:
             raise BadRequest(
-                f"days per move must be one of {TIME_CONTROL_DAYS}; {accepted}",
+                _("days per move must be one of %(days)s; %(accepted)s")
+                % {"days": ", ".join(map(str, TIME_CONTROL_DAYS)), "accepted": accepted},
                 code="invalid_time_control",
             )
         return {"kind": "per_move", "days": control["days"]}
@@ -56,16 +60,23 @@ def validate_time_control(time_control: dict | None) -> dict:
             )
         except (KeyError, TypeError, ValueError):
             raise BadRequest(
-                f"a bank needs whole hours; {accepted}", code="invalid_time_control"
+                _("a bank needs whole hours; %(accepted)s") % {"accepted": accepted},
+                code="invalid_time_control",
             ) from None
         if not (1 <= bank <= cap <= 24 * 60 and 0 <= increment <= cap):
             raise BadRequest(
-                "a bank needs 1 <= bank_hours <= cap_hours <= 1440 and "
-                "0 <= increment_hours <= cap_hours",
+                _(
+                    "a bank needs 1 <= bank_hours <= cap_hours <= 1440 and "
+                    "0 <= increment_hours <= cap_hours"
+                ),
                 code="invalid_time_control",
             )
         return {"kind": "bank", "bank_hours": bank, "increment_hours": increment, "cap_hours": cap}
-    raise BadRequest(f"unknown time control {kind!r}; {accepted}", code="invalid_time_control")
+    raise BadRequest(
+        _("unknown time control %(kind)s; %(accepted)s")
+        % {"kind": repr(kind), "accepted": accepted},
+        code="invalid_time_control",
+    )
 
 
 REMINDER_HOURS = ("first_hours", "every_hours", "warning_hours")
@@ -80,11 +91,18 @@ def validate_reminders(reminders: dict | None) -> dict:
     unknown = sorted(set(reminders) - set(REMINDER_HOURS))
     if unknown:
         raise BadRequest(
-            f"unknown reminder setting(s) {unknown}; accepted: {', '.join(REMINDER_HOURS)}",
+            ngettext(
+                "unknown reminder setting %(unknown)s; accepted: %(accepted)s",
+                "unknown reminder settings %(unknown)s; accepted: %(accepted)s",
+                len(unknown),
+            )
+            % {"unknown": ", ".join(map(str, unknown)), "accepted": ", ".join(REMINDER_HOURS)},
             code="invalid_reminders",
         )
     if not all(isinstance(value, int) and 1 <= value <= 24 * 14 for value in reminders.values()):
-        raise BadRequest("reminder times are whole hours from 1 to 336", code="invalid_reminders")
+        raise BadRequest(
+            _("reminder times are whole hours from 1 to 336"), code="invalid_reminders"
+        )
     return {"reminders": dict(reminders)}
 
 
@@ -128,27 +146,43 @@ def game_create(
     that plays a turn whose time ran out (timeout policy ``bot``)."""
     if game not in GAME_TYPES:
         raise BadRequest(
-            f"unknown game {game!r}; accepted: {', '.join(GAME_TYPES)}", code="invalid_game"
+            _("unknown game %(game)s; accepted: %(accepted)s")
+            % {"game": repr(game), "accepted": ", ".join(GAME_TYPES)},
+            code="invalid_game",
         )
     engine = game_type(game).engine
     if not isinstance(players, int) or players not in engine.PLAYERS:
         raise BadRequest(
-            f"players must be {min(engine.PLAYERS)} to {max(engine.PLAYERS)}, not {players!r}",
+            _("players must be %(fewest)s to %(most)s, not %(players)s")
+            % {
+                "fewest": min(engine.PLAYERS),
+                "most": max(engine.PLAYERS),
+                "players": repr(players),
+            },
             code="invalid_players",
         )
     if timeout_policy not in Game.TimeoutPolicy.values:
         raise BadRequest(
-            f"timeout_policy must be one of {Game.TimeoutPolicy.values}",
+            _("timeout_policy must be one of %(accepted)s")
+            % {"accepted": ", ".join(Game.TimeoutPolicy.values)},
             code="invalid_time_control",
         )
     timeout_bot = _timeout_bot(timeout_policy, timeout_bot)
     levels = _bot_levels(bots)
     emails = _invited_emails(invite, creator)
     if len(emails) + len(levels) > players - 1:
-        asked = f"{len(emails)} invitations" + (
-            f" and {len(levels)} computer players" if levels else ""
+        free = players - 1
+        raise BadRequest(
+            ngettext(
+                "%(invitations)s invited and %(bots)s computer players asked for %(seats)s free "
+                "seat",
+                "%(invitations)s invited and %(bots)s computer players asked for %(seats)s free "
+                "seats",
+                free,
+            )
+            % {"invitations": len(emails), "bots": len(levels), "seats": free},
+            code="too_many_invitations",
         )
-        raise BadRequest(f"{asked} for {players - 1} free seats", code="too_many_invitations")
     _invitations_allowed(creator, len(emails))
     new = Game.objects.create(
         game_type=game,
@@ -170,7 +204,7 @@ def game_create(
         Seat.objects.create(
             game=new, bot=level, status=Seat.Status.JOINED, joined_at=new.created_at
         )
-    for _ in range(players - 1 - len(emails) - len(levels)):
+    for _seat in range(players - 1 - len(emails) - len(levels)):
         Seat.objects.create(game=new, status=Seat.Status.OPEN)
     if len(levels) == players - 1:
         _start(new, list(new.seats.all()))
@@ -181,10 +215,12 @@ def _bot_levels(bots) -> list[str]:
     """The levels of the computer players to seat, each checked."""
     if isinstance(bots, str) or not isinstance(bots, list | tuple):
         raise BadRequest(
-            f"bots is a list of levels, each one of {', '.join(BotLevel.values)}",
+            _("bots is a list of levels, each one of %(levels)s")
+            % {"levels": ", ".join(BotLevel.values)},
             code="invalid_bot_level",
         )
-    return [validate_bot_level(level, "each computer player's level") for level in bots]
+    what = _("each computer player's level")
+    return [validate_bot_level(level, what) for level in bots]
 
 
 def _timeout_bot(policy: str, level: str) -> str:
@@ -193,20 +229,29 @@ def _timeout_bot(policy: str, level: str) -> str:
     if policy != Game.TimeoutPolicy.BOT:
         if level:
             raise BadRequest(
-                'timeout_bot goes with timeout_policy "bot": choose that policy, or leave '
-                "timeout_bot out",
+                _(
+                    'timeout_bot goes with timeout_policy "bot": choose that policy, or leave '
+                    "timeout_bot out"
+                ),
                 code="invalid_bot_level",
             )
         return ""
     return validate_bot_level(level or BotLevel.MEDIUM, "timeout_bot")
 
 
-def validate_bot_level(level, what: str = "a computer player's level") -> str:
+def validate_bot_level(level, what: str | None = None) -> str:
     """A computer player's level (``easy``, ``medium``, ``hard``), or ``BadRequest`` saying
     which are accepted."""
     if level not in BotLevel.values:
         raise BadRequest(
-            f"{what} must be one of {', '.join(BotLevel.values)}, not {level!r}",
+            # Translators: %(what)s is "a computer player's level", "each computer player's
+            # level" or the API field "timeout_bot".
+            _("%(what)s must be one of %(levels)s, not %(level)s")
+            % {
+                "what": what or _("a computer player's level"),
+                "levels": ", ".join(BotLevel.values),
+                "level": repr(level),
+            },
             code="invalid_bot_level",
         )
     return level
@@ -230,9 +275,16 @@ def _invitations_allowed(creator, wanted: int) -> None:
     oldest = sent.order_by("created_at").values_list("created_at", flat=True).first() or now
     wait = (oldest + INVITATION_WINDOW - now).total_seconds()
     raise TooManyRequests(
-        f"you have sent {count} invitations in the last 24 hours, and {INVITATIONS_PER_DAY} "
-        f"is the most: invite more in about {max(1, round(wait / 3600))} hour(s), or open "
-        "the game to anyone without invitations",
+        ngettext(
+            "you have sent %(count)s invitations in the last 24 hours, and %(most)s is the "
+            "most: invite more in about %(hours)s hour, or open the game to anyone without "
+            "invitations",
+            "you have sent %(count)s invitations in the last 24 hours, and %(most)s is the "
+            "most: invite more in about %(hours)s hours, or open the game to anyone without "
+            "invitations",
+            max(1, round(wait / 3600)),
+        )
+        % {"count": count, "most": INVITATIONS_PER_DAY, "hours": max(1, round(wait / 3600))},
         code="invitations_throttled",
         retry_after=int(wait),
     )
@@ -246,12 +298,17 @@ def _invited_emails(invite, creator) -> list[str]:
             validate_email(email)
         except ValidationError:
             raise BadRequest(
-                f"{raw!r} is not an email address", code="invalid_invitation"
+                _("%(address)s is not an email address") % {"address": repr(raw)},
+                code="invalid_invitation",
             ) from None
         if email == creator.email.lower():
-            raise BadRequest("you already have a seat at your own table", code="invalid_invitation")
+            raise BadRequest(
+                _("you already have a seat at your own table"), code="invalid_invitation"
+            )
         if email in emails:
-            raise BadRequest(f"{email} is invited twice", code="invalid_invitation")
+            raise BadRequest(
+                _("%(email)s is invited twice") % {"email": email}, code="invalid_invitation"
+            )
         emails.append(email)
     return emails
 
@@ -267,7 +324,7 @@ def invitation_seat(token: str) -> Seat:
         seat_id = signing.loads(token, salt=INVITATION_SALT, max_age=timedelta(days=60))["seat"]
         return Seat.objects.select_related("game").get(pk=seat_id)
     except (signing.BadSignature, KeyError, TypeError, Seat.DoesNotExist):
-        raise NotFound("this invitation link is not valid (or has expired)") from None
+        raise NotFound(_("this invitation link is not valid (or has expired)")) from None
 
 
 @transaction.atomic
@@ -276,15 +333,15 @@ def game_join(*, game: Game, user, token: str | None = None) -> Game:
     user's address, or an open seat. The game starts when the last seat is taken."""
     game = locked_game(game)
     if game.status != Game.Status.OPEN:
-        raise Conflict("this game is no longer waiting for players", code="not_open")
+        raise Conflict(_("this game is no longer waiting for players"), code="not_open")
     seats = list(game.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
-        raise Conflict("you already have a seat in this game", code="already_seated")
+        raise Conflict(_("you already have a seat in this game"), code="already_seated")
     if token is not None:
         invited = invitation_seat(token)
         if invited.game_id != game.pk or invited.status != Seat.Status.INVITED:
             raise Conflict(
-                "this invitation has already been used or withdrawn", code="invitation_used"
+                _("this invitation has already been used or withdrawn"), code="invitation_used"
             )
         seat = next(s for s in seats if s.pk == invited.pk)
     else:
@@ -297,7 +354,7 @@ def game_join(*, game: Game, user, token: str | None = None) -> Game:
             None,
         ) or next((s for s in seats if s.status == Seat.Status.OPEN), None)
     if seat is None:
-        raise Conflict("every seat is taken or reserved for an invited player", code="no_seat")
+        raise Conflict(_("every seat is taken or reserved for an invited player"), code="no_seat")
     seat.user = user
     seat.status = Seat.Status.JOINED
     seat.joined_at = timezone.now()
@@ -312,12 +369,12 @@ def game_leave(*, game: Game, user) -> Game:
     """Give up a seat before the game starts (the creator cancels instead)."""
     game = locked_game(game)
     if game.status != Game.Status.OPEN:
-        raise Conflict("the game has started: resign instead", code="not_open")
+        raise Conflict(_("the game has started: resign instead"), code="not_open")
     if game.created_by_id == user.pk:
-        raise Conflict("you created this game: cancel it instead", code="creator_cannot_leave")
+        raise Conflict(_("you created this game: cancel it instead"), code="creator_cannot_leave")
     seat = seat_of(game, user)
     if seat is None:
-        raise Forbidden("you have no seat in this game", code="not_a_player")
+        raise Forbidden(_("you have no seat in this game"), code="not_a_player")
     seat.user, seat.status, seat.joined_at = None, Seat.Status.OPEN, None
     seat.save()
     return game
@@ -328,9 +385,9 @@ def game_cancel(*, game: Game, user) -> Game:
     """The creator calls off a game that has not started."""
     game = locked_game(game)
     if game.created_by_id != user.pk:
-        raise Forbidden("only the player who created the game can cancel it", code="not_creator")
+        raise Forbidden(_("only the player who created the game can cancel it"), code="not_creator")
     if game.status != Game.Status.OPEN:
-        raise Conflict("only a game waiting for players can be cancelled", code="not_open")
+        raise Conflict(_("only a game waiting for players can be cancelled"), code="not_open")
     game.status = Game.Status.CANCELLED
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "finished_at"])
