@@ -16,6 +16,7 @@ from django.contrib.auth import authenticate
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -55,22 +56,29 @@ def exception_handler(exc: Exception, context: dict) -> Response:
     ``WWW-Authenticate`` header when signing in would help, and even an unexpected error
     as JSON (logged) rather than an HTML page."""
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound(str(exc) or "not found")
+        exc = exceptions.NotFound(str(exc) or _("not found"))
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)
     headers = {}
     if isinstance(exc, ServiceError):
-        code, body = exc.status, {"code": exc.code, "message": exc.message, **exc.details}
+        # Messages may be lazy (said in the request's Accept-Language): rendered as text.
+        code, body = exc.status, {"code": exc.code, "message": str(exc.message), **exc.details}
         if isinstance(exc, TooManyRequests):
             headers["Retry-After"] = str(exc.retry_after)
     elif isinstance(exc, exceptions.ValidationError):
         code, body = status.HTTP_400_BAD_REQUEST, _invalid_input(exc.detail)
     elif isinstance(exc, exceptions.ParseError):
         code = status.HTTP_400_BAD_REQUEST
-        body = {"code": "invalid_body", "message": f"{exc.detail} (send a JSON object)"}
+        body = {
+            "code": "invalid_body",
+            # Translators: %(detail)s is the parser's reason, e.g. "JSON parse error".
+            "message": _("%(detail)s (send a JSON object)") % {"detail": exc.detail},
+        }
     elif isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         code, body = status.HTTP_401_UNAUTHORIZED, _body(exc)
-        body["message"] += " (send 'Authorization: Token <key>' from POST /api/token/)"
+        body["message"] = _(
+            "%(detail)s (send 'Authorization: Token <key>' from POST /api/token/)"
+        ) % {"detail": body["message"]}
         headers["WWW-Authenticate"] = 'Token realm="api"'
     elif isinstance(exc, exceptions.APIException):
         code, body = exc.status_code, _body(exc)
@@ -78,13 +86,13 @@ def exception_handler(exc: Exception, context: dict) -> Response:
             headers["Retry-After"] = str(int(exc.wait))
     elif isinstance(exc, RequestDataTooBig):
         code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-        body = {"code": "body_too_large", "message": "the request body is too large"}
+        body = {"code": "body_too_large", "message": _("the request body is too large")}
     elif isinstance(exc, SuspiciousOperation):
         code, body = status.HTTP_400_BAD_REQUEST, {"code": "bad_request", "message": str(exc)}
     else:
         logger.exception("unexpected error in %s", context.get("view"), exc_info=exc)
         code = status.HTTP_500_INTERNAL_SERVER_ERROR
-        body = {"code": "server_error", "message": "something went wrong on our side"}
+        body = {"code": "server_error", "message": _("something went wrong on our side")}
     set_rollback()
     return Response(body, status=code, headers=headers)
 
@@ -96,10 +104,11 @@ def _body(exc: exceptions.APIException) -> dict:
 
 def _invalid_input(detail) -> dict:
     errors = _flatten(detail)
-    field, messages = next(iter(errors.items()), ("body", ["invalid input"]))
+    field, messages = next(iter(errors.items()), ("body", [_("invalid input")]))
     return {
         "code": "invalid_input",
-        "message": f"{field}: {' '.join(messages)}",
+        # Translators: %(field)s is the name of a field of the request (never translated).
+        "message": _("%(field)s: %(errors)s") % {"field": field, "errors": " ".join(messages)},
         "field": field,
         "errors": errors,
     }
@@ -125,7 +134,7 @@ def _flatten(detail, prefix: str = "") -> dict[str, list[str]]:
 def invalid_input(field: str, message: str, **details) -> BadRequest:
     """A refusal of one input field, shaped like DRF's validation errors."""
     return BadRequest(
-        f"{field}: {message}",
+        _("%(field)s: %(errors)s") % {"field": field, "errors": message},
         code="invalid_input",
         field=field,
         errors={field: [message]},
@@ -186,7 +195,7 @@ class JSONParser(parsers.JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise exceptions.ParseError("JSON parse error - nested too deeply") from None
+            raise exceptions.ParseError(_("JSON parse error - nested too deeply")) from None
 
 
 class Api(APIView):
@@ -203,10 +212,10 @@ def viewable_game(request, game_id) -> Game:
         game = selectors.game_for_viewer(game_id, request.user)
     except Forbidden:
         if anonymous:
-            raise exceptions.NotAuthenticated("sign in to see this game") from None
+            raise exceptions.NotAuthenticated(_("sign in to see this game")) from None
         raise
     if anonymous and game.status == Game.Status.OPEN:
-        raise exceptions.NotAuthenticated("sign in to see and join games waiting for players")
+        raise exceptions.NotAuthenticated(_("sign in to see and join games waiting for players"))
     return game
 
 
@@ -498,7 +507,8 @@ class GameStateApi(Api):
         if at > game.last_seq:
             raise invalid_input(
                 "at",
-                f"must be between 0 and {game.last_seq} (the game's last event)",
+                _("must be between 0 and %(last)s (the game's last event)")
+                % {"last": game.last_seq},
                 accepted={"from": 0, "to": game.last_seq},
             )
         table = selectors.game_table(game, upto=at)
@@ -746,7 +756,8 @@ def idempotency_key(request) -> str | None:
     if not key or len(key) > IDEMPOTENCY_KEY_LENGTH or not key.isprintable():
         raise invalid_input(
             "Idempotency-Key",
-            f"must be 1 to {IDEMPOTENCY_KEY_LENGTH} printable characters, e.g. a UUID",
+            _("must be 1 to %(most)s printable characters, e.g. a UUID")
+            % {"most": IDEMPOTENCY_KEY_LENGTH},
         )
     return key
 
@@ -870,9 +881,9 @@ class TokenApi(Api):
         email = data["email"].lower()
         user = authenticate(request, username=email, password=data["password"])
         if user is None:
-            raise BadRequest("wrong email address or password", code="invalid_credentials")
+            raise BadRequest(_("wrong email address or password"), code="invalid_credentials")
         # DRF's own token table, written as DRF's ObtainAuthToken writes it.
-        token, _ = Token.objects.get_or_create(user=user)
+        token, _created = Token.objects.get_or_create(user=user)
         return Response(self.OutputSerializer({"token": token.key}).data)
 
 
@@ -884,7 +895,8 @@ class UnknownApi(Api):
 
     def get(self, request, *args, **kwargs):
         raise exceptions.NotFound(
-            f"no such endpoint: {request.path} (see /api/docs/; paths end with a slash)"
+            _("no such endpoint: %(path)s (see /api/docs/; paths end with a slash)")
+            % {"path": request.path}
         )
 
     post = put = patch = delete = head = options = get

@@ -4,6 +4,7 @@
 import json
 
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -47,7 +48,10 @@ def paginated(rows, query: dict) -> tuple[int, list]:
 
 def known_game(game: str) -> str:
     if game not in GAME_TYPES:
-        raise NotFound(f"no game {game!r}; the games are: {', '.join(GAME_TYPES)}")
+        raise NotFound(
+            _("no game %(game)s; the games are: %(games)s")
+            % {"game": repr(game), "games": ", ".join(GAME_TYPES)}
+        )
     return game
 
 
@@ -150,7 +154,7 @@ class PlayerApi(Api):
 def visible_player(request, player_id):
     player = selectors.player_get(player_id)
     if not selectors.profile_visible(player, request.user):
-        raise exceptions.NotAuthenticated("this player shows their profile to signed-in players")
+        raise exceptions.NotAuthenticated(_("this player shows their profile to signed-in players"))
     return player
 
 
@@ -246,11 +250,11 @@ class ArchiveApi(Api):
     def get(self, request):
         data = validated(self.QuerySerializer, request.query_params)
         if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
-            raise invalid_input("date_to", "must not be before date_from")
+            raise invalid_input("date_to", _("must not be before date_from"))
         player = data.get("player")
         if data.get("result") in ("won", "lost") and not player and not data.get("player_name"):
             if not request.user.is_authenticated:
-                raise invalid_input("result", "name a player (or sign in) for won or lost")
+                raise invalid_input("result", _("name a player (or sign in) for won or lost"))
             player = request.user.pk
         query = selectors.ArchiveQuery(
             player=player,
