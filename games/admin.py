@@ -15,7 +15,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from events import store
 from games import selectors, services
@@ -68,30 +69,35 @@ class SeatInline(ModeratorsOnly, admin.TabularInline):
 
 class ModerationForm(forms.Form):
     ACTIONS = [
-        ("pause", "Pause the clocks"),
-        ("resume", "Resume the clocks"),
-        ("extend_deadline", "Extend the deadline (hours)"),
-        ("default_move", "Play the default move for the seat to move"),
-        ("replace_seat", "Replace a seat by another user (seat, email)"),
-        ("replace_seat_bot", "Replace a seat by a computer player (seat, level)"),
-        ("revert", "Revert the game to event N (voids the moves after it)"),
-        ("abort", "Abort the game"),
+        ("pause", _("Pause the clocks")),
+        ("resume", _("Resume the clocks")),
+        ("extend_deadline", _("Extend the deadline (hours)")),
+        ("default_move", _("Play the default move for the seat to move")),
+        ("replace_seat", _("Replace a seat by another user (seat, email)")),
+        ("replace_seat_bot", _("Replace a seat by a computer player (seat, level)")),
+        ("revert", _("Revert the game to event N (voids the moves after it)")),
+        ("abort", _("Abort the game")),
     ]
-    action = forms.ChoiceField(choices=ACTIONS)
+    action = forms.ChoiceField(label=_("Action"), choices=ACTIONS)
     reason = forms.CharField(
+        label=_("Reason"),
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=2000,
-        help_text="Recorded in the game's history for everyone to see.",
+        help_text=_("Recorded in the game's history for everyone to see."),
     )
-    hours = forms.IntegerField(required=False, min_value=1, max_value=720)
-    seat = forms.IntegerField(required=False, min_value=0, max_value=3)
-    email = forms.EmailField(required=False, help_text="The user taking over the seat.")
+    hours = forms.IntegerField(label=_("Hours"), required=False, min_value=1, max_value=720)
+    seat = forms.IntegerField(label=_("Seat"), required=False, min_value=0, max_value=3)
+    email = forms.EmailField(
+        label=_("Email"), required=False, help_text=_("The user taking over the seat.")
+    )
     level = forms.ChoiceField(
+        label=_("Level"),
         required=False,
         choices=[("", "---"), *BotLevel.choices],
-        help_text="The computer player taking over the seat.",
+        help_text=_("The computer player taking over the seat."),
     )
-    to_seq = forms.IntegerField(required=False, min_value=1, label="Event N")
+    # Translators: N is the number of an event in the game's log.
+    to_seq = forms.IntegerField(required=False, min_value=1, label=_("Event N"))
 
     REQUIRED = {
         "extend_deadline": ["hours"],
@@ -104,11 +110,11 @@ class ModerationForm(forms.Form):
         data = super().clean()
         for name in self.REQUIRED.get(data.get("action"), []):
             if data.get(name) in (None, ""):
-                self.add_error(name, "This action needs it.")
+                self.add_error(name, gettext("This action needs it."))
         if data.get("action") == "replace_seat" and data.get("email"):
             data["user"] = User.objects.filter(email__iexact=data["email"]).first()
             if data["user"] is None:
-                self.add_error("email", "No user has this address.")
+                self.add_error("email", gettext("No user has this address."))
         return data
 
 
@@ -180,14 +186,16 @@ class GameAdmin(ModeratorsOnly, admin.ModelAdmin):
         results, _ = super().get_search_results(request, queryset, search_term)
         return results.distinct(), False
 
-    @admin.display(description="Moderate")
+    @admin.display(description=_("Moderate"))
     def moderation(self, game: Game):
         if game.status != Game.Status.ACTIVE:
-            return "Only a game in play can be moderated."
+            return gettext("Only a game in play can be moderated.")
         url = reverse("admin:games_game_moderate", args=[game.pk])
-        return format_html('<a class="button" href="{}">Moderate this game…</a>', url)
+        return format_html(
+            '<a class="button" href="{}">{}</a>', url, gettext("Moderate this game…")
+        )
 
-    @admin.display(description="Event log")
+    @admin.display(description=_("Event log"))
     def event_log(self, game: Game):
         rows = format_html_join(
             "",
@@ -206,8 +214,13 @@ class GameAdmin(ModeratorsOnly, admin.ModelAdmin):
             ),
         )
         return format_html(
-            "<table><thead><tr><th>#</th><th>event</th><th>actor</th><th>reason</th>"
-            "<th>time</th><th>data</th></tr></thead><tbody>{}</tbody></table>",
+            "<table><thead><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th>"
+            "<th>{}</th><th>{}</th></tr></thead><tbody>{}</tbody></table>",
+            pgettext_lazy("event log column", "event"),
+            pgettext_lazy("event log column", "actor"),
+            pgettext_lazy("event log column", "reason"),
+            pgettext_lazy("event log column", "time"),
+            pgettext_lazy("event log column", "data"),
             rows,
         )
 
@@ -236,14 +249,16 @@ class GameAdmin(ModeratorsOnly, admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "game": game,
             "form": form,
-            "title": f"Moderate {game}",
+            "title": gettext("Moderate %(game)s") % {"game": game},
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/games/game/moderate.html", context)
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+    reason = forms.CharField(
+        label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=2000
+    )
 
 
 @admin.register(ChatMessage)
@@ -254,12 +269,12 @@ class ChatMessageAdmin(ModeratorsOnly, admin.ModelAdmin):
     readonly_fields = ("game", "author", "text", "created_at", "hidden_at", "hidden_reason", "hide")
     fields = readonly_fields
 
-    @admin.display(description="Hide")
+    @admin.display(description=_("Hide"))
     def hide(self, message: ChatMessage):
         if message.hidden_at:
-            return "Hidden."
+            return gettext("Hidden.")
         url = reverse("admin:games_chatmessage_hide", args=[message.pk])
-        return format_html('<a class="button" href="{}">Hide this message…</a>', url)
+        return format_html('<a class="button" href="{}">{}</a>', url, gettext("Hide this message…"))
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.hide_view)
@@ -281,13 +296,13 @@ class ChatMessageAdmin(ModeratorsOnly, admin.ModelAdmin):
             except ServiceError as refused:
                 form.add_error(None, refused.message)
             else:
-                messages.success(request, "The message is hidden.")
+                messages.success(request, gettext("The message is hidden."))
                 return redirect("admin:games_chatmessage_change", message.pk)
         context = {
             **self.admin_site.each_context(request),
             "form": form,
             "opts": self.model._meta,
-            "title": f"Hide a message in {message.game}",
+            "title": gettext("Hide a message in %(game)s") % {"game": message.game},
             "subject": message.text,
         }
         return TemplateResponse(request, "admin/games/reason.html", context)
@@ -313,7 +328,7 @@ class ReportAdmin(ModeratorsOnly, admin.ModelAdmin):
     def has_moderate_permission(self, request) -> bool:
         return services.is_moderator(request.user)
 
-    @admin.display(description="game")
+    @admin.display(description=pgettext_lazy("report column", "game"))
     def game_link(self, report: Report):
         url = reverse("admin:games_game_change", args=[report.game_id])
         return format_html('<a href="{}">{}</a>', url, report.game)
@@ -321,13 +336,24 @@ class ReportAdmin(ModeratorsOnly, admin.ModelAdmin):
     def _close(self, request, queryset, status: str) -> None:
         for report in queryset:
             services.report_close(report=report, moderator=request.user, status=status)
-        self.message_user(request, f"{queryset.count()} report(s) marked {status}.")
+        count = queryset.count()
+        label = Report.Status(status).label
+        # Translators: %(status)s is a report's status, e.g. "handled" or "dismissed".
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)s report marked %(status)s.",
+                "%(count)s reports marked %(status)s.",
+                count,
+            )
+            % {"count": count, "status": label},
+        )
 
-    @admin.action(description="Mark handled", permissions=["moderate"])
+    @admin.action(description=_("Mark handled"), permissions=["moderate"])
     def mark_handled(self, request, queryset):
         self._close(request, queryset, Report.Status.HANDLED)
 
-    @admin.action(description="Dismiss", permissions=["moderate"])
+    @admin.action(description=_("Dismiss"), permissions=["moderate"])
     def mark_dismissed(self, request, queryset):
         self._close(request, queryset, Report.Status.DISMISSED)
 
@@ -362,17 +388,20 @@ class PlayerAdmin(UserAdmin):
             except ServiceError as refused:
                 form.add_error(None, refused.message)
             else:
-                messages.success(
-                    request, f"{player.email} is {'suspended' if suspend else 'reinstated'}."
+                done = (
+                    gettext("%(email)s is suspended.")
+                    if suspend
+                    else gettext("%(email)s is reinstated.")
                 )
+                messages.success(request, done % {"email": player.email})
                 return redirect("admin:auth_user_change", player.pk)
-        verb = "Suspend" if suspend else "Reinstate"
+        title = gettext("Suspend %(email)s") if suspend else gettext("Reinstate %(email)s")
         context = {
             **self.admin_site.each_context(request),
             "form": form,
             "opts": self.model._meta,
-            "title": f"{verb} {player.email}",
-            "subject": verb,
+            "title": title % {"email": player.email},
+            "subject": gettext("Suspend") if suspend else gettext("Reinstate"),
         }
         return TemplateResponse(request, "admin/games/reason.html", context)
 
@@ -380,15 +409,15 @@ class PlayerAdmin(UserAdmin):
 class DeliveryFilter(admin.SimpleListFilter):
     """Where an email stands; "in doubt" are those the operator must check by hand."""
 
-    title = "delivery"
+    title = _("delivery")
     parameter_name = "delivery"
 
     def lookups(self, request, model_admin):
         return [
-            ("in_doubt", "in doubt (may or may not have gone out)"),
-            ("pending", "waiting to be sent"),
-            ("sent", "sent"),
-            ("cancelled", "not sent (skipped or given up)"),
+            ("in_doubt", gettext("in doubt (may or may not have gone out)")),
+            ("pending", gettext("waiting to be sent")),
+            ("sent", pgettext_lazy("email delivery", "sent")),
+            ("cancelled", gettext("not sent (skipped or given up)")),
         ]
 
     def queryset(self, request, queryset):

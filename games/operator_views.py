@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -20,7 +21,7 @@ def status(request: HttpRequest) -> HttpResponse:
         return render(
             request,
             "refused.html",
-            {"message": "the status page is for moderators"},
+            {"message": gettext("the status page is for moderators")},
             status=403,
         )
     now = timezone.now()
