@@ -245,9 +245,9 @@ def describe(events: list, player: str) -> str:
                     "factory": source + 1,
                     "line": line + 1,
                 }
-                # Translators: %(tiles)s is a number of tiles of one colour ("2 blue tiles");
-                # "line" is a pattern line, numbered from the top.
                 if source == CENTRE and line == FLOOR:
+                    # Translators: %(tiles)s is a number of tiles of one colour, "2 blue
+                    # tiles"; "line" is a pattern line, numbered from the top.
                     said = gettext("%(player)s took %(tiles)s from the centre → the floor line")
                 elif source == CENTRE:
                     said = gettext("%(player)s took %(tiles)s from the centre → line %(line)s")
@@ -277,8 +277,8 @@ def describe(events: list, player: str) -> str:
                     return gettext("%(move)s (and the first player marker)") % {"move": said}
                 return said
             case WallTiled(row=row, column=column, colour=colour, points=points):
-                # Translators: %(colour)s is a "tile colour" adjective (one tile).
                 return gettext(
+                    # Translators: %(colour)s is a "tile colour" adjective (one tile).
                     "%(player)s placed a %(colour)s tile on the wall, row %(row)s column "
                     "%(column)s (%(points)s)"
                 ) % {

@@ -105,8 +105,8 @@ def table_svg(view: dict, *, picks: bool) -> str:
             "points": points_text(bonus["points"]),
             "number": (taken or 0) + 1,
         }
-        # Translators: a level-5 bonus tile; the * marks a provisional value.
         detail = (
+            # Translators: a level-5 bonus tile; the * marks a provisional value.
             gettext("%(object)s: %(points)s* (taken by player %(number)s)") % values
             if taken is not None
             else gettext("%(object)s: %(points)s*") % values

@@ -251,10 +251,10 @@ def _space(star, space, placed, costs, side, picks) -> str:
     where = {"star": words.star(STAR_NAMES[star]), "space": space, "cost": cost}
     if placed:
         return group(
-            # Translators: %(colour)s is a "tile colour" adjective (one tile); %(star)s is
-            # a star ("the orange star"); %(cost)s is the number printed on the space.
             element(
                 "title",
+                # Translators: %(colour)s is a "tile colour" adjective (one tile); %(star)s
+                # is a star ("the orange star"); %(cost)s is the number printed on the space.
                 gettext("%(colour)s tile on %(star)s, space %(space)s (costs %(cost)s)")
                 % {**where, "colour": words.colour(placed)},
             ),
@@ -367,17 +367,18 @@ def _beside(beside: dict, picks: bool) -> str:
         size=34,
         step=46,
         pick="tile:{}|keep:{}" if picks else None,
-        title=lambda name, count: (
-            ngettext(
-                # Translators: %(colour)s is a "tile colour" adjective agreeing with the number.
-                "%(count)s %(colour)s tile beside the board",
-                "%(count)s %(colour)s tiles beside the board",
-                count,
-            )
-            % {"count": count, "colour": words.colour(name, count)}
-        ),
+        title=_beside_the_board,
     )
     return group(*parts, class_="beside")
+
+
+def _beside_the_board(name: str, count: int) -> str:
+    return ngettext(
+        # Translators: %(colour)s is a "tile colour" adjective agreeing with the number.
+        "%(count)s %(colour)s tile beside the board",
+        "%(count)s %(colour)s tiles beside the board",
+        count,
+    ) % {"count": count, "colour": words.colour(name, count)}
 
 
 def facts(view: dict, names: list[str]) -> list[tuple[str, str]]:
@@ -426,8 +427,9 @@ def describe(events: list, player: str) -> str:
         match event:
             case TilesTaken(source=source, taken=taken, start_token=token):
                 values = {"player": player, "tiles": _counted(taken), "factory": (source or 0) + 1}
-                # Translators: %(tiles)s lists tiles by colour, "2 orange tiles and 1 purple tile".
                 if source is None:
+                    # Translators: %(tiles)s lists tiles by colour, "2 orange tiles and 1
+                    # purple tile".
                     said = gettext("%(player)s took %(tiles)s from the centre") % values
                 else:
                     said = gettext("%(player)s took %(tiles)s from factory %(factory)s") % values
@@ -440,9 +442,9 @@ def describe(events: list, player: str) -> str:
                     ) % {"move": said, "count": lost}
                 return said
             case TilePlaced(star=star, space=space, colour=colour, points=points):
-                # Translators: %(colour)s is a "tile colour" adjective (one tile); %(star)s is
-                # a star of the board, "the orange star".
                 return gettext(
+                    # Translators: %(colour)s is a "tile colour" adjective (one tile); %(star)s is
+                    # a star of the board, "the orange star".
                     "%(player)s placed a %(colour)s tile on %(star)s, space %(space)s (%(points)s)"
                 ) % {
                     "player": player,
@@ -520,9 +522,9 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
             )
             return [
                 where,
-                # Translators: %(colour)s is a "tile colour" adjective (tiles of that colour).
                 (
                     f"col:{name}",
+                    # Translators: %(colour)s is a "tile colour" adjective (tiles of that colour).
                     gettext("take the %(colour)s tiles") % {"colour": words.colour(name, 2)},
                 ),
             ], []

@@ -203,19 +203,20 @@ def centre(top, width, counts: dict[str, int], palette, *, token: bool, picks: b
         size=36,
         step=56,
         pick="src:c col:{}" if picks else None,
-        title=lambda name, count: (
-            ngettext(
-                # Translators: %(colour)s is a "tile colour" adjective agreeing with the number.
-                "%(count)s %(colour)s tile in the centre",
-                "%(count)s %(colour)s tiles in the centre",
-                count,
-            )
-            % {"count": count, "colour": words.colour(name, count)}
-        ),
+        title=_in_the_centre,
     )
     if token:
         parts.append(start_token(width - 80, top + 50, 40))
     return group(*parts, class_="centre", data_pick="src:c" if picks else None, data_spot="src:c")
+
+
+def _in_the_centre(name: str, count: int) -> str:
+    return ngettext(
+        # Translators: %(colour)s is a "tile colour" adjective agreeing with the number.
+        "%(count)s %(colour)s tile in the centre",
+        "%(count)s %(colour)s tiles in the centre",
+        count,
+    ) % {"count": count, "colour": words.colour(name, count)}
 
 
 def start_token(x, y, size) -> str:

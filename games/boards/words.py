@@ -7,10 +7,11 @@ from django.utils.translation import gettext, ngettext, npgettext, pgettext
 
 def colour(name: str, count: int = 1) -> str:
     """A tile colour said of ``count`` tiles: an adjective agreeing with "tile(s)"."""
-    # Translators: a tile colour, an adjective said of "count" tiles ("2 blue tiles"): give
-    # the forms that agree with your word for "tile" in the singular and the plural.
     match name:
         case "blue":
+            # Translators: a tile colour, an adjective said of "count" tiles ("2 blue
+            # tiles"): the forms agreeing with your word for "tile", singular and plural.
+            # Every "tile colour" is said the same way.
             return npgettext("tile colour", "blue", "blue", count)
         case "yellow":
             return npgettext("tile colour", "yellow", "yellow", count)

@@ -92,7 +92,10 @@ def test_bad_choices_and_too_many_invitations_are_refused(client, alice):
         "/games/new/",
         {"game": "azul", "players": 2, "time_control": "none", "invite": "b@x.org c@x.org"},
     )
-    assert crowded.status_code == 400 and "2 invitations for 1 free seats" in crowded.text
+    assert (
+        crowded.status_code == 400
+        and "2 invited and 0 computer players asked for 1 free seat" in crowded.text
+    )
     bad = client.post(
         "/games/new/", {"game": "azul", "players": 2, "time_control": "none", "invite": "nope"}
     )
