@@ -278,7 +278,7 @@ def describe(events: list, player: str) -> str:
                 return said
             case WallTiled(row=row, column=column, colour=colour, points=points):
                 return gettext(
-                    # Translators: %(colour)s is a "tile colour" adjective (one tile).
+                    # Translators: %(colour)s is a colour adjective (one tile).
                     "%(player)s placed a %(colour)s tile on the wall, row %(row)s column "
                     "%(column)s (%(points)s)"
                 ) % {

@@ -141,7 +141,7 @@ def _wild(y, view) -> str:
         text(
             30,
             y + 5,
-            # Translators: %(colour)s is a "tile colour" adjective (the wild tiles' colour).
+            # Translators: %(colour)s is a colour adjective (the wild tiles' colour).
             gettext("Round %(round)s of %(rounds)s: the wild colour is %(colour)s")
             % {"round": view["round"], "rounds": ROUNDS, "colour": words.colour(view["wild"], 2)},
             font_size=14,
@@ -184,7 +184,7 @@ def _supply(width, top, supply, picks) -> str:
                     top + 33,
                     36,
                     pick=f"bonus:{name}" if picks else None,
-                    # Translators: %(colour)s is a "tile colour" adjective (one tile).
+                    # Translators: %(colour)s is a colour adjective (one tile).
                     title=gettext("%(colour)s tile in the supply") % {"colour": words.colour(name)},
                 )
             )
@@ -253,7 +253,7 @@ def _space(star, space, placed, costs, side, picks) -> str:
         return group(
             element(
                 "title",
-                # Translators: %(colour)s is a "tile colour" adjective (one tile); %(star)s
+                # Translators: %(colour)s is a colour adjective (one tile); %(star)s
                 # is a star ("the orange star"); %(cost)s is the number printed on the space.
                 gettext("%(colour)s tile on %(star)s, space %(space)s (costs %(cost)s)")
                 % {**where, "colour": words.colour(placed)},
@@ -374,7 +374,7 @@ def _beside(beside: dict, picks: bool) -> str:
 
 def _beside_the_board(name: str, count: int) -> str:
     return ngettext(
-        # Translators: %(colour)s is a "tile colour" adjective agreeing with the number.
+        # Translators: %(colour)s is a colour adjective agreeing with the number.
         "%(count)s %(colour)s tile beside the board",
         "%(count)s %(colour)s tiles beside the board",
         count,
@@ -443,7 +443,7 @@ def describe(events: list, player: str) -> str:
                 return said
             case TilePlaced(star=star, space=space, colour=colour, points=points):
                 return gettext(
-                    # Translators: %(colour)s is a "tile colour" adjective (one tile); %(star)s is
+                    # Translators: %(colour)s is a colour adjective (one tile); %(star)s is
                     # a star of the board, "the orange star".
                     "%(player)s placed a %(colour)s tile on %(star)s, space %(space)s (%(points)s)"
                 ) % {
@@ -524,7 +524,7 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
                 where,
                 (
                     f"col:{name}",
-                    # Translators: %(colour)s is a "tile colour" adjective (tiles of that colour).
+                    # Translators: %(colour)s is a colour adjective (tiles of that colour).
                     gettext("take the %(colour)s tiles") % {"colour": words.colour(name, 2)},
                 ),
             ], []
@@ -546,7 +546,7 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
             return [
                 (
                     f"tile:{name}",
-                    # Translators: %(colour)s is a "tile colour" adjective (one tile).
+                    # Translators: %(colour)s is a colour adjective (one tile).
                     gettext("place a %(colour)s tile") % {"colour": words.colour(name)},
                 ),
                 (
@@ -560,7 +560,7 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
             return [
                 (
                     f"bonus:{COLOURS[c]}",
-                    # Translators: %(colour)s is a "tile colour" adjective (one tile).
+                    # Translators: %(colour)s is a colour adjective (one tile).
                     gettext("a %(colour)s bonus tile") % {"colour": words.colour(COLOURS[c])},
                 )
                 for c in command["colours"]
@@ -578,7 +578,7 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
                 *(
                     (
                         f"keep:{name}",
-                        # Translators: %(colour)s is a "tile colour" adjective (one tile).
+                        # Translators: %(colour)s is a colour adjective (one tile).
                         gettext("keep one %(colour)s tile") % {"colour": words.colour(name)},
                     )
                     for name in kept

@@ -153,7 +153,7 @@ def factory(x, y, number: int, names: list[str], palette: Palette, *, picks: boo
                 y + dy,
                 30,
                 pick=f"{source} col:{name}" if picks else None,
-                # Translators: %(colour)s is a "tile colour" adjective (one tile).
+                # Translators: %(colour)s is a colour adjective (one tile).
                 title=gettext("%(colour)s tile on factory display %(number)s")
                 % {"colour": words.colour(name), "number": number + 1},
             )
@@ -212,7 +212,7 @@ def centre(top, width, counts: dict[str, int], palette, *, token: bool, picks: b
 
 def _in_the_centre(name: str, count: int) -> str:
     return ngettext(
-        # Translators: %(colour)s is a "tile colour" adjective agreeing with the number.
+        # Translators: %(colour)s is a colour adjective agreeing with the number.
         "%(count)s %(colour)s tile in the centre",
         "%(count)s %(colour)s tiles in the centre",
         count,

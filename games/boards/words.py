@@ -11,22 +11,22 @@ def colour(name: str, count: int = 1) -> str:
         case "blue":
             # Translators: a tile colour, an adjective said of "count" tiles ("2 blue
             # tiles"): the forms agreeing with your word for "tile", singular and plural.
-            # Every "tile colour" is said the same way.
-            return npgettext("tile colour", "blue", "blue", count)
+            # Every "tile colour by number" is said the same way.
+            return npgettext("tile colour by number", "blue", "blue", count)
         case "yellow":
-            return npgettext("tile colour", "yellow", "yellow", count)
+            return npgettext("tile colour by number", "yellow", "yellow", count)
         case "red":
-            return npgettext("tile colour", "red", "red", count)
+            return npgettext("tile colour by number", "red", "red", count)
         case "black":
-            return npgettext("tile colour", "black", "black", count)
+            return npgettext("tile colour by number", "black", "black", count)
         case "white":
-            return npgettext("tile colour", "white", "white", count)
+            return npgettext("tile colour by number", "white", "white", count)
         case "purple":
-            return npgettext("tile colour", "purple", "purple", count)
+            return npgettext("tile colour by number", "purple", "purple", count)
         case "green":
-            return npgettext("tile colour", "green", "green", count)
+            return npgettext("tile colour by number", "green", "green", count)
         case "orange":
-            return npgettext("tile colour", "orange", "orange", count)
+            return npgettext("tile colour by number", "orange", "orange", count)
     return name
 
 
@@ -53,7 +53,7 @@ def tiles(count: int, name: str | None = None) -> str:
     """ "3 tiles", or of one colour, "3 blue tiles"."""
     if name is None:
         return ngettext("%(count)s tile", "%(count)s tiles", count) % {"count": count}
-    # Translators: a number of tiles of one colour; %(colour)s is a "tile colour" adjective
+    # Translators: a number of tiles of one colour; %(colour)s is a colour adjective
     # already agreeing with the number.
     return ngettext("%(count)s %(colour)s tile", "%(count)s %(colour)s tiles", count) % {
         "count": count,
