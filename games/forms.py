@@ -4,7 +4,8 @@ import re
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext, gettext_lazy, ngettext_lazy, pgettext_lazy
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from games import i18n
 from games.boards import SIDES, TITLES
@@ -20,6 +21,19 @@ TIME_CONTROLS = (
 OPTION_LABELS = {"board": gettext_lazy("Board side"), "wall": gettext_lazy("Wall side")}
 # The engines' option values as players read them (the rules reference spells "colored").
 OPTION_VALUES = SIDES
+
+
+def _players(count: int) -> str:
+    return ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
+
+
+def _days(count: int) -> str:
+    return ngettext("%(count)s day", "%(count)s days", count) % {"count": count}
+
+
+# Choices said in the reader's language when the form is shown, not when it is imported.
+players_choice = lazy(_players, str)
+days_choice = lazy(_days, str)
 
 
 def option_field(slug: str, option: str) -> str:
@@ -54,10 +68,7 @@ class GameCreateForm(forms.Form):
         label=pgettext_lazy("which game", "Game"),
     )
     players = forms.TypedChoiceField(
-        choices=[
-            (n, ngettext_lazy("%(count)s player", "%(count)s players", "count") % {"count": n})
-            for n in (2, 3, 4)
-        ],
+        choices=[(n, players_choice(n)) for n in (2, 3, 4)],
         coerce=int,
         initial=2,
         label=gettext_lazy("Players"),
@@ -66,10 +77,7 @@ class GameCreateForm(forms.Form):
         choices=TIME_CONTROLS, initial="none", label=gettext_lazy("Kind")
     )
     days = forms.TypedChoiceField(
-        choices=[
-            (d, ngettext_lazy("%(count)s day", "%(count)s days", "count") % {"count": d})
-            for d in TIME_CONTROL_DAYS
-        ],
+        choices=[(d, days_choice(d)) for d in TIME_CONTROL_DAYS],
         coerce=int,
         initial=3,
         required=False,
