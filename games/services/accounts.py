@@ -79,7 +79,7 @@ def account_sign_in(*, code: str):
     one here, when its owner follows the link, since the link proves the address is theirs;
     asking for a link creates nothing. Raises ``BadRequest`` for a forged, expired or used
     code."""
-    number, _, mac = (code or "").strip().partition(".")
+    number, _dot, mac = (code or "").strip().partition(".")
     row = (
         Outbox.objects.filter(pk=int(number), kind=Outbox.Kind.SIGN_IN).first()
         if number.isdigit() and len(number) < 19
