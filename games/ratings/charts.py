@@ -3,6 +3,9 @@ markup in ``templates/ratings/_chart.html`` (no chart library, nothing loaded at
 
 from dataclasses import dataclass
 
+from django.utils import formats
+from django.utils.timezone import localtime
+
 WIDTH, HEIGHT = 640, 220
 LEFT, RIGHT, TOP, BOTTOM = 48, 12, 12, 28
 GRID_LINES = 4
@@ -49,7 +52,11 @@ def rating_chart(points: list[dict]) -> Chart | None:
     y_labels = [{"y": y(value), "text": str(value)} for value in range(low, high + 1, step)]
     ends = {0, len(points) - 1}
     x_labels = [
-        {"x": x(i), "text": points[i]["ended_at"].strftime("%Y-%m-%d")} for i in sorted(ends)
+        {
+            "x": x(i),
+            "text": formats.date_format(localtime(points[i]["ended_at"]), "SHORT_DATE_FORMAT"),
+        }
+        for i in sorted(ends)
     ]
     return Chart(WIDTH, HEIGHT, line, " ".join(upper + lower[::-1]), dots, y_labels, x_labels)
 
