@@ -27,6 +27,7 @@ from games import services
 from games.boards import clickable_moves
 from games.i18n import speaking_to
 from games.mail import pictures, tokens, words
+from games.mail.positions import position_text
 from games.mail.selectors import player_by_address
 from games.models import Game, Outbox
 from games.registry import game_type
@@ -286,7 +287,7 @@ def section(game: Game, user, now: datetime) -> Section:
         title=game_title(game),
         url=game_url(game),
         players=list(players.values()),
-        position=engine.render_text(table.state) if table.started else "",
+        position=position_text(game.game_type, table.state) if table.started else "",
     )
     seat = seat_of_user(game, user)
     view = engine.view(table.state) if table.started else None

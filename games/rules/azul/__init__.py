@@ -47,7 +47,6 @@ from games.rules.azul.model import (
     WallTiled,
 )
 from games.rules.azul.notation import format, parse
-from games.rules.azul.text import render_text
 from games.rules.common import IllegalMove, InvalidNotation, Outcome
 
 __all__ = [
@@ -89,7 +88,6 @@ __all__ = [
     "legal_commands",
     "outcome",
     "parse",
-    "render_text",
     "replay",
     "scores",
     "start",

@@ -50,7 +50,6 @@ from games.rules.miyabi.model import (
     TilePlaced,
 )
 from games.rules.miyabi.notation import format, parse
-from games.rules.miyabi.text import render_text
 
 __all__ = [
     "NAME",
@@ -93,7 +92,6 @@ __all__ = [
     "legal_commands",
     "outcome",
     "parse",
-    "render_text",
     "replay",
     "scores",
     "start",

@@ -586,16 +586,6 @@ def is_barrier(event: Event) -> bool:
     return isinstance(event, PhaseBegan)
 
 
-def _describe(tile: Tile) -> str:
-    shape = {
-        Shape.SINGLE: "single",
-        Shape.STRAIGHT_2: "straight-2",
-        Shape.STRAIGHT_3: "straight-3",
-        Shape.ANGLE: "angled",
-    }[tile.shape]
-    return f"{shape} tile with {tile.count} {tile.object.name.lower()}"
-
-
 BUILDING = "building"
 """The view's word for the phase of a building round (Miyabi's rounds have one phase)."""
 LAST_ROUND_PLAYED = "last_round"
@@ -655,5 +645,4 @@ def _tile_view(tile: Tile) -> dict:
         "object": tile.object.name.lower(),
         "count": tile.count,
         "squares": [list(square) for square in _offsets(tile.shape, 0)],
-        "described": _describe(tile),
     }

@@ -42,7 +42,6 @@ from games.rules.summer_pavilion.model import (
     TilesTaken,
 )
 from games.rules.summer_pavilion.notation import format, parse
-from games.rules.summer_pavilion.text import render_text
 from games.rules.summer_pavilion.view import view
 
 __all__ = [
@@ -81,7 +80,6 @@ __all__ = [
     "legal_commands",
     "outcome",
     "parse",
-    "render_text",
     "replay",
     "scores",
     "start",

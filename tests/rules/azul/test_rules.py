@@ -27,7 +27,6 @@ from games.rules.azul import (
     legal_commands,
     outcome,
     parse,
-    render_text,
     scores,
     start,
     to_move,
@@ -354,11 +353,3 @@ def test_the_view_is_json_and_shows_the_bag_only_as_a_count():
     assert json.loads(json.dumps(shown)) == shown
     assert shown["bag"] == 80 and shown["to_move"] == 0
     assert isinstance(shown["bag"], int)
-
-
-def test_the_text_picture_shows_displays_centre_and_every_board():
-    state = table(opening(), factories=("RRBK",), boards={1: board(lines={2: "Y"}, floor="K")})
-    text = render_text(state)
-    assert "F1 BRRK  F2 -" in text and "Centre: first player marker" in text
-    assert "Player 2: 0 points" in text and "  2    .Y | w b y r k" in text
-    assert "Floor line: K (-1)" in text

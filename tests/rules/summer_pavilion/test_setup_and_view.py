@@ -1,4 +1,5 @@
-"""Game setup, the options, and what the table shows: the view and the text picture."""
+"""Game setup, the options, and what the table shows: the view (the text picture of the
+emails: ``tests/mail/test_positions.py``)."""
 
 import json
 import random
@@ -12,7 +13,6 @@ from games.rules.summer_pavilion import (
     GameStarted,
     Phase,
     Side,
-    render_text,
     start,
     to_move,
     view,
@@ -49,12 +49,3 @@ def test_the_view_shows_the_table_and_the_bag_only_as_a_count():
     assert shown["wild"] == "purple" and shown["to_move"] == 0
     assert shown["boards"][0]["beside"] == {"blue": 2}
     assert shown["boards"][0]["stars"][4][5] == "blue"
-
-
-def test_the_text_picture_names_round_wild_colour_factories_and_boards():
-    text = render_text(started(2))
-    assert "round 1 of 6, wild colour purple" in text
-    assert "Factories: 1: " in text and "| 5: " in text
-    assert "start player token" in text
-    assert "Player 2: 5 points" in text
-    assert "  b blue" in text
