@@ -136,7 +136,7 @@ def _player_lines(state: State, seat: int, player: Player, names: list[str]) -> 
     lines = paragraph(heading)
     lines.extend(
         paragraph(
-            gettext("beside the board: %(beside)s; corners: %(corners)s")
+            gettext("beside the board: %(beside)s; corner spaces: %(corners)s")
             % {"beside": _tile_list(player.beside), "corners": _tile_list(player.corners)},
             "  ",
         )
