@@ -12,13 +12,20 @@ after a point; nothing is ever deleted, replay just skips them. The clock of eve
 
 from __future__ import annotations
 
+import hashlib
+import io
+import pickle
 import random
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import cache
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from events import upcasting
 from events.upcasting import Renamed, upcast, upcaster
 from games import clock as clocks
 from games.clock import Clock, TimeControl
@@ -636,6 +643,66 @@ def decode(table: Table, type_name: str, version: int, data: dict) -> Any:
     if namespace != table.namespace:
         raise ValueError(f"{type_name} is not an event of this game ({table.namespace})")
     return table.engine.decode({"type": name, "version": version, **data})
+
+
+# --- snapshots: a folded table stored, to fold only the events after it ---------------------
+
+
+@cache
+def code_version(engine: ModuleType) -> str:
+    """A digest of the code that folds a table of ``engine``: the engine's package, the
+    rules' shared helpers, the table, the clock and the upcasters. A snapshot written by
+    other code (another version, or an edit anywhere in these) is not read."""
+    rules = Path(engine.__file__).parent
+    sources = sorted(rules.rglob("*.py")) + sorted((rules.parent / "common").rglob("*.py"))
+    sources += [Path(__file__), Path(clocks.__file__), Path(upcasting.__file__)]
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class _Pickler(pickle.Pickler):
+    def persistent_id(self, obj: Any) -> str | None:
+        # The engine is a module: stored by name, given back by the reader.
+        return obj.__name__ if isinstance(obj, ModuleType) else None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, data: bytes, engine: ModuleType) -> None:
+        super().__init__(io.BytesIO(data))
+        self.engine = engine
+
+    def persistent_load(self, pid: Any) -> ModuleType:
+        if pid != self.engine.__name__:
+            raise pickle.UnpicklingError(f"a snapshot of {pid}, not of {self.engine.__name__}")
+        return self.engine
+
+    def find_class(self, module: str, name: str) -> Any:
+        # Only the values a table is made of: a snapshot never names anything callable.
+        if module.startswith(_SNAPSHOT_MODULES) or (module, name) in _SNAPSHOT_BUILTINS:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
+
+
+_SNAPSHOT_MODULES = ("games.table", "games.clock", "games.rules.", "datetime", "zoneinfo")
+_SNAPSHOT_BUILTINS = {("builtins", "frozenset"), ("builtins", "set"), ("copyreg", "_reconstructor")}
+
+
+def dumps(table: Table) -> bytes:
+    """The table as bytes for ``loads`` (its engine named, not copied)."""
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(table)
+    return zlib.compress(buffer.getvalue(), 1)
+
+
+def loads(data: bytes, engine: ModuleType) -> Table:
+    """The table ``dumps`` gave these bytes for; a table of another engine, or holding
+    anything but a table's values, is a ``pickle.UnpicklingError``."""
+    table = _Unpickler(zlib.decompress(data), engine).load()
+    if not isinstance(table, Table):
+        raise pickle.UnpicklingError(f"a snapshot of {type(table).__name__}, not of a table")
+    return table
 
 
 # --- what a seat may do -----------------------------------------------------------------

@@ -19,7 +19,7 @@ from events.store import ConcurrencyConflict, NewEvent, StoredEvent
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from games.mail import outbox
-from games.models import Game, Outbox, Seat
+from games.models import Game, Outbox, Seat, TableSnapshot
 from games.selectors import bot_seat_to_move, game_table, seat_of
 from games.services import clocks
 from games.services.ratings import ratings_game_finished
@@ -122,7 +122,24 @@ def act(
         table, more = append(game, table, events, actor="system", at=at)
         written += more
     changed(game, before, table, voided=voided, now=at)
+    every = settings.TABLE_SNAPSHOT_EVERY
+    if table.last_seq // every > before.last_seq // every:
+        table_snapshot_write(game, table)
     return table, written
+
+
+def table_snapshot_write(game: Game, table: tbl.Table) -> None:
+    """Store the folded table (``TableSnapshot``), for reads to fold on from: one statement,
+    replacing a snapshot at the same event that other code folded."""
+    snapshot = TableSnapshot(
+        game=game, seq=table.last_seq, code=tbl.code_version(table.engine), table=tbl.dumps(table)
+    )
+    TableSnapshot.objects.bulk_create(
+        [snapshot],
+        update_conflicts=True,
+        unique_fields=["game", "seq"],
+        update_fields=["code", "table"],
+    )
 
 
 def append(
