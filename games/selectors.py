@@ -92,13 +92,20 @@ def game_table(game: Game, upto: int | None = None) -> tbl.Table:
         table = start
     else:
         table = tbl.fold(start, records(game, after=start.last_seq))
+    table_remember(game, table)
+    return table
+
+
+def table_remember(game: Game, table: tbl.Table) -> None:
+    """Keep ``table`` (the game's, up to its last event) for the next read in this
+    process: the writer's own table after an append, so no read folds it again."""
+    key = (game.pk, game.rng_secret)
     if connection.in_atomic_block:
         # The caller may append to this table and then roll back: remember it only once
         # everything it holds is committed.
         transaction.on_commit(lambda: _remember(key, table))
     else:
         _remember(key, table)
-    return table
 
 
 def table_snapshot(game: Game, upto: int | None = None) -> tbl.Table | None:

@@ -408,6 +408,30 @@ def decide(table: Table, command: Any, rng: random.Random) -> list:
     """The events ``command`` causes (table events and, for a move, the rules events its
     engine decided), or ``Refused``; an engine's ``IllegalMove`` passes through. Never
     changes ``table``."""
+    return decide_and_evolve(table, command, rng)[0]
+
+
+def decide_and_evolve(table: Table, command: Any, rng: random.Random) -> tuple[list, Any]:
+    """``decide``'s events and, when they end with rules events (a move), the rules state
+    after them, which the engine's ``decide_and_evolve`` works out anyway (else ``None``):
+    for ``evolve(..., state=)``, so the write path folds no rules event twice."""
+    if isinstance(command, Play):
+        _check_in_play(table)
+        if table.to_move() != command.seat:
+            raise Refused("not_your_turn", to_move=table.to_move())
+        engine = table.engine
+        events, state = engine.decide_and_evolve(table.state, command.command, rng)
+        moved = Moved(
+            command.seat,
+            engine.format(command.command),
+            engine.encode_command(command.command),
+            command.auto,
+        )
+        return [moved, *events], state if events else None
+    return _decide(table, command, rng), None
+
+
+def _decide(table: Table, command: Any, rng: random.Random) -> list:
     match command:
         case Begin(game=game, options=options, players=players):
             if table.steps:
@@ -416,16 +440,6 @@ def decide(table: Table, command: Any, rng: random.Random) -> list:
                 Started(game, options, players),
                 *table.engine.start(len(players), options, rng),
             ]
-        case Play(seat=seat, command=rules_command, auto=auto):
-            _check_in_play(table)
-            if table.to_move() != seat:
-                raise Refused("not_your_turn", to_move=table.to_move())
-            engine = table.engine
-            events = engine.decide(table.state, rules_command, rng)
-            moved = Moved(
-                seat, engine.format(rules_command), engine.encode_command(rules_command), auto
-            )
-            return [moved, *events]
         case Undo(seat=seat):
             _check_in_play(table)
             step = undoable_step(table, seat)
@@ -529,15 +543,17 @@ def unchosen_move(table: Table) -> Play | None:
 # --- evolve -----------------------------------------------------------------------------
 
 
-def evolve(table: Table, record: Record) -> Table:
-    """``table`` after one stored event."""
+def evolve(table: Table, record: Record, *, state: Any = None) -> Table:
+    """``table`` after one stored event (``state``: the rules state after this rules event,
+    when the caller knows it already, from ``decide_and_evolve``)."""
     event = record.event
     at = record.at
     before = table.to_move()
     table = replace(table, last_seq=record.seq)
     if not isinstance(event, TABLE_EVENTS):
         *kept, last = table.steps
-        state = table.engine.evolve(last.state, event)
+        if state is None:
+            state = table.engine.evolve(last.state, event)
         barrier = last.barrier or table.engine.is_barrier(event)
         step = replace(
             last, events=(*last.events, event), last=record.seq, state=state, barrier=barrier

@@ -20,7 +20,7 @@ from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from games.mail import outbox
 from games.models import Game, Outbox, Seat, TableSnapshot
-from games.selectors import bot_seat_to_move, game_table, seat_of
+from games.selectors import bot_seat_to_move, game_table, seat_of, table_remember
 from games.services import clocks
 from games.services.ratings import ratings_game_finished
 
@@ -107,24 +107,32 @@ def act(
     service error of a refusal; an engine's ``IllegalMove`` passes through."""
     before = table or game_table(game)
     try:
-        events = tbl.decide(before, command, game_rng(game))
+        events, state = tbl.decide_and_evolve(before, command, game_rng(game))
     except tbl.Refused as refused:
         kind, message = REFUSALS[refused.code]
         raise kind(message, code=refused.code, **refused.params) from None
     if not events:
         return before, []
     table, written = append(
-        game, before, events, actor=actor, reason=reason, idempotency_key=idempotency_key, at=at
+        game,
+        before,
+        events,
+        actor=actor,
+        reason=reason,
+        idempotency_key=idempotency_key,
+        at=at,
+        state=state,
     )
     voided = next((e.back_to for e in events if isinstance(e, tbl.MovesVoided)), None)
     while (unchosen := tbl.unchosen_move(table)) is not None:
-        events = tbl.decide(table, unchosen, game_rng(game))
-        table, more = append(game, table, events, actor="system", at=at)
+        events, state = tbl.decide_and_evolve(table, unchosen, game_rng(game))
+        table, more = append(game, table, events, actor="system", at=at, state=state)
         written += more
     changed(game, before, table, voided=voided, now=at)
     every = settings.TABLE_SNAPSHOT_EVERY
     if table.last_seq // every > before.last_seq // every:
         table_snapshot_write(game, table)
+    table_remember(game, table)
     return table, written
 
 
@@ -151,8 +159,10 @@ def append(
     reason: str = "",
     idempotency_key: str | None = None,
     at: datetime | None = None,
+    state: Any = None,
 ) -> tuple[tbl.Table, list[StoredEvent]]:
-    """Append ``events`` after ``game.last_seq`` and fold them into ``table``."""
+    """Append ``events`` after ``game.last_seq`` and fold them into ``table`` (``state``:
+    the rules state after the last, when ``decide_and_evolve`` gave it)."""
     new = []
     for event in events:
         kind, version, data = tbl.encode(table, event)
@@ -174,8 +184,10 @@ def append(
             current_seq=conflict.current_seq,
         ) from None
     game.last_seq = written[-1].seq
-    for event, stored in zip(events, written, strict=True):
-        table = tbl.evolve(table, tbl.Record(stored.seq, event, stored.actor, stored.recorded_at))
+    last = len(events) - 1
+    for index, (event, stored) in enumerate(zip(events, written, strict=True)):
+        record = tbl.Record(stored.seq, event, stored.actor, stored.recorded_at)
+        table = tbl.evolve(table, record, state=state if index == last else None)
     return table, written
 
 

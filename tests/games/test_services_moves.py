@@ -1,5 +1,6 @@
 """Moving: who may move, bad input, stale writers, idempotent retries, 50 racing players."""
 
+import random
 import threading
 
 import pytest
@@ -7,6 +8,7 @@ from django.db import connection
 
 from events import store
 from games import selectors, services
+from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Game
 from tests.games.helpers import legal, play_to_end, seated, started, to_move
@@ -130,6 +132,37 @@ def test_a_seat_with_a_single_legal_move_plays_it_without_being_asked(alice, bob
 
 def legal_moves_of_table(table) -> list[str]:
     return [move["move"] for move in selectors.legal_moves_of(table)]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game_type", ["azul", "summer-pavilion", "miyabi"])
+def test_the_write_path_folds_no_rules_event_twice(game_type, alice, bob, monkeypatch):
+    """The engine's ``decide_and_evolve`` gives the state after a move's last rules event;
+    only those before it (a round's end, a refill) are folded again."""
+    game = started(game_type, alice, bob)
+    engine = selectors.game_table(game).engine  # a running site has the table cached
+    folded = []
+    evolve = engine.evolve
+
+    def counting(state, event):
+        folded.append(event)
+        return evolve(state, event)
+
+    monkeypatch.setattr(engine, "evolve", counting)
+    chooser = random.Random(5)
+    for _ in range(30):
+        folded.clear()
+        mover, moves = to_move(game), legal(game)
+        result = services.move_submit(game=game, user=mover, move=chooser.choice(moves))
+        rules = [e for e in result.events if not e.type.startswith("table.")]
+        moves_played = sum(e.type == "table.Moved" for e in result.events)
+        assert len(folded) == len(rules) - moves_played
+    game.refresh_from_db()
+    monkeypatch.undo()
+    selectors._TABLES.clear()
+    assert selectors.game_table(game) == tbl.fold(
+        selectors.empty_table(game), selectors.records(game)
+    )
 
 
 def test_seats_are_all_people_at_the_table(alice, bob):

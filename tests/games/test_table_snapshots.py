@@ -34,9 +34,9 @@ def folded(monkeypatch) -> list[int]:
     seqs: list[int] = []
     evolve = tbl.evolve
 
-    def counting(table, record):
+    def counting(table, record, **known):
         seqs.append(record.seq)
-        return evolve(table, record)
+        return evolve(table, record, **known)
 
     monkeypatch.setattr(tbl, "evolve", counting)
     return seqs
@@ -67,7 +67,7 @@ def test_a_cold_read_of_a_long_game_folds_fewer_events_than_a_snapshot_spans(ali
     assert game.last_seq > 4 * EVERY
     folded.clear()
     table = cold_read(game)
-    assert 0 < len(folded) < EVERY
+    assert len(folded) < EVERY
     assert folded == list(range(game.last_seq - len(folded) + 1, game.last_seq + 1))
     assert table == full_fold(game)
 
