@@ -188,13 +188,17 @@ def _insert(events: list[StoredEvent], idempotency_key: str | None) -> tuple[int
 def _server_bound_cursor():
     """A cursor on the current connection and transaction. On PostgreSQL it binds
     parameters on the server, so psycopg can prepare this hot statement once and skip
-    planning it on every append (settings: ``prepare_threshold``; see ``bench/store.py``)."""
+    planning it on every append (settings: ``prepare_threshold``; see ``bench/store.py``);
+    wrapped as Django wraps its own, so the statement is logged and counted like any."""
     if connection.vendor != "postgresql":
         return connection.cursor()
-    import psycopg
+    from django.db.backends.postgresql.base import ServerBindingCursor
 
     connection.ensure_connection()
-    return psycopg.Cursor(connection.connection)
+    cursor = ServerBindingCursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(cursor)
+    return connection.make_cursor(cursor)
 
 
 def load(

@@ -135,22 +135,19 @@ def _remember(key: tuple[int, str], table: tbl.Table) -> None:
 
 # Steps of a game measured to estimate what one takes in memory (``table_bytes``).
 SAMPLE_STEPS = 24
-_step_bytes: dict[str, int] = {}
+_step_bytes: dict[str, tuple[int, int]] = {}
 
 
 def table_bytes(table: tbl.Table) -> int:
-    """An estimate of the memory a folded table holds: measured for a short table; for a
-    longer one, its steps times the size of a step of its game, measured once per process
-    on the first table of that game with ``SAMPLE_STEPS`` steps (steps share most of their
-    rules state with the step before, so a step costs far less than a whole state)."""
+    """An estimate of the memory a folded table holds: its steps times the size of a step
+    of its game, measured once per process on the first table of that game read with
+    ``SAMPLE_STEPS`` steps (before one was, on the first table read). Steps share most of
+    their rules state with the step before, so a step costs far less than a whole state."""
     steps = max(1, len(table.steps))
-    per_step = _step_bytes.get(table.namespace)
-    if per_step is None:
-        size = deep_size(table)
-        if steps < SAMPLE_STEPS:
-            return size
-        per_step = _step_bytes.setdefault(table.namespace, size // steps)
-    return steps * per_step
+    sample = _step_bytes.get(table.namespace)
+    if sample is None or sample[1] < SAMPLE_STEPS <= steps:
+        sample = _step_bytes[table.namespace] = (deep_size(table) // steps, steps)
+    return steps * sample[0]
 
 
 def deep_size(root) -> int:

@@ -69,18 +69,19 @@ def actor_of(user) -> str:
     return f"user:{user.pk}"
 
 
-def locked_game(game: Game) -> Game:
-    """The game row, locked until the transaction ends (one writer per game at a time),
-    read with its seats, their players and clocks in the same statement; ``game.seats.all()``
-    then answers from them."""
+def locked_game(game: Game | int) -> Game:
+    """The game row (of that id), locked until the transaction ends (one writer per game
+    at a time), read with its seats, their players and clocks in the same statement;
+    ``game.seats.all()`` then answers from them."""
+    game_id = game.pk if isinstance(game, Game) else game
     seats = list(
         Seat.objects.select_related("game", "user", "clock")
         .select_for_update(of=("game",))
-        .filter(game_id=game.pk)
+        .filter(game_id=game_id)
         .order_by("position", "pk")
     )
     if not seats:
-        raise NotFound(f"no game {game.pk}")
+        raise NotFound(f"no game {game_id}")
     locked = seats[0].game
     for seat in seats:
         seat.game = locked
@@ -150,6 +151,11 @@ def table_snapshot_write(game: Game, table: tbl.Table) -> None:
     )
 
 
+class KeyUsed(Exception):
+    """The append's idempotency key was used before: it wrote nothing (the store checks
+    the key in the INSERT itself and gives back what the first append wrote)."""
+
+
 def append(
     game: Game,
     table: tbl.Table,
@@ -183,6 +189,8 @@ def append(
             code="stale",
             current_seq=conflict.current_seq,
         ) from None
+    if written[0].seq != game.last_seq + 1:
+        raise KeyUsed
     game.last_seq = written[-1].seq
     last = len(events) - 1
     for index, (event, stored) in enumerate(zip(events, written, strict=True)):

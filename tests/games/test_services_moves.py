@@ -82,6 +82,21 @@ def test_a_retry_with_the_same_idempotency_key_changes_nothing(alice, bob):
     assert store.current_seq(game.stream) == seq
 
 
+def test_a_used_key_sent_with_a_move_legal_again_is_refused_by_the_append(alice, bob):
+    """Nothing refuses the move before the append (it is the player's turn again and the
+    move legal): the INSERT finds the key used, writes nothing, and the retry is answered."""
+    game = started("azul", alice, bob)
+    first_mover = to_move(game)
+    services.move_submit(game=game, user=first_mover, move=legal(game)[0], idempotency_key="k")
+    while to_move(game) != first_mover:
+        services.move_submit(game=game, user=to_move(game), move=legal(game)[0])
+    seq = store.current_seq(game.stream)
+    with pytest.raises(Conflict) as refused:
+        services.move_submit(game=game, user=first_mover, move=legal(game)[-1], idempotency_key="k")
+    assert refused.value.code == "idempotency_key_reused"
+    assert store.current_seq(game.stream) == seq
+
+
 def test_a_finished_game_takes_no_more_moves(alice, bob):
     game = started("miyabi", alice, bob)
     play_to_end(game)
@@ -175,11 +190,15 @@ def test_seats_are_all_people_at_the_table(alice, bob):
 def test_a_move_takes_at_most_seven_sql_statements(
     game_type, alice, bob, django_assert_max_num_queries
 ):
-    """One locked read of the game and its seats, the key checked once, one INSERT of the
-    events, the game row's changed columns, the clocks, the turn email: no savepoints."""
+    """One locked read of the game and its seats, one INSERT of the events (which checks
+    the key: it is checked once), the game row's changed columns, the clocks, the turn
+    email, BEGIN and COMMIT counted: no savepoints."""
     game = started(game_type, alice, bob, time_control={"kind": "per_move", "days": 3})
     selectors.game_table(game)  # a running site has the table cached
     player, move = to_move(game), legal(game)[0]
     with django_assert_max_num_queries(7) as captured:
         services.move_submit(game=game, user=player, move=move, idempotency_key="one-move")
-    assert not [q for q in captured.captured_queries if "SAVEPOINT" in q["sql"]]
+    statements = [q["sql"] for q in captured.captured_queries]
+    assert not [sql for sql in statements if "SAVEPOINT" in sql]
+    assert len([sql for sql in statements if "INSERT INTO events_event" in sql]) == 1
+    assert len([sql for sql in statements if "idempotency_key" in sql]) == 1
