@@ -83,7 +83,8 @@ def game_table(game: Game, upto: int | None = None) -> tbl.Table:
         cached = _TABLES.get(key)
     if cached is not None:
         start = cached[0]
-    elif game.last_seq == 0:
+    elif game.last_seq < settings.TABLE_SNAPSHOT_EVERY:
+        # Too short to have a snapshot worth asking for.
         start = empty_table(game)
     else:
         start = table_snapshot(game) or empty_table(game)
