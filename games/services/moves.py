@@ -69,6 +69,8 @@ def move_submit(
 def _move(
     game: Game, user, move: str, expected_seq: int | None, key: str | None
 ) -> list[StoredEvent]:
+    """The move itself, in the locked game: the seat's checks, the table's decision and
+    the append; what was written."""
     seat = playing_seat(game, user)
     if expected_seq is not None and expected_seq != game.last_seq:
         raise Conflict(
