@@ -695,14 +695,24 @@ class _Unpickler(pickle.Unpickler):
         return self.engine
 
     def find_class(self, module: str, name: str) -> Any:
-        # Only the values a table is made of: a snapshot never names anything callable.
-        if module.startswith(_SNAPSHOT_MODULES) or (module, name) in _SNAPSHOT_BUILTINS:
+        # Only the values a table is made of (classes defined where the snapshot says),
+        # never a function or anything a module merely imports: a snapshot read from the
+        # database must not be able to call anything.
+        if (module, name) in _SNAPSHOT_NAMES:
             return super().find_class(module, name)
+        if "." not in name and module.startswith(_SNAPSHOT_MODULES):
+            found = super().find_class(module, name)
+            if isinstance(found, type) and found.__module__ == module:
+                return found
         raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
 
 
-_SNAPSHOT_MODULES = ("games.table", "games.clock", "games.rules.", "datetime", "zoneinfo")
-_SNAPSHOT_BUILTINS = {("builtins", "frozenset"), ("builtins", "set"), ("copyreg", "_reconstructor")}
+_SNAPSHOT_MODULES = ("games.table", "games.clock", "games.rules.", "datetime")
+_SNAPSHOT_NAMES = {
+    ("builtins", "frozenset"),
+    ("builtins", "set"),
+    ("zoneinfo", "ZoneInfo._unpickle"),
+}
 
 
 def dumps(table: Table) -> bytes:
