@@ -33,7 +33,7 @@ os.environ.setdefault("LOG_LEVEL", "ERROR")
 # A benchmark, not a client: past the API's per-user rate every move would be a 429.
 os.environ.setdefault("API_USER_RATE", "1000000/min")
 
-from store import ensure_database, load  # noqa: E402 (bench/store.py, beside this file)
+from store import load, migrated  # noqa: E402 (bench/store.py, beside this file)
 
 SHORT, LONG = 30, 300  # events in the games read cold
 LATE = 150  # events before a "late" move
@@ -156,15 +156,9 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=15)
     parser.add_argument("--games", type=int, default=4, help="games whose moves are timed")
     args = parser.parse_args()
-    ensure_database(os.environ["DATABASE_URL"])
-
-    import django
-
-    django.setup()
+    migrated()
     from django.conf import settings
-    from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
     chooser = random.Random(1)
     users = players(args.players)
     print(

@@ -46,6 +46,17 @@ def ensure_database(url: str) -> None:
             admin.execute(f'CREATE DATABASE "{name}"')
 
 
+def migrated() -> None:
+    """The bench's database (``DATABASE_URL``) made if missing and migrated; Django set up."""
+    ensure_database(os.environ["DATABASE_URL"])
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
 def run_writers(writers: int, seconds: float, scenario: str, run: str) -> tuple[int, int]:
     """Run ``writers`` processes (as a deployment runs web and worker processes), each
     connected before a common start and writing for ``seconds``; (appends, conflicts)."""
@@ -138,15 +149,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=3, help="every scenario again, in turn")
     args = parser.parse_args()
-    ensure_database(os.environ["DATABASE_URL"])
-
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    migrated()
     from django.db import connection
 
-    call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:
         cursor.execute(RAW_TABLE)
     truncate("bench_raw, events_event")
