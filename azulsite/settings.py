@@ -277,6 +277,10 @@ LOGIN_REDIRECT_URL = "/"
 YOUR_TURN_GRACE_SECONDS = int(os.environ.get("YOUR_TURN_GRACE_SECONDS", "120"))
 # Computer players (issue 15): the hard bot's CPU time per move, in seconds.
 BOT_HARD_SECONDS = float(os.environ.get("BOT_HARD_SECONDS", "2"))
+# A snapshot of a game's folded table every so many events, so that no read folds more
+# than about this many; and the memory a process may keep folded tables in.
+TABLE_SNAPSHOT_EVERY = int(os.environ.get("TABLE_SNAPSHOT_EVERY", "40"))
+TABLE_CACHE_MB = float(os.environ.get("TABLE_CACHE_MB", "64"))
 
 # --- Play by email (issue 7: games/mail) ------------------------------------------------
 # "Your turn" and reminders are not sent to a player seen on the game's page this recently.

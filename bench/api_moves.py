@@ -12,6 +12,9 @@ clients done early keep the server as busy with uncounted games meanwhile. Throu
 latency count the moves of the timed window; early against late counts the first and last
 ten moves of every finished game. Everything talks to 127.0.0.1 only.
 
+Before each scenario, raw single-row INSERT transactions per second with as many writers
+(``bench/store.py``'s baseline) on the same database, and the ratio of moves to those.
+
     .venv/bin/python bench/api_moves.py                # 1 and 16 clients, 30 s each
     .venv/bin/python bench/api_moves.py --clients 1 4 --seconds 10 --game azul
 """
@@ -349,6 +352,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=4, help="gthread threads per worker")
     parser.add_argument("--database-url", default=DEFAULT_DATABASE)
+    parser.add_argument("--raw-seconds", type=float, default=5.0, help="raw INSERTs per run")
     args = parser.parse_args()
     if urlsplit(args.database_url).hostname != LOCALHOST:
         raise SystemExit(f"the benchmark talks to {LOCALHOST} only: use a database there")
@@ -374,12 +378,54 @@ def main() -> None:
         try:
             results = []
             for clients in args.clients:
-                results.append(scenario(port, tokens, clients, args))
-                print(f"  {clients} client(s): {results[-1]['moves']} moves in the window")
+                raw = raw_inserts(clients, args.raw_seconds)
+                results.append({**scenario(port, tokens, clients, args), "raw": raw})
+                print(
+                    f"  {clients} client(s): {results[-1]['moves']} moves in the window; raw "
+                    f"INSERT {raw:.0f}/s just before; load average {load()}"
+                )
         finally:
             server.terminate()
             server.wait(timeout=30)
     report(results)
+    ratios(results)
+
+
+def raw_inserts(writers: int, seconds: float) -> float:
+    """Single-row INSERT transactions per second with ``writers`` writers on this database,
+    measured as ``bench/store.py`` does (its ``raw INSERT``): the anchor of the ratios."""
+    from django.db import connection
+    from store import raw_insert_rate
+
+    rate = raw_insert_rate(writers, seconds)
+    connection.close()
+    return rate
+
+
+# Issue 19: 1 client at 10% of raw INSERT TPS; 16 clients at 4x the 23.5 moves/s measured
+# before it.
+TARGET_ONE = 0.10
+BEFORE_SIXTEEN = 23.5
+
+
+def ratios(results: list[dict]) -> None:
+    print("\nMoves per second against raw single-row INSERTs per second (same run):")
+    for r in results:
+        ratio = r["per_second"] / r["raw"]
+        line = f"{r['clients']:>3} client(s): {r['per_second']:.1f} / {r['raw']:.0f} = {ratio:.1%}"
+        if r["clients"] == 1:
+            line += f" (target {TARGET_ONE:.0%})"
+        if r["clients"] == 16:
+            line += (
+                f"; {r['per_second'] / BEFORE_SIXTEEN:.1f}x the {BEFORE_SIXTEEN} moves/s of"
+                " before (target 4x)"
+            )
+        print(line)
+    print(f"load average {load()}")
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 if __name__ == "__main__":

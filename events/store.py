@@ -59,6 +59,7 @@ def current_seq(stream: str) -> int:
 
 
 _LAST_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM events_event WHERE stream = %s"
+_KEY_USED = "EXISTS (SELECT 1 FROM events_event WHERE stream = %s AND idempotency_key = %s)"
 _COLUMNS = "stream, seq, type, version, data, actor, reason, recorded_at, batch, idempotency_key"
 # PostgreSQL types the columns of a VALUES list from its parameters, so JSON and time need
 # a cast there; SQLite takes them as they come.
@@ -98,10 +99,10 @@ def append(
     # that the idempotency key is new, and a writer racing us makes ON CONFLICT skip our
     # rows instead of raising, so the caller's transaction stays usable.
     if connection.in_atomic_block or len(stored) == 1:
-        written = _insert(stored, idempotency_key)
+        written, refused = _insert(stored, idempotency_key)
     else:
         with transaction.atomic():
-            written = _insert(stored, idempotency_key)
+            written, refused = _insert(stored, idempotency_key)
             if 0 < written < len(stored):
                 transaction.set_rollback(True)
     if 0 < written < len(stored):
@@ -111,16 +112,30 @@ def append(
         transaction.set_rollback(True)
     if written == len(stored):
         return stored
-    if idempotency_key is not None:
+    if idempotency_key is not None and (refused is None or refused.key_used):
         earlier = appended_with(stream, idempotency_key)
         if earlier:
             return earlier
-    raise ConcurrencyConflict(stream, expected_seq, current_seq(stream))
+    if refused is None or refused.last_seq <= expected_seq:
+        # No answer, or one from before a writer that committed while our INSERT waited
+        # for it (the statement's snapshot predates that writer): ask again.
+        raise ConcurrencyConflict(stream, expected_seq, current_seq(stream))
+    raise ConcurrencyConflict(stream, expected_seq, refused.last_seq)
 
 
-def _insert(events: list[StoredEvent], idempotency_key: str | None) -> int:
+@dataclass(frozen=True)
+class _Refused:
+    """What the INSERT that wrote nothing saw: the stream's last seq and whether the
+    idempotency key was already used."""
+
+    last_seq: int
+    key_used: bool
+
+
+def _insert(events: list[StoredEvent], idempotency_key: str | None) -> tuple[int, _Refused | None]:
     """Insert the rows if the stream's last seq is still the one before them, skipping any
-    that a unique constraint refuses; how many were written."""
+    that a unique constraint refuses: how many were written and, when none were, what the
+    same statement saw instead (PostgreSQL; ``None`` elsewhere)."""
     operations = connection.ops
     batch = events[0].seq
     params: list = []
@@ -137,34 +152,53 @@ def _insert(events: list[StoredEvent], idempotency_key: str | None) -> int:
             batch,
             idempotency_key if event.seq == batch else None,
         ]
-    params += [events[0].stream, batch - 1]
+    stream = events[0].stream
+    params += [stream, batch - 1]
     rows = ", ".join([_ROW[connection.vendor]] * len(events))
     fresh_key = ""
+    key_used = "false"
     if idempotency_key is not None:
-        fresh_key = (
-            " AND NOT EXISTS (SELECT 1 FROM events_event"
-            " WHERE stream = %s AND idempotency_key = %s)"
-        )
-        params += [events[0].stream, idempotency_key]
-    sql = (
+        fresh_key = f" AND NOT {_KEY_USED}"
+        key_used = _KEY_USED
+        params += [stream, idempotency_key]
+    insert = (
         f"INSERT INTO events_event ({_COLUMNS}) SELECT * FROM (VALUES {rows}) AS new"
         f" WHERE ({_LAST_SEQ}) = %s{fresh_key} ON CONFLICT DO NOTHING RETURNING seq"
     )
+    if connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(insert, params)
+            return len(cursor.fetchall()), None
+    # When nothing is written, the same statement answers why (a row with the stream's
+    # last seq and whether the key was used), so a conflict costs no second round trip.
+    params += [stream] + ([stream, idempotency_key] if idempotency_key is not None else [])
+    sql = (
+        f"WITH written AS ({insert})"
+        " SELECT seq, NULL::boolean FROM written UNION ALL"
+        f" SELECT ({_LAST_SEQ}), {key_used} WHERE NOT EXISTS (SELECT 1 FROM written)"
+    )
     with _server_bound_cursor() as cursor:
         cursor.execute(sql, params)
-        return len(cursor.fetchall())
+        found = cursor.fetchall()
+    if len(found) == 1 and found[0][1] is not None:
+        return 0, _Refused(found[0][0], found[0][1])
+    return len(found), None
 
 
 def _server_bound_cursor():
     """A cursor on the current connection and transaction. On PostgreSQL it binds
     parameters on the server, so psycopg can prepare this hot statement once and skip
-    planning it on every append (settings: ``prepare_threshold``; see ``bench/store.py``)."""
+    planning it on every append (settings: ``prepare_threshold``; see ``bench/store.py``);
+    wrapped as Django wraps its own, so the statement is logged and counted like any."""
     if connection.vendor != "postgresql":
         return connection.cursor()
-    import psycopg
+    from django.db.backends.postgresql.base import ServerBindingCursor
 
     connection.ensure_connection()
-    return psycopg.Cursor(connection.connection)
+    cursor = ServerBindingCursor(connection.connection)
+    if connection.queries_logged:
+        return connection.make_debug_cursor(cursor)
+    return connection.make_cursor(cursor)
 
 
 def load(

@@ -733,16 +733,21 @@ class MoveSubmitApi(Api):
         },
     )
     def post(self, request, game_id):
-        game = viewable_game(request, game_id)
         data = validated(self.InputSerializer, request.data)
         key = idempotency_key(request)
-        result = services.move_submit(
-            game=game,
-            user=request.user,
-            move=data["move"],
-            expected_seq=data.get("expected_seq"),
-            idempotency_key=key,
-        )
+        try:
+            # The service reads the game once, locked.
+            result = services.move_submit(
+                game=game_id,
+                user=request.user,
+                move=data["move"],
+                expected_seq=data.get("expected_seq"),
+                idempotency_key=key,
+            )
+        except ServiceError:
+            # Who may not see the game learns no more than that.
+            viewable_game(request, game_id)
+            raise
         events = result.events
         answer = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
         body = {"events": [selectors.public_event(e) for e in events], "last_seq": events[-1].seq}

@@ -332,6 +332,27 @@ class ProcessBeat(models.Model):
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
 
 
+class TableSnapshot(models.Model):
+    """A game's table folded up to event ``seq`` (``games.table.dumps``), so that a read
+    folds only the events after it. A projection like the game row: written by the write
+    path every ``TABLE_SNAPSHOT_EVERY`` events, discarded and rebuilt by
+    ``rebuild_projections``; one folded by other code (``code``: ``table.code_version``) is
+    never read."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField()
+    code = models.CharField(max_length=16)
+    table = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="table_snapshot_game_seq_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} at event {self.seq}"
+
+
 # --- ratings and the game archive (issue 16): projections of the event stream ------------
 
 

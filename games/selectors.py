@@ -1,10 +1,15 @@
 """Reads: a game's table at any point, lists of games, what a seat or a visitor may see.
 Nothing here writes."""
 
+import dataclasses
+import sys
 import threading
 from collections import OrderedDict
 from datetime import timedelta
+from enum import Enum
+from types import FunctionType, ModuleType
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
@@ -14,7 +19,15 @@ from events import store
 from events.store import StoredEvent
 from games import table as tbl
 from games.errors import Forbidden, NotFound
-from games.models import BotLevel, Game, InboundMessage, Outbox, ProcessBeat, Seat
+from games.models import (
+    BotLevel,
+    Game,
+    InboundMessage,
+    Outbox,
+    ProcessBeat,
+    Seat,
+    TableSnapshot,
+)
 from games.registry import game_type
 
 
@@ -52,42 +65,115 @@ def as_record(table: tbl.Table, event: StoredEvent) -> tbl.Record:
 # Tables folded up to some event, per process: a stream only ever grows, so a cached table
 # needs just the events appended since. This keeps a move's cost flat however long the
 # game has run. Keyed by the game's secret too, so a reused id never meets a stale table.
-# Tables are immutable: a cached one is shared, never copied.
-_TABLES: OrderedDict[tuple[int, str], tbl.Table] = OrderedDict()
+# Tables are immutable: a cached one is shared, never copied. The least recently used go
+# once the tables' estimated memory passes ``TABLE_CACHE_MB``.
+_TABLES: OrderedDict[tuple[int, str], tuple[tbl.Table, int]] = OrderedDict()
 _TABLES_LOCK = threading.Lock()
-TABLES_KEPT = 512
+_tables_bytes = 0
 
 
 def game_table(game: Game, upto: int | None = None) -> tbl.Table:
-    """The table after event ``upto`` (default: the latest), folded from the stream."""
+    """The table after event ``upto`` (default: the latest): from the per-process cache or
+    the latest snapshot before it (``TableSnapshot``), folded on with the events since."""
     if upto is not None:
-        return tbl.fold(empty_table(game), records(game, upto=upto))
+        start = table_snapshot(game, upto) or empty_table(game)
+        return tbl.fold(start, records(game, after=start.last_seq, upto=upto))
     key = (game.pk, game.rng_secret)
     with _TABLES_LOCK:
         cached = _TABLES.get(key)
-    start = cached or empty_table(game)
+    if cached is not None:
+        start = cached[0]
+    elif game.last_seq < settings.TABLE_SNAPSHOT_EVERY:
+        # Too short to have a snapshot worth asking for.
+        start = empty_table(game)
+    else:
+        start = table_snapshot(game) or empty_table(game)
     if start.last_seq == game.last_seq:
         # The row says nothing was appended since: no need to ask the stream.
         table = start
     else:
         table = tbl.fold(start, records(game, after=start.last_seq))
+    table_remember(game, table)
+    return table
+
+
+def table_remember(game: Game, table: tbl.Table) -> None:
+    """Keep ``table`` (the game's, up to its last event) for the next read in this
+    process: the writer's own table after an append, so no read folds it again."""
+    key = (game.pk, game.rng_secret)
     if connection.in_atomic_block:
         # The caller may append to this table and then roll back: remember it only once
         # everything it holds is committed.
         transaction.on_commit(lambda: _remember(key, table))
     else:
         _remember(key, table)
-    return table
+
+
+def table_snapshot(game: Game, upto: int | None = None) -> tbl.Table | None:
+    """The game's latest snapshot at or before event ``upto`` that this code folded."""
+    engine = game_type(game.game_type).engine
+    snapshots = TableSnapshot.objects.filter(game_id=game.pk, code=tbl.code_version(engine))
+    if upto is not None:
+        snapshots = snapshots.filter(seq__lte=upto)
+    found = snapshots.order_by("-seq").values_list("table", flat=True).first()
+    return None if found is None else tbl.loads(bytes(found), engine)
 
 
 def _remember(key: tuple[int, str], table: tbl.Table) -> None:
+    global _tables_bytes
+    size = table_bytes(table)
+    budget = settings.TABLE_CACHE_MB * 2**20
     with _TABLES_LOCK:
         cached = _TABLES.get(key)
-        if cached is None or cached.last_seq < table.last_seq:
-            _TABLES[key] = table
+        if cached is None or cached[0].last_seq < table.last_seq:
+            _tables_bytes += size - (cached[1] if cached else 0)
+            _TABLES[key] = (table, size)
         _TABLES.move_to_end(key)
-        while len(_TABLES) > TABLES_KEPT:
-            _TABLES.popitem(last=False)
+        while _tables_bytes > budget and len(_TABLES) > 1:
+            _, (_, dropped) = _TABLES.popitem(last=False)
+            _tables_bytes -= dropped
+
+
+# Steps of a game measured to estimate what one takes in memory (``table_bytes``).
+SAMPLE_STEPS = 24
+_step_bytes: dict[str, tuple[int, int]] = {}
+
+
+def table_bytes(table: tbl.Table) -> int:
+    """An estimate of the memory a folded table holds: its steps times the size of a step
+    of its game, measured once per process on the first table of that game read with
+    ``SAMPLE_STEPS`` steps (before one was, on the first table read). Steps share most of
+    their rules state with the step before, so a step costs far less than a whole state."""
+    steps = max(1, len(table.steps))
+    sample = _step_bytes.get(table.namespace)
+    if sample is None or sample[1] < SAMPLE_STEPS <= steps:
+        sample = _step_bytes[table.namespace] = (deep_size(table) // steps, steps)
+    return steps * sample[0]
+
+
+def deep_size(root) -> int:
+    """Bytes held by ``root`` and everything it reaches (objects shared counted once;
+    modules, classes and functions not at all)."""
+    seen: set[int] = set()
+    size = 0
+    stack = [root]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen or isinstance(value, _SHARED):
+            continue
+        seen.add(id(value))
+        size += sys.getsizeof(value)
+        if isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, tuple | list | set | frozenset):
+            stack.extend(value)
+        elif dataclasses.is_dataclass(value):
+            stack.extend(getattr(value, field.name) for field in dataclasses.fields(value))
+    return size
+
+
+_SHARED = (ModuleType, type, FunctionType, Enum)
 
 
 def seat_of(game: Game, user) -> Seat | None:

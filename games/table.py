@@ -12,13 +12,20 @@ after a point; nothing is ever deleted, replay just skips them. The clock of eve
 
 from __future__ import annotations
 
+import hashlib
+import io
+import pickle
 import random
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import cache
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from events import upcasting
 from events.upcasting import Renamed, upcast, upcaster
 from games import clock as clocks
 from games.clock import Clock, TimeControl
@@ -401,6 +408,30 @@ def decide(table: Table, command: Any, rng: random.Random) -> list:
     """The events ``command`` causes (table events and, for a move, the rules events its
     engine decided), or ``Refused``; an engine's ``IllegalMove`` passes through. Never
     changes ``table``."""
+    return decide_and_evolve(table, command, rng)[0]
+
+
+def decide_and_evolve(table: Table, command: Any, rng: random.Random) -> tuple[list, Any]:
+    """``decide``'s events and, when they end with rules events (a move), the rules state
+    after them, which the engine's ``decide_and_evolve`` works out anyway (else ``None``):
+    for ``evolve(..., state=)``, so the write path folds no rules event twice."""
+    if isinstance(command, Play):
+        _check_in_play(table)
+        if table.to_move() != command.seat:
+            raise Refused("not_your_turn", to_move=table.to_move())
+        engine = table.engine
+        events, state = engine.decide_and_evolve(table.state, command.command, rng)
+        moved = Moved(
+            command.seat,
+            engine.format(command.command),
+            engine.encode_command(command.command),
+            command.auto,
+        )
+        return [moved, *events], state if events else None
+    return _decide(table, command, rng), None
+
+
+def _decide(table: Table, command: Any, rng: random.Random) -> list:
     match command:
         case Begin(game=game, options=options, players=players):
             if table.steps:
@@ -409,16 +440,6 @@ def decide(table: Table, command: Any, rng: random.Random) -> list:
                 Started(game, options, players),
                 *table.engine.start(len(players), options, rng),
             ]
-        case Play(seat=seat, command=rules_command, auto=auto):
-            _check_in_play(table)
-            if table.to_move() != seat:
-                raise Refused("not_your_turn", to_move=table.to_move())
-            engine = table.engine
-            events = engine.decide(table.state, rules_command, rng)
-            moved = Moved(
-                seat, engine.format(rules_command), engine.encode_command(rules_command), auto
-            )
-            return [moved, *events]
         case Undo(seat=seat):
             _check_in_play(table)
             step = undoable_step(table, seat)
@@ -522,15 +543,17 @@ def unchosen_move(table: Table) -> Play | None:
 # --- evolve -----------------------------------------------------------------------------
 
 
-def evolve(table: Table, record: Record) -> Table:
-    """``table`` after one stored event."""
+def evolve(table: Table, record: Record, *, state: Any = None) -> Table:
+    """``table`` after one stored event (``state``: the rules state after this rules event,
+    when the caller knows it already, from ``decide_and_evolve``)."""
     event = record.event
     at = record.at
     before = table.to_move()
     table = replace(table, last_seq=record.seq)
     if not isinstance(event, TABLE_EVENTS):
         *kept, last = table.steps
-        state = table.engine.evolve(last.state, event)
+        if state is None:
+            state = table.engine.evolve(last.state, event)
         barrier = last.barrier or table.engine.is_barrier(event)
         step = replace(
             last, events=(*last.events, event), last=record.seq, state=state, barrier=barrier
@@ -636,6 +659,76 @@ def decode(table: Table, type_name: str, version: int, data: dict) -> Any:
     if namespace != table.namespace:
         raise ValueError(f"{type_name} is not an event of this game ({table.namespace})")
     return table.engine.decode({"type": name, "version": version, **data})
+
+
+# --- snapshots: a folded table stored, to fold only the events after it ---------------------
+
+
+@cache
+def code_version(engine: ModuleType) -> str:
+    """A digest of the code that folds a table of ``engine``: the engine's package, the
+    rules' shared helpers, the table, the clock and the upcasters. A snapshot written by
+    other code (another version, or an edit anywhere in these) is not read."""
+    rules = Path(engine.__file__).parent
+    sources = sorted(rules.rglob("*.py")) + sorted((rules.parent / "common").rglob("*.py"))
+    sources += [Path(__file__), Path(clocks.__file__), Path(upcasting.__file__)]
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class _Pickler(pickle.Pickler):
+    def persistent_id(self, obj: Any) -> str | None:
+        # The engine is a module: stored by name, given back by the reader.
+        return obj.__name__ if isinstance(obj, ModuleType) else None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, data: bytes, engine: ModuleType) -> None:
+        super().__init__(io.BytesIO(data))
+        self.engine = engine
+
+    def persistent_load(self, pid: Any) -> ModuleType:
+        if pid != self.engine.__name__:
+            raise pickle.UnpicklingError(f"a snapshot of {pid}, not of {self.engine.__name__}")
+        return self.engine
+
+    def find_class(self, module: str, name: str) -> Any:
+        # Only the values a table is made of (classes defined where the snapshot says),
+        # never a function or anything a module merely imports: a snapshot read from the
+        # database must not be able to call anything.
+        if (module, name) in _SNAPSHOT_NAMES:
+            return super().find_class(module, name)
+        if "." not in name and module.startswith(_SNAPSHOT_MODULES):
+            found = super().find_class(module, name)
+            if isinstance(found, type) and found.__module__ == module:
+                return found
+        raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
+
+
+_SNAPSHOT_MODULES = ("games.table", "games.clock", "games.rules.", "datetime")
+_SNAPSHOT_NAMES = {
+    ("builtins", "frozenset"),
+    ("builtins", "set"),
+    ("zoneinfo", "ZoneInfo._unpickle"),
+}
+
+
+def dumps(table: Table) -> bytes:
+    """The table as bytes for ``loads`` (its engine named, not copied)."""
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(table)
+    return zlib.compress(buffer.getvalue(), 1)
+
+
+def loads(data: bytes, engine: ModuleType) -> Table:
+    """The table ``dumps`` gave these bytes for; a table of another engine, or holding
+    anything but a table's values, is a ``pickle.UnpicklingError``."""
+    table = _Unpickler(zlib.decompress(data), engine).load()
+    if not isinstance(table, Table):
+        raise pickle.UnpicklingError(f"a snapshot of {type(table).__name__}, not of a table")
+    return table
 
 
 # --- what a seat may do -----------------------------------------------------------------

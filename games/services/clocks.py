@@ -14,6 +14,7 @@ value the table folds (``games.clock``) in the transaction of every append.
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import connection
 
 from games.clock import Clock
 from games.models import Game, SeatClock
@@ -63,10 +64,41 @@ def project(game: Game, clock: Clock, *, before: Clock | None, now: datetime) ->
             row.warning_at = warning if warning and warning > now else None
         if _columns(row) != was:
             changed.append(row)
-    SeatClock.objects.bulk_update(changed, COLUMNS)
+    if changed:
+        _update(changed)
 
 
 COLUMNS = ["bank_seconds", "increment_earned_seconds", "next_reminder_at", "warning_at"]
+# PostgreSQL types the columns of a VALUES list from its parameters, so a time that may be
+# NULL needs a cast there; SQLite takes them as they come.
+_ROW = {
+    "postgresql": "(%s, %s, %s, CAST(%s AS timestamptz), CAST(%s AS timestamptz))",
+    "sqlite": "(%s, %s, %s, %s, %s)",
+}
+
+
+def _update(rows: list[SeatClock]) -> None:
+    """Write the rows' clock columns in one statement, built by hand: the ORM's
+    ``bulk_update`` (a CASE per column) cost more to build than the whole move's rules."""
+    operations = connection.ops
+    params: list = []
+    for row in rows:
+        params += [
+            row.pk,
+            row.bank_seconds,
+            row.increment_earned_seconds,
+            operations.adapt_datetimefield_value(row.next_reminder_at),
+            operations.adapt_datetimefield_value(row.warning_at),
+        ]
+    table = SeatClock._meta.db_table
+    values = ", ".join([_ROW[connection.vendor]] * len(rows))
+    columns = ", ".join(f"{column} = new.{column}" for column in COLUMNS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH new (id, {', '.join(COLUMNS)}) AS (VALUES {values})"
+            f" UPDATE {table} SET {columns} FROM new WHERE {table}.id = new.id",
+            params,
+        )
 
 
 def _columns(row: SeatClock) -> tuple:

@@ -22,8 +22,8 @@ from events.store import ConcurrencyConflict, NewEvent, StoredEvent
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from games.mail import outbox
-from games.models import Game, Outbox, Seat
-from games.selectors import bot_seat_to_move, game_table, seat_of
+from games.models import Game, Outbox, Seat, TableSnapshot
+from games.selectors import bot_seat_to_move, game_table, seat_of, table_remember
 from games.services import clocks
 from games.services.ratings import ratings_game_finished
 
@@ -82,18 +82,19 @@ def actor_of(user) -> str:
     return f"user:{user.pk}"
 
 
-def locked_game(game: Game) -> Game:
-    """The game row, locked until the transaction ends (one writer per game at a time),
-    read with its seats, their players and clocks in the same statement; ``game.seats.all()``
-    then answers from them."""
+def locked_game(game: Game | int) -> Game:
+    """The game row (of that id), locked until the transaction ends (one writer per game
+    at a time), read with its seats, their players and clocks in the same statement;
+    ``game.seats.all()`` then answers from them."""
+    game_id = game.pk if isinstance(game, Game) else game
     seats = list(
         Seat.objects.select_related("game", "user", "clock")
         .select_for_update(of=("game",))
-        .filter(game_id=game.pk)
+        .filter(game_id=game_id)
         .order_by("position", "pk")
     )
     if not seats:
-        raise NotFound(_("there is no game %(number)s") % {"number": game.pk})
+        raise NotFound(_("there is no game %(number)s") % {"number": game_id})
     locked = seats[0].game
     for seat in seats:
         seat.game = locked
@@ -120,22 +121,52 @@ def act(
     service error of a refusal; an engine's ``IllegalMove`` passes through."""
     before = table or game_table(game)
     try:
-        events = tbl.decide(before, command, game_rng(game))
+        events, state = tbl.decide_and_evolve(before, command, game_rng(game))
     except tbl.Refused as refused:
         kind, message = REFUSALS[refused.code]
         raise kind(str(message), code=refused.code, **refused.params) from None
     if not events:
         return before, []
     table, written = append(
-        game, before, events, actor=actor, reason=reason, idempotency_key=idempotency_key, at=at
+        game,
+        before,
+        events,
+        actor=actor,
+        reason=reason,
+        idempotency_key=idempotency_key,
+        at=at,
+        state=state,
     )
     voided = next((e.back_to for e in events if isinstance(e, tbl.MovesVoided)), None)
     while (unchosen := tbl.unchosen_move(table)) is not None:
-        events = tbl.decide(table, unchosen, game_rng(game))
-        table, more = append(game, table, events, actor="system", at=at)
+        events, state = tbl.decide_and_evolve(table, unchosen, game_rng(game))
+        table, more = append(game, table, events, actor="system", at=at, state=state)
         written += more
     changed(game, before, table, voided=voided, now=at)
+    every = settings.TABLE_SNAPSHOT_EVERY
+    if table.last_seq // every > before.last_seq // every:
+        table_snapshot_write(game, table)
+    table_remember(game, table)
     return table, written
+
+
+def table_snapshot_write(game: Game, table: tbl.Table) -> None:
+    """Store the folded table (``TableSnapshot``), for reads to fold on from: one statement,
+    replacing a snapshot at the same event that other code folded."""
+    snapshot = TableSnapshot(
+        game=game, seq=table.last_seq, code=tbl.code_version(table.engine), table=tbl.dumps(table)
+    )
+    TableSnapshot.objects.bulk_create(
+        [snapshot],
+        update_conflicts=True,
+        unique_fields=["game", "seq"],
+        update_fields=["code", "table"],
+    )
+
+
+class KeyUsed(Exception):
+    """The append's idempotency key was used before: it wrote nothing (the store checks
+    the key in the INSERT itself and gives back what the first append wrote)."""
 
 
 def append(
@@ -147,8 +178,10 @@ def append(
     reason: str = "",
     idempotency_key: str | None = None,
     at: datetime | None = None,
+    state: Any = None,
 ) -> tuple[tbl.Table, list[StoredEvent]]:
-    """Append ``events`` after ``game.last_seq`` and fold them into ``table``."""
+    """Append ``events`` after ``game.last_seq`` and fold them into ``table`` (``state``:
+    the rules state after the last, when ``decide_and_evolve`` gave it)."""
     new = []
     for event in events:
         kind, version, data = tbl.encode(table, event)
@@ -169,9 +202,13 @@ def append(
             code="stale",
             current_seq=conflict.current_seq,
         ) from None
+    if written[0].seq != game.last_seq + 1:
+        raise KeyUsed
     game.last_seq = written[-1].seq
-    for event, stored in zip(events, written, strict=True):
-        table = tbl.evolve(table, tbl.Record(stored.seq, event, stored.actor, stored.recorded_at))
+    last = len(events) - 1
+    for index, (event, stored) in enumerate(zip(events, written, strict=True)):
+        record = tbl.Record(stored.seq, event, stored.actor, stored.recorded_at)
+        table = tbl.evolve(table, record, state=state if index == last else None)
     return table, written
 
 

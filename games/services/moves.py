@@ -10,13 +10,14 @@ from django.utils.translation import gettext as _
 from events import store
 from events.store import StoredEvent
 from games import table as tbl
-from games.errors import BadRequest, Conflict, Forbidden
+from games.errors import BadRequest, Conflict, Forbidden, ServiceError
 from games.models import Game, Outbox, Seat
 from games.refusals import illegal_move_text, invalid_notation_text, plain_params, rules_error_text
 from games.registry import game_type
 from games.rules.common import IllegalMove, InvalidNotation
 from games.selectors import game_table, legal_moves_of
 from games.services.common import (
+    KeyUsed,
     act,
     actor_of,
     joined_seats,
@@ -39,20 +40,39 @@ class MoveResult:
 @transaction.atomic
 def move_submit(
     *,
-    game: Game,
+    game: Game | int,
     user,
     move: str,
     expected_seq: int | None = None,
     idempotency_key: str | None = None,
 ) -> MoveResult:
-    """Play ``move`` (notation) for the user's seat. A retry carrying the same
-    ``idempotency_key`` (keys belong to one player) returns the first result and changes
-    nothing; a key used for another move, or for a move since taken back, is refused."""
+    """Play ``move`` (notation) for the user's seat in ``game`` (or the game of that id).
+    A retry carrying the same ``idempotency_key`` (keys belong to one player) returns the
+    first result and changes nothing; a key used for another move, or for a move since
+    taken back, is refused."""
     game = locked_game(game)
     key = f"{actor_of(user)}:{idempotency_key}" if idempotency_key else None
-    namespace = game_type(game.game_type).namespace
-    if key and (earlier := store.appended_with(game.stream, key, legacy_namespace=namespace)):
-        return _answered_before(game, user, move, earlier)
+    locked_at = game.last_seq
+    try:
+        written = _move(game, user, move, expected_seq, key)
+    except (ServiceError, KeyUsed):
+        # The key is checked once, by the append itself; a retry is mostly refused before
+        # it gets there (the game has moved on since its first answer), so look it up
+        # then, unless this call appended something (which the transaction now undoes).
+        if not key or game.last_seq != locked_at:
+            raise
+        namespace = game_type(game.game_type).namespace
+        if earlier := store.appended_with(game.stream, key, legacy_namespace=namespace):
+            return _answered_before(game, user, move, earlier)
+        raise
+    return MoveResult(game, written)
+
+
+def _move(
+    game: Game, user, move: str, expected_seq: int | None, key: str | None
+) -> list[StoredEvent]:
+    """The move itself, in the locked game: the seat's checks, the table's decision and
+    the append; what was written."""
     seat = playing_seat(game, user)
     if expected_seq is not None and expected_seq != game.last_seq:
         raise Conflict(
@@ -90,7 +110,7 @@ def move_submit(
             engine_params=plain_params(error.params),
             legal_moves=legal_moves_of(table),
         ) from None
-    return MoveResult(game, written)
+    return written
 
 
 def _answered_before(game: Game, user, move: str, earlier: list[StoredEvent]) -> MoveResult:

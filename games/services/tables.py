@@ -4,6 +4,7 @@ rebuilt from the events."""
 import random
 from datetime import timedelta
 
+from django.conf import settings
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -15,12 +16,19 @@ from django.utils.translation import ngettext
 
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests
-from games.models import BotLevel, Game, Outbox, Seat, SeatClock
+from games.models import BotLevel, Game, Outbox, Seat, SeatClock, TableSnapshot
 from games.refusals import plain_params, rules_error_text
 from games.registry import GAME_TYPES, game_type
 from games.rules.common import IllegalMove, chosen_options
-from games.selectors import bot_actor, game_table, seat_of
-from games.services.common import act, actor_of, locked_game, project, queue_email
+from games.selectors import bot_actor, empty_table, records, seat_of
+from games.services.common import (
+    act,
+    actor_of,
+    locked_game,
+    project,
+    queue_email,
+    table_snapshot_write,
+)
 
 TIME_CONTROL_DAYS = (1, 2, 3, 5, 7, 14)
 INVITATION_SALT = "azulsite.invitation"
@@ -427,9 +435,16 @@ def seat_seen(*, game: Game, user) -> None:
 
 @transaction.atomic
 def game_reproject(*, game: Game) -> bool:
-    """Rebuild the game's read model from its events; whether it had drifted."""
+    """Rebuild the game's read model and its table snapshots from its events, folded from
+    the first; whether the game row had drifted."""
     game = locked_game(game)
-    table = game_table(game)
+    TableSnapshot.objects.filter(game=game).delete()
+    every = settings.TABLE_SNAPSHOT_EVERY
+    table = empty_table(game)
+    for record in records(game):
+        table = tbl.evolve(table, record)
+        if record.seq % every == 0:
+            table_snapshot_write(game, table)
     before = (game.status, game.last_seq, game.to_move, game.scores, game.winners)
     if table.started and game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         game.status = Game.Status.ACTIVE

@@ -1,6 +1,7 @@
 """The event store on the real PostgreSQL: gapless streams, optimistic concurrency,
 idempotent retries, upcasting on read and load windows."""
 
+import psycopg
 import pytest
 
 from events import store, upcasting
@@ -30,6 +31,32 @@ def test_a_stale_writer_is_told_the_current_seq_and_writes_nothing():
     assert conflict.value.current_seq == 2
     assert conflict.value.expected_seq == 1
     assert [e.type for e in store.load("game-1")] == ["A", "B"]
+
+
+@pytest.fixture
+def sent(monkeypatch) -> list[str]:
+    """Every statement sent to PostgreSQL from now on (Django's cursors and the store's own,
+    which bypasses Django's query log)."""
+    statements: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def spy(cursor, query, params=None, **options):
+        statements.append(str(query))
+        return execute(cursor, query, params, **options)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", spy)
+    return statements
+
+
+@pytest.mark.parametrize("key", [None, "fresh-key"])
+def test_a_conflict_is_answered_by_the_insert_itself_in_one_statement(sent, key):
+    store.append("game-1", 0, numbered("A", "B"), actor="system", idempotency_key="k0")
+    sent.clear()
+    with pytest.raises(ConcurrencyConflict) as conflict:
+        store.append("game-1", 1, numbered("late", "later"), actor="user:2", idempotency_key=key)
+    assert conflict.value.current_seq == 2
+    assert len(sent) == 1 and "INSERT INTO events_event" in sent[0]
+    assert store.current_seq("game-1") == 2
 
 
 def test_a_retry_with_the_same_idempotency_key_returns_the_first_result():

@@ -57,3 +57,31 @@ def test_tables_read_from_the_cache_are_not_changed_by_their_readers(alice, bob)
     assert first.last_seq == seq
     game.refresh_from_db()
     assert selectors.game_table(game).last_seq > seq
+
+
+def test_the_cache_keeps_the_latest_read_tables_within_its_memory_budget(alice, bob, settings):
+    games = [started("azul", alice, bob) for _ in range(4)]
+    for game in games:
+        play(game)
+        game.refresh_from_db()
+    selectors._TABLES.clear()
+    size = selectors.table_bytes(selectors.game_table(games[0]))
+    settings.TABLE_CACHE_MB = 2.5 * size / 2**20
+    selectors._TABLES.clear()
+    selectors._tables_bytes = 0
+    for game in games:
+        selectors.game_table(game)
+    assert list(selectors._TABLES) == [(g.pk, g.rng_secret) for g in games[-2:]]
+    assert selectors._tables_bytes == sum(size for _, size in selectors._TABLES.values())
+    assert selectors._tables_bytes <= settings.TABLE_CACHE_MB * 2**20
+
+
+def test_a_tables_estimated_size_is_near_what_it_holds(alice, bob):
+    game = started("summer-pavilion", alice, bob)
+    for _ in range(40):
+        play(game)
+    game.refresh_from_db()
+    table = selectors.game_table(game)
+    assert len(table.steps) > selectors.SAMPLE_STEPS
+    measured = selectors.deep_size(table)
+    assert 0.5 * measured <= selectors.table_bytes(table) <= 2 * measured

@@ -1,5 +1,6 @@
 """Moving: who may move, bad input, stale writers, idempotent retries, 50 racing players."""
 
+import random
 import threading
 
 import pytest
@@ -7,6 +8,7 @@ from django.db import connection
 
 from events import store
 from games import selectors, services
+from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Game
 from tests.games.helpers import legal, play_to_end, seated, started, to_move
@@ -80,6 +82,21 @@ def test_a_retry_with_the_same_idempotency_key_changes_nothing(alice, bob):
     assert store.current_seq(game.stream) == seq
 
 
+def test_a_used_key_sent_with_a_move_legal_again_is_refused_by_the_append(alice, bob):
+    """Nothing refuses the move before the append (it is the player's turn again and the
+    move legal): the INSERT finds the key used, writes nothing, and the retry is answered."""
+    game = started("azul", alice, bob)
+    first_mover = to_move(game)
+    services.move_submit(game=game, user=first_mover, move=legal(game)[0], idempotency_key="k")
+    while to_move(game) != first_mover:
+        services.move_submit(game=game, user=to_move(game), move=legal(game)[0])
+    seq = store.current_seq(game.stream)
+    with pytest.raises(Conflict) as refused:
+        services.move_submit(game=game, user=first_mover, move=legal(game)[-1], idempotency_key="k")
+    assert refused.value.code == "idempotency_key_reused"
+    assert store.current_seq(game.stream) == seq
+
+
 def test_a_finished_game_takes_no_more_moves(alice, bob):
     game = started("miyabi", alice, bob)
     play_to_end(game)
@@ -132,6 +149,37 @@ def legal_moves_of_table(table) -> list[str]:
     return [move["move"] for move in selectors.legal_moves_of(table)]
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game_type", ["azul", "summer-pavilion", "miyabi"])
+def test_the_write_path_folds_no_rules_event_twice(game_type, alice, bob, monkeypatch):
+    """The engine's ``decide_and_evolve`` gives the state after a move's last rules event;
+    only those before it (a round's end, a refill) are folded again."""
+    game = started(game_type, alice, bob)
+    engine = selectors.game_table(game).engine  # a running site has the table cached
+    folded = []
+    evolve = engine.evolve
+
+    def counting(state, event):
+        folded.append(event)
+        return evolve(state, event)
+
+    monkeypatch.setattr(engine, "evolve", counting)
+    chooser = random.Random(5)
+    for _ in range(30):
+        folded.clear()
+        mover, moves = to_move(game), legal(game)
+        result = services.move_submit(game=game, user=mover, move=chooser.choice(moves))
+        rules = [e for e in result.events if not e.type.startswith("table.")]
+        moves_played = sum(e.type == "table.Moved" for e in result.events)
+        assert len(folded) == len(rules) - moves_played
+    game.refresh_from_db()
+    monkeypatch.undo()
+    selectors._TABLES.clear()
+    assert selectors.game_table(game) == tbl.fold(
+        selectors.empty_table(game), selectors.records(game)
+    )
+
+
 def test_seats_are_all_people_at_the_table(alice, bob):
     game = started("azul", alice, bob)
     assert set(seated(game).values()) == {alice, bob}
@@ -142,11 +190,15 @@ def test_seats_are_all_people_at_the_table(alice, bob):
 def test_a_move_takes_at_most_seven_sql_statements(
     game_type, alice, bob, django_assert_max_num_queries
 ):
-    """One locked read of the game and its seats, the key checked once, one INSERT of the
-    events, the game row's changed columns, the clocks, the turn email: no savepoints."""
+    """One locked read of the game and its seats, one INSERT of the events (which checks
+    the key: it is checked once), the game row's changed columns, the clocks, the turn
+    email, BEGIN and COMMIT counted: no savepoints."""
     game = started(game_type, alice, bob, time_control={"kind": "per_move", "days": 3})
     selectors.game_table(game)  # a running site has the table cached
     player, move = to_move(game), legal(game)[0]
     with django_assert_max_num_queries(7) as captured:
         services.move_submit(game=game, user=player, move=move, idempotency_key="one-move")
-    assert not [q for q in captured.captured_queries if "SAVEPOINT" in q["sql"]]
+    statements = [q["sql"] for q in captured.captured_queries]
+    assert not [sql for sql in statements if "SAVEPOINT" in sql]
+    assert len([sql for sql in statements if "INSERT INTO events_event" in sql]) == 1
+    assert len([sql for sql in statements if "idempotency_key" in sql]) == 1
