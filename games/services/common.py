@@ -22,6 +22,7 @@ from games.mail import outbox
 from games.models import Game, Outbox, Seat
 from games.selectors import bot_seat_to_move, game_table, seat_of
 from games.services import clocks
+from games.services.analysis import analysis_request
 from games.services.ratings import ratings_game_finished
 
 log = logging.getLogger(__name__)
@@ -239,6 +240,8 @@ def project(game: Game, table: tbl.Table, *, before: tbl.Table | None = None, no
         game.status = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
         game.finished_at = now
         ratings_game_finished(game, table=table)
+        if game.status == Game.Status.FINISHED:
+            analysis_request(game=game, now=now)
     clocks.project(game, table.clock, before=before.clock if before else None, now=now)
     game.save(update_fields=PROJECTED)
 
