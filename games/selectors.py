@@ -595,14 +595,22 @@ def analysis_report(game: Game, names: list[str]) -> dict | None:
     moves = {move.seq: move for move in analysis.moves.all()}
     done = analysis.status == Analysis.Status.DONE
     return {
+        **analysis_progress(analysis),
+        "simulations": analysis.simulations,
+        "moves": moves,
+        "accuracy": accuracy(moves.values(), names) if done else [],
+    }
+
+
+def analysis_progress(analysis: Analysis) -> dict:
+    """An analysis's status, the positions judged (``done``) of ``total``, the one being
+    judged (``current``) and the share done in percent."""
+    return {
         "status": analysis.status,
         "done": analysis.done,
         "total": analysis.total,
         "current": min(analysis.done + 1, analysis.total),
         "percent": round(100 * analysis.done / analysis.total) if analysis.total else 0,
-        "simulations": analysis.simulations,
-        "moves": moves,
-        "accuracy": accuracy(moves.values(), names) if done else [],
     }
 
 

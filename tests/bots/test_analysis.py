@@ -15,10 +15,10 @@ from games import bots, selectors, services, tasks
 from games import table as tbl
 from games.errors import Conflict
 from games.mail.services import sweep
-from games.models import AnalysedMove, Analysis, Game
+from games.models import AnalysedMove, Analysis
 from games.registry import GAME_TYPES
 from games.services.analysis import analysis_judge
-from tests.games.helpers import play, play_to_end, started
+from tests.games.helpers import play, started
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -66,30 +66,6 @@ def test_moves_nobody_chose_are_not_judged():
     steps = {step.seq: step for step in table.steps}
     assert all(steps[p.seq].auto == "" for p in positions)
     assert [p.number for p in positions] == sorted({p.number for p in positions})
-
-
-@pytest.fixture
-def queued(monkeypatch):
-    """The tasks the services asked for, instead of a broker."""
-    sent = []
-    monkeypatch.setattr(
-        "games.services.analysis.send_quickly", lambda name, args, **kw: sent.append((name, args))
-    )
-    return sent
-
-
-@pytest.fixture(autouse=True)
-def few_simulations(settings):
-    settings.ANALYSIS_SIMULATIONS = 8
-
-
-@pytest.fixture
-def finished(alice, bob, django_capture_on_commit_callbacks, queued) -> Game:
-    game = started("azul", alice, bob)
-    with django_capture_on_commit_callbacks(execute=True):
-        play_to_end(game, seed=3)
-    game.refresh_from_db()
-    return game
 
 
 @pytest.mark.django_db
