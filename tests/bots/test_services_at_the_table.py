@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from events import store
-from games import selectors, services, tasks
+from games import bots, selectors, services, tasks
 from games.bots import LEVELS
 from games.errors import BadRequest
 from games.mail.render import compose
@@ -224,3 +224,38 @@ def test_the_timeout_email_names_the_computer_player_that_played(alice, bob):
     row = Outbox.objects.get(game=game, kind=Outbox.Kind.TIMEOUT)
     email = compose(row, timezone.now())
     assert f"Computer (easy) played for you: {row.payload['move']}." in email.paragraphs
+
+
+@pytest.mark.django_db
+def test_a_resigned_seat_in_a_three_player_game_is_played_by_the_easy_bot(alice, bob, carol):
+    game = started("summer-pavilion", alice, bob, carol)
+    services.game_resign(game=game, user=carol)
+    game.refresh_from_db()
+    resigned = game.seats.get(user=carol).position
+    for _ in range(40):
+        services.move_submit(game=game, user=to_move_user(game), move=legal(game)[0])
+        game.refresh_from_db()
+    table = selectors.game_table(game)
+    played = [
+        (before, step)
+        for before, step in zip(table.steps, table.steps[1:], strict=False)
+        if step.seat == resigned
+    ]
+    assert played and all(step.auto == "resigned" for _, step in played)
+    events = {e.seq: e for e in store.load(game.stream)}
+    for before, step in played:
+        assert events[step.seq].actor == "bot:easy"
+        chosen = bots.choose(
+            table.engine,
+            before.state,
+            resigned,
+            "easy",
+            seed=services.common.bot_seed(game, step.seq - 1),
+        )
+        assert step.move == table.engine.format(chosen)
+    entry = next(e for e in selectors.move_history(game) if e.get("auto") == "resigned")
+    assert entry["actor"] == "Computer (easy)"
+
+
+def to_move_user(game: Game):
+    return game.seats.get(position=game.to_move).user
