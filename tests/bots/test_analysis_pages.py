@@ -117,3 +117,17 @@ def test_a_game_in_play_is_not_analysed(client, alice, bob):
     client.force_login(alice)
     assert client.post(f"/api/games/{game.pk}/analysis/").status_code == 409
     assert 'id="analysis"' not in client.get(f"/games/{game.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("kind", ["summer-pavilion", "miyabi"])
+def test_every_marked_move_of_every_game_says_its_suggestion(client, alice, bob, kind, queued):
+    game = started(kind, alice, bob)
+    play_to_end(game, seed=5)
+    tasks.analysis_run(game.pk)
+    ends = {e["seq"]: e["end"] for e in selectors.move_history(game) if e["kind"] == "move"}
+    worse = marked(game)
+    assert worse
+    for move in worse[:: max(1, len(worse) // 6)]:
+        page = client.get(f"/games/{game.pk}/replay/?at={ends[move.seq]}").content.decode()
+        assert f"({move.best})" in page, f"move {move.number}: {move.played}"
+        assert re.search(r'id="suggestion"[^>]*data-spots="[^"]+"', page)
