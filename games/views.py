@@ -794,7 +794,6 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "next": moments[min(index + 1, len(moments) - 1)],
         "last": moments[-1],
         "last_move": _last_move(board_of(game.game_type), table, view),
-        "seat": selectors.seat_of(game, request.user),
     }
     if game.status == Game.Status.FINISHED:
         full = selectors.game_table(game)

@@ -5,7 +5,8 @@ contract covers this package). See ``docs/bots.md``.
 for ``seat``. Three levels, named for players: ``easy`` (greedy, one ply), ``medium``
 (heuristic lookahead) and ``hard`` (information-set Monte Carlo tree search within a CPU
 time budget). A bot is fair by construction: it searches only worlds drawn from what its
-seat may see, with its own RNG, never the game's.
+seat may see, with its own RNG, never the game's. ``appraise`` judges a move played
+against hard's own choice (the post-game analysis).
 """
 
 import random
