@@ -10,6 +10,7 @@ against hard's own choice (the post-game analysis).
 """
 
 import random
+import time
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -68,6 +69,7 @@ def search(
     """``choose`` with what the search found: at hard, each root command's visits and
     value for the seat and the number of simulations (for analysis and the benchmark).
     ``include``: at hard, a legal command the search must value whatever its greedy rank."""
+    started = time.process_time()
     knowledge = knowledge_for(game)
     engine = knowledge.engine
     if level not in LEVELS:
@@ -81,6 +83,9 @@ def search(
     if level == HARD:
         if simulations is None and budget_seconds is None:
             budget_seconds = DEFAULT_BUDGET_SECONDS
+        if budget_seconds is not None:
+            # The budget is the whole call's: listing the commands took some of it.
+            budget_seconds -= time.process_time() - started
         return tree_search(
             knowledge,
             state,
