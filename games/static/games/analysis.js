@@ -3,9 +3,11 @@
 // hovering, focusing or tapping the suggestion draws the computer's move on the board.
 (function () {
   "use strict";
-  var box = document.getElementById("analysis");
   var EVERY = 3000;
+  var polling = false;
   function poll() {
+    var box = document.getElementById("analysis");
+    if (!box) { polling = false; return; }
     fetch(box.getAttribute("data-url"), { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (answer) {
@@ -19,8 +21,17 @@
       })
       .catch(function () { window.setTimeout(poll, EVERY * 2); });
   }
-  var status = box && box.getAttribute("data-status");
-  if (window.fetch && (status === "queued" || status === "running")) window.setTimeout(poll, EVERY);
+  // Also called by the game page when its live poll shows the end of the game.
+  function watch() {
+    var box = document.getElementById("analysis");
+    var status = box && box.getAttribute("data-status");
+    if (polling || !window.fetch || (status !== "queued" && status !== "running")) return;
+    polling = true;
+    window.setTimeout(poll, EVERY);
+  }
+  window.azulsite = window.azulsite || {};
+  window.azulsite.watchAnalysis = watch;
+  watch();
 
   var card = document.getElementById("suggestion");
   var button = document.getElementById("show-suggestion");
