@@ -100,5 +100,10 @@ def test_the_replay_marks_moves_and_draws_the_suggestion(
         no_sideways_scroll(page, viewport)
         mark = page.locator("#move-list li.current .mark")
         assert mark.inner_text() == worse.judgement
+        if size == "wide":
+            page.mouse.move(0, 0)
+            assert page.locator(".suggested").count() == 0
+            mark.hover()
+            assert page.locator(".suggested").count() >= 1
         link = page.locator("#move-list li.current a")
         assert link.bounding_box()["height"] >= 44

@@ -48,8 +48,12 @@
     });
     button.setAttribute("aria-pressed", on ? "true" : "false");
   }
-  button.addEventListener("mouseenter", function () { if (!pinned) draw(true); });
-  button.addEventListener("mouseleave", function () { if (!pinned) draw(false); });
+  // The button, and the current move's mark in the move list, show it while hovered.
+  [button, document.querySelector("#move-list li.current .mark")].forEach(function (el) {
+    if (!el) return;
+    el.addEventListener("mouseenter", function () { if (!pinned) draw(true); });
+    el.addEventListener("mouseleave", function () { if (!pinned) draw(false); });
+  });
   button.addEventListener("focus", function () { if (!pinned) draw(true); });
   button.addEventListener("blur", function () { if (!pinned) draw(false); });
   button.addEventListener("click", function () { pinned = !pinned; draw(pinned); });
