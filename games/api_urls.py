@@ -36,6 +36,7 @@ urlpatterns = [
         apis.TakebackAnswerApi.as_view(),
         name="api-game-takeback-answer",
     ),
+    path(game + "analysis/", apis.GameAnalysisApi.as_view(), name="api-game-analysis"),
     path("players/<int:player_id>/", ratings_apis.PlayerApi.as_view(), name="api-player"),
     path(
         "players/<int:player_id>/ratings/<str:game>/",

@@ -5,9 +5,11 @@ import dataclasses
 import sys
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
 from types import FunctionType, ModuleType
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -17,9 +19,11 @@ from django.utils.translation import gettext, ngettext
 
 from events import store
 from events.store import StoredEvent
+from games import bots
 from games import table as tbl
 from games.errors import Forbidden, NotFound
 from games.models import (
+    Analysis,
     BotLevel,
     Game,
     InboundMessage,
@@ -624,3 +628,94 @@ def games_waiting_on_bots() -> QuerySet[Game]:
         seats__user__isnull=True,
         seats__bot__in=BotLevel.values,
     )
+
+
+# --- post-game analysis (issue 15) ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position an analysis judges: the move played there (``seq`` of its ``table.Moved``,
+    ``number`` in the move list), the seat that chose it, the rules state before it and
+    the command played."""
+
+    seq: int
+    number: int
+    seat: int
+    state: Any
+    played: Any
+
+
+def analysis_positions(table: tbl.Table) -> list[Position]:
+    """Every move of the game that counts where its seat chose among more than one legal
+    move: not the moves nobody chose (forced, or played for a resigned, timed-out or
+    moderated seat)."""
+    engine = table.engine
+    positions = []
+    for number, (before, step) in enumerate(zip(table.steps, table.steps[1:], strict=False), 1):
+        if step.seat is None or step.auto or len(engine.legal_commands(before.state)) < 2:
+            continue
+        positions.append(
+            Position(step.seq, number, step.seat, before.state, engine.parse(step.move))
+        )
+    return positions
+
+
+def current_analysis(game: Game) -> Analysis | None:
+    """The analysis of the game as it ended (none for a game in play, or one a moderator
+    has reopened since its analysis was asked for)."""
+    if game.status != Game.Status.FINISHED:
+        return None
+    return Analysis.objects.filter(game=game, end_seq=game.last_seq).first()
+
+
+def analysis_report(game: Game, names: list[str]) -> dict | None:
+    """What the pages and the API show of the game's analysis: its status and progress,
+    the moves judged so far by seq, and, once done, each seat's accuracy."""
+    analysis = current_analysis(game)
+    if analysis is None:
+        return None
+    moves = {move.seq: move for move in analysis.moves.all()}
+    done = analysis.status == Analysis.Status.DONE
+    return {
+        **analysis_progress(analysis),
+        "simulations": analysis.simulations,
+        "moves": moves,
+        "accuracy": accuracy(moves.values(), names) if done else [],
+    }
+
+
+def analysis_progress(analysis: Analysis) -> dict:
+    """An analysis's status, the positions judged (``done``) of ``total``, the one being
+    judged (``current``) and the share done in percent."""
+    return {
+        "status": analysis.status,
+        "done": analysis.done,
+        "total": analysis.total,
+        "current": min(analysis.done + 1, analysis.total),
+        "percent": round(100 * analysis.done / analysis.total) if analysis.total else 0,
+    }
+
+
+def accuracy(moves, names: list[str]) -> list[dict]:
+    """Each seat's accuracy (``docs/bots.md``): the share of its judged moves that the
+    search did not mark (as good as its preferred move, or within ``bots.DUBIOUS_LOSS`` of
+    it), with the counts of ``?`` and ``??`` marks. ``percent`` is ``None`` for a seat that
+    never had a choice."""
+    by_seat = {seat: [] for seat in range(len(names))}
+    for move in moves:
+        by_seat.setdefault(move.seat, []).append(move.judgement)
+    rows = []
+    for seat, marks in sorted(by_seat.items()):
+        kept = marks.count("")
+        rows.append(
+            {
+                "seat": seat,
+                "name": names[seat] if seat < len(names) else str(seat + 1),
+                "moves": len(marks),
+                "percent": round(100 * kept / len(marks)) if marks else None,
+                "dubious": marks.count(bots.DUBIOUS),
+                "clearly_worse": marks.count(bots.CLEARLY_WORSE),
+            }
+        )
+    return rows

@@ -277,8 +277,9 @@ class Refused(Exception):
         self.params = params
 
 
-# Ruling (issue 5): a resigned seat in a game of three or four keeps its place and plays
-# its engine's default command whenever its turn comes, so the others play on unchanged.
+# Ruling (issue 5): a resigned seat in a game of three or four keeps its place and its turns
+# are played for it whenever they come, so the others play on unchanged. The table offers
+# its engine's default command; the service has a computer player choose instead (issue 15).
 AUTO_FOR_RESIGNED = "resigned"
 # Moves nobody chose: they do not count as "another player acting" for an undo.
 UNCHOSEN = frozenset({"forced", AUTO_FOR_RESIGNED})

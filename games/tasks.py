@@ -31,6 +31,12 @@ def bot_move(game_id: int) -> int:
 
 
 @shared_task
+def analysis_run(game_id: int) -> int:
+    """The post-game analysis of a finished game (queued when it was asked for)."""
+    return services.analysis_run(game_id=game_id)
+
+
+@shared_task
 def sweep() -> dict:
     """Every minute: timeouts, warnings, reminders, vacations, digests and due emails."""
     done = mail.sweep()

@@ -32,6 +32,12 @@ urlpatterns = [
     path("games/<int:game_id>/cancel/", views.cancel_post, name="game-cancel"),
     path("games/<int:game_id>/resign/", views.resign, name="game-resign"),
     path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
+    path("games/<int:game_id>/analysis/", views.analysis_post, name="game-analysis"),
+    path(
+        "games/<int:game_id>/analysis/progress",
+        views.analysis_progress,
+        name="game-analysis-progress",
+    ),
     path("players/me/", ratings_views.my_profile, name="my-profile"),
     path("players/me/privacy/", ratings_views.privacy_post, name="profile-privacy"),
     path("players/<int:player_id>/", ratings_views.player_page, name="player"),

@@ -273,6 +273,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict:
     )
     if table.over:
         context["end"] = _end_screen(board, table, names)
+        context["analysis"] = _analysis(game, table, names, log)
     return context
 
 
@@ -451,6 +452,52 @@ def _end_screen(board, table: tbl.Table, names: list[str]) -> dict:
         "winners": [names[seat] for seat in table.winners()],
         "aborted": table.aborted,
     }
+
+
+def _analysis(game: Game, table: tbl.Table, names: list[str], log: list[dict]) -> dict | None:
+    """The game's analysis as the pages show it (``None`` before anyone asked for it),
+    with the moves of ``log`` marked ``?`` or ``??`` and the computer's suggestion for each
+    said in words."""
+    report = selectors.analysis_report(game, names)
+    if report is None:
+        return None
+    board = board_of(game.game_type)
+    engine = table.engine
+    for entry in log:
+        judged = report["moves"].get(entry["seq"]) if entry["kind"] == "move" else None
+        if judged is None or entry["voided"] or not judged.judgement:
+            continue
+        before = engine.view(table.steps[judged.number - 1].state)
+        picks, preview = board.steps(engine.encode_command(engine.parse(judged.best)), before)
+        entry["mark"] = judged.judgement
+        entry["mark_text"] = MARK_WORDS[judged.judgement]
+        entry["suggestion"] = {
+            "words": ", ".join(label for _, label in picks),
+            "notation": judged.best,
+            "seat": judged.seat,
+            "spots": " ".join(dict.fromkeys([pick for pick, _ in picks] + list(preview))),
+            "played_value": round(100 * judged.played_value),
+            "best_value": round(100 * judged.best_value),
+        }
+    report["progress_text"] = _analysis_progress(report)
+    return report
+
+
+MARK_WORDS = {
+    "?": gettext_lazy("dubious"),
+    "??": gettext_lazy("clearly worse"),
+}
+
+
+def _analysis_progress(report: dict) -> str:
+    if report["status"] == "queued":
+        return gettext("The analysis is waiting for the computer.")
+    if report["status"] == "running":
+        return gettext("Analysing move %(current)s of %(total)s") % {
+            "current": report["current"],
+            "total": report["total"],
+        }
+    return gettext("Analysis done.")
 
 
 def _chat(game: Game) -> list:
@@ -766,5 +813,38 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "last": moments[-1],
         "last_move": _last_move(board_of(game.game_type), table, view),
     }
+    if game.status == Game.Status.FINISHED:
+        full = selectors.game_table(game)
+        context["analysis"] = _analysis(game, full, names, history)
+        context["judged"] = next(
+            (e for e in history if e["kind"] == "move" and e["end"] == at and e.get("mark")),
+            None,
+        )
     context.update(_table_context(game, table, view=view, names=names, picks_for=None))
     return render(request, "replay.html", context)
+
+
+@login_required
+@require_POST
+@refusal_page
+def analysis_post(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Ask for the analysis of a finished game one may see; back to the page it came from."""
+    game = selectors.game_for_viewer(game_id, request.user)
+    services.analysis_request(game=game)
+    if request.POST.get("back") == "replay":
+        return redirect("game-replay", game_id=game.pk)
+    return redirect("game", game_id=game.pk)
+
+
+@require_GET
+def analysis_progress(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The small poll of a page showing an analysis in progress: its status and progress."""
+    try:
+        game = selectors.game_for_viewer(game_id, request.user)
+    except ServiceError as error:
+        return JsonResponse({"error": error.message}, status=error.status)
+    analysis = selectors.current_analysis(game)
+    if analysis is None:
+        return JsonResponse({"status": None})
+    progress = selectors.analysis_progress(analysis)
+    return JsonResponse({**progress, "text": _analysis_progress(progress)})

@@ -5,10 +5,13 @@ contract covers this package). See ``docs/bots.md``.
 for ``seat``. Three levels, named for players: ``easy`` (greedy, one ply), ``medium``
 (heuristic lookahead) and ``hard`` (information-set Monte Carlo tree search within a CPU
 time budget). A bot is fair by construction: it searches only worlds drawn from what its
-seat may see, with its own RNG, never the game's.
+seat may see, with its own RNG, never the game's. ``appraise`` judges a move played
+against hard's own choice (the post-game analysis).
 """
 
 import random
+import time
+from dataclasses import dataclass
 from types import ModuleType
 
 from games.bots import azul, miyabi, summer_pavilion
@@ -61,9 +64,12 @@ def search(
     *,
     budget_seconds: float | None = None,
     simulations: int | None = None,
+    include: Command | None = None,
 ) -> SearchResult:
     """``choose`` with what the search found: at hard, each root command's visits and
-    value for the seat and the number of simulations (for analysis and the benchmark)."""
+    value for the seat and the number of simulations (for analysis and the benchmark).
+    ``include``: at hard, a legal command the search must value whatever its greedy rank."""
+    started = time.process_time()
     knowledge = knowledge_for(game)
     engine = knowledge.engine
     if level not in LEVELS:
@@ -72,11 +78,14 @@ def search(
         raise ValueError(f"seat {seat + 1} is not to move")
     rng = random.Random(seed)
     commands = knowledge.commands(state)
-    if len(commands) == 1:
+    if len(commands) == 1 and include is None:
         return SearchResult(commands[0], (), 0)
     if level == HARD:
         if simulations is None and budget_seconds is None:
             budget_seconds = DEFAULT_BUDGET_SECONDS
+        if budget_seconds is not None:
+            # The budget is the whole call's: listing the commands took some of it.
+            budget_seconds -= time.process_time() - started
         return tree_search(
             knowledge,
             state,
@@ -85,6 +94,7 @@ def search(
             width=HARD_WIDTH,
             budget_seconds=budget_seconds,
             simulations=simulations,
+            include=include,
         )
     world = knowledge.determinize(state, seat, rng)
     if level == EASY:
@@ -92,3 +102,56 @@ def search(
     players = len(engine.scores(world))
     command = lookahead(knowledge, world, rng, width=MEDIUM_WIDTH, plies=players)
     return SearchResult(command, (), 1)
+
+
+DUBIOUS = "?"
+CLEARLY_WORSE = "??"
+DUBIOUS_LOSS = 0.05
+"""A move that gives away at least this much of the position's value (about one game in
+twenty turned from a win into a loss) is marked dubious, ``?``."""
+CLEARLY_WORSE_LOSS = 0.15
+"""From this much, ``??``: clearly worse than the move the search preferred."""
+
+
+def judgement(loss: float) -> str:
+    """The mark of a move that gave away ``loss`` of the position's value: ``"??"``,
+    ``"?"``, or ``""`` for a move as good as the preferred one or close to it."""
+    if loss >= CLEARLY_WORSE_LOSS:
+        return CLEARLY_WORSE
+    if loss >= DUBIOUS_LOSS:
+        return DUBIOUS
+    return ""
+
+
+@dataclass(frozen=True)
+class Appraisal:
+    """Hard's judgement of a move: the command it prefers, and the estimated value (its mean
+    reward for the mover, from 0 for a sure loss to 1 for a sure win) of that command and
+    of the one played."""
+
+    best: Command
+    best_value: float
+    played_value: float
+
+    @property
+    def loss(self) -> float:
+        """How much of the position's value the played move gave away (never negative)."""
+        return max(0.0, self.best_value - self.played_value)
+
+    @property
+    def judgement(self) -> str:
+        """``"??"``, ``"?"`` or ``""`` (``judgement`` of the loss)."""
+        return judgement(self.loss)
+
+
+def appraise(
+    game: str | ModuleType, state: State, played: Command, seed: int, *, simulations: int
+) -> Appraisal:
+    """Hard's search for the seat to move in ``state`` (``simulations`` of them, so the
+    judgement repeats itself for a seed), valuing the ``played`` command beside its own
+    choice. ``state`` must offer more than one legal command."""
+    engine = knowledge_for(game).engine
+    seat = engine.to_move(state)
+    found = search(game, state, seat, HARD, seed, simulations=simulations, include=played)
+    value = {command: mean for command, _, mean in found.values}
+    return Appraisal(found.command, value[found.command], value[played])

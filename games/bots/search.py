@@ -154,10 +154,13 @@ def tree_search(
     width: int,
     budget_seconds: float | None,
     simulations: int | None,
+    include: Command | None = None,
 ) -> SearchResult:
     """Hard: information-set MCTS for ``simulations`` simulations, or within
     ``budget_seconds`` of CPU time (at least one simulation either way): no simulation
-    starts unless the longest so far still fits."""
+    starts unless the longest so far still fits. ``include``: a legal command the root
+    must search even if it is not among the best greedy ones (the move an analysis
+    judges), seeded like the others with one visit of its greedy value."""
     root = Node()
     clock = time.process_time()
     deadline = None if budget_seconds is None else clock + budget_seconds
@@ -165,6 +168,10 @@ def tree_search(
     while True:
         world = knowledge.determinize(state, seat, rng)
         _simulate(knowledge, root, world, rng, width)
+        if include is not None and all(edge.command != include for edge in root.edges):
+            after = advance(knowledge, world, include, rng)
+            prior = rewards(knowledge, after, knowledge.evaluate(after))
+            root.edges.append(Edge(include, 1, list(prior)))
         done += 1
         if simulations is not None and done >= simulations:
             break

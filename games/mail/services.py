@@ -271,13 +271,14 @@ def _failed(ours, row: Outbox, error: Exception, now: datetime) -> None:
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
     """One pass of every periodic job, in the order their effects feed each other:
     vacations that ran out, computer players' moves (lost tasks, the timeout policy
-    ``bot``), timeouts, warnings, reminders, digests, then the emails due
-    (including those a lost broker dropped). Each job handles at most
+    ``bot``), analyses whose task was lost, timeouts, warnings, reminders, digests, then
+    the emails due (including those a lost broker dropped). Each job handles at most
     ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed columns), never all games."""
     now = now or timezone.now()
     return {
         "vacations_ended": deadlines.vacations_expire(now=now),
         "bot_moves": bots.bots_sweep(now=now),
+        "analyses_queued": services.analyses_sweep(now=now),
         "timeouts": deadlines.timeouts_apply(now=now),
         "warnings": warnings_queue(now=now),
         "reminders": reminders_queue(now=now),

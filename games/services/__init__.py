@@ -13,6 +13,7 @@ input and call one of these.
 - ``rematch``: the same players at a new table; ``invitations``: declining one.
 - ``ratings``: results of finished games and the players' ratings (a projection).
 - ``bots``: computer players' moves (bot seats, the timeout policy ``bot``).
+- ``analysis``: the hard computer player's judgement of a finished game's moves.
 - ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
 """
 
@@ -23,6 +24,12 @@ from games.services.accounts import (
     player_preferences_set,
     sign_in_code,
     sign_in_request,
+)
+from games.services.analysis import (
+    analyses_rebuild,
+    analyses_sweep,
+    analysis_request,
+    analysis_run,
 )
 from games.services.bots import bot_move, bots_sweep
 from games.services.chat import CHAT_MAX_LENGTH, chat_post, report_create
@@ -96,6 +103,10 @@ __all__ = [
     "TIME_CONTROL_DAYS",
     "MoveResult",
     "account_sign_in",
+    "analyses_rebuild",
+    "analyses_sweep",
+    "analysis_request",
+    "analysis_run",
     "player_preferences_set",
     "actor_of",
     "bot_move",

@@ -10,7 +10,6 @@ means someone acted meanwhile: it reads again. A task the broker lost is made up
 minute sweep (``bots_sweep``). A bot sees the engine state only (``games.bots``), never the
 game's RNG or secret."""
 
-import hashlib
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -25,7 +24,7 @@ from games import table as tbl
 from games.mail import outbox
 from games.models import BotLevel, Game, Outbox, Seat
 from games.selectors import bot_actor, game_table
-from games.services.common import act, locked_game
+from games.services.common import act, bot_seed, locked_game
 from games.services.deadlines import LONGEST_TURN
 
 log = logging.getLogger(__name__)
@@ -64,13 +63,6 @@ def _owed(game: Game | None, now: datetime) -> _Owed | None:
     if timed_out:
         return _Owed(seat, game.timeout_bot or BotLevel.MEDIUM, "timeout")
     return None
-
-
-def bot_seed(game: Game, seq: int) -> int:
-    """The bot's own seed for the position after ``seq``: from the game's id and the point
-    reached, never from its secret (the bot's randomness tells nothing of the draws)."""
-    digest = hashlib.sha256(f"bot:{game.pk}:{seq}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
 
 
 def bot_move(*, game_id: int, now: datetime | None = None) -> int:

@@ -3,6 +3,7 @@ events to the stream, fold them, play the moves nobody chooses, project the read
 queue the emails the change causes. For services only: every function here runs inside the
 caller's transaction, with the game row locked."""
 
+import hashlib
 import logging
 import random
 from datetime import datetime, timedelta
@@ -19,15 +20,23 @@ from django.utils.translation import gettext_lazy
 from azulsite.celery import send_quickly
 from events import store
 from events.store import ConcurrencyConflict, NewEvent, StoredEvent
+from games import bots
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from games.mail import outbox
 from games.models import Game, Outbox, Seat, TableSnapshot
-from games.selectors import bot_seat_to_move, game_table, seat_of, table_remember
+from games.selectors import bot_actor, bot_seat_to_move, game_table, seat_of, table_remember
 from games.services import clocks
+from games.services.analysis import analysis_request
 from games.services.ratings import ratings_game_finished
 
 log = logging.getLogger(__name__)
+
+# Ruling (issue 15): a resigned seat in a game of three or four is played by the easy
+# computer player. Easy thinks for milliseconds (one ply), so it plays inside the move's
+# transaction like the default command did: the others never wait for a worker, and a
+# retried move is still answered with the moves played after it.
+RESIGNED_SEAT_LEVEL = bots.EASY
 
 # What a refused table command tells the player: the kind of error and the sentence (said
 # in the reader's language when it is raised).
@@ -139,8 +148,11 @@ def act(
     )
     voided = next((e.back_to for e in events if isinstance(e, tbl.MovesVoided)), None)
     while (unchosen := tbl.unchosen_move(table)) is not None:
+        actor = "system"
+        if unchosen.auto == tbl.AUTO_FOR_RESIGNED:
+            unchosen, actor = _for_resigned(game, table, unchosen), bot_actor(RESIGNED_SEAT_LEVEL)
         events, state = tbl.decide_and_evolve(table, unchosen, game_rng(game))
-        table, more = append(game, table, events, actor="system", at=at, state=state)
+        table, more = append(game, table, events, actor=actor, at=at, state=state)
         written += more
     changed(game, before, table, voided=voided, now=at)
     every = settings.TABLE_SNAPSHOT_EVERY
@@ -167,6 +179,25 @@ def table_snapshot_write(game: Game, table: tbl.Table) -> None:
 class KeyUsed(Exception):
     """The append's idempotency key was used before: it wrote nothing (the store checks
     the key in the INSERT itself and gives back what the first append wrote)."""
+
+
+def _for_resigned(game: Game, table: tbl.Table, play: tbl.Play) -> tbl.Play:
+    """A resigned seat's turn as the computer player plays it (``RESIGNED_SEAT_LEVEL``)."""
+    command = bots.choose(
+        table.engine,
+        table.state,
+        play.seat,
+        RESIGNED_SEAT_LEVEL,
+        seed=bot_seed(game, table.last_seq),
+    )
+    return tbl.Play(play.seat, command, play.auto)
+
+
+def bot_seed(game: Game, seq: int) -> int:
+    """A bot's own seed for the position after ``seq``: from the game's id and the point
+    reached, never from its secret (the bot's randomness tells nothing of the draws)."""
+    digest = hashlib.sha256(f"bot:{game.pk}:{seq}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def append(
@@ -289,6 +320,8 @@ def project(game: Game, table: tbl.Table, *, before: tbl.Table | None = None, no
         game.status = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
         game.finished_at = now
         ratings_game_finished(game, table=table)
+        if game.status == Game.Status.FINISHED:
+            analysis_request(game=game, now=now)
     clocks.project(game, table.clock, before=before.clock if before else None, now=now)
     game.save(update_fields=PROJECTED)
 

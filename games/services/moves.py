@@ -15,7 +15,7 @@ from games.models import Game, Outbox, Seat
 from games.refusals import illegal_move_text, invalid_notation_text, plain_params, rules_error_text
 from games.registry import game_type
 from games.rules.common import IllegalMove, InvalidNotation
-from games.selectors import game_table, legal_moves_of
+from games.selectors import bot_actor, game_table, legal_moves_of
 from games.services.common import (
     KeyUsed,
     act,
@@ -163,13 +163,22 @@ def move_undo(*, game: Game, user) -> Game:
 @transaction.atomic
 def takeback_request(*, game: Game, user, to_seq: int) -> int:
     """Ask every other player to take the game back to the position after event
-    ``to_seq`` (the end of an earlier move); returns the request's number."""
+    ``to_seq`` (the end of an earlier move); computer players accept at once. Returns the
+    request's number."""
     game = locked_game(game)
     seat = playing_seat(game, user)
     if not isinstance(to_seq, int):
         raise BadRequest(_("say which move to go back to"), code="invalid_takeback")
     table, _written = act(game, tbl.RequestTakeback(seat.position, to_seq), actor=actor_of(user))
     request = table.takeback.request
+    for computer in game.seats.all():
+        if table.takeback is None:
+            break
+        if computer.bot and not computer.user_id and computer.position not in table.resigned:
+            # Ruling (issue 15): a computer player accepts every takeback at once (games
+            # with one are never rated, and whoever plays it may want to try again).
+            answer = tbl.AnswerTakeback(computer.position, request, True)
+            table, _ = act(game, answer, actor=bot_actor(computer.bot), table=table)
     for other in joined_seats(game):
         if other.position != seat.position and other.position not in table.resigned:
             queue_email(

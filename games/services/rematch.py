@@ -1,4 +1,5 @@
-"""A rematch: the same players and options at a new table, seats rotated by one."""
+"""A rematch: the same players (computer players included) and options at a new table,
+seats rotated by one."""
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -12,11 +13,14 @@ from games.services.tables import game_create
 def game_rematch(*, game: Game, user) -> Game:
     """Open a new game like the finished ``game``: same game, options, time control and
     rules of undo; ``user`` takes a seat and the other players are invited (each accepts
-    or declines, as with any invitation). Every player moves one place on: the first
-    player of the last game plays second, and so on."""
+    or declines, as with any invitation) and the computer players sit again at their
+    levels. Every player moves one place on: the first player of the last game plays
+    second, and so on. A rematch against the computer alone starts at once, its seats
+    drawn like those of any new game."""
     if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
         raise Conflict(_("a rematch can be asked once the game is over"), code="not_over")
     seats = list(game.seats.select_related("user").filter(user__isnull=False))
+    computers = list(game.seats.filter(user__isnull=True).exclude(bot="").order_by("position"))
     if not any(seat.user_id == user.pk for seat in seats):
         raise Forbidden(
             _("only the players of this game can ask for a rematch"), code="not_a_player"
@@ -33,8 +37,14 @@ def game_rematch(*, game: Game, user) -> Game:
         private=game.private,
         invite=[seat.user.email for seat in seats if seat.user_id != user.pk],
         reminders=game.time_control.get("reminders"),
+        bots=[seat.bot for seat in computers],
     )
+    if new.status != Game.Status.OPEN:
+        return new
     rotated = {seat.user.email.lower(): (seat.position + 1) % game.players for seat in seats}
+    new_computers = new.seats.filter(user__isnull=True).exclude(bot="").order_by("pk")
+    for old, seat in zip(computers, new_computers, strict=True):
+        Seat.objects.filter(pk=seat.pk).update(position=(old.position + 1) % game.players)
     for seat in new.seats.select_related("user"):
         email = (seat.user.email if seat.user else seat.invited_email).lower()
         if email in rotated:

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from events import store
-from games import selectors, services, tasks
+from games import bots, selectors, services, tasks
 from games.bots import LEVELS
 from games.errors import BadRequest
 from games.mail.render import compose
@@ -224,3 +224,86 @@ def test_the_timeout_email_names_the_computer_player_that_played(alice, bob):
     row = Outbox.objects.get(game=game, kind=Outbox.Kind.TIMEOUT)
     email = compose(row, timezone.now())
     assert f"Computer (easy) played for you: {row.payload['move']}." in email.paragraphs
+
+
+@pytest.mark.django_db
+def test_a_resigned_seat_in_a_three_player_game_is_played_by_the_easy_bot(alice, bob, carol):
+    game = started("summer-pavilion", alice, bob, carol)
+    services.game_resign(game=game, user=carol)
+    game.refresh_from_db()
+    resigned = game.seats.get(user=carol).position
+    for _ in range(40):
+        services.move_submit(game=game, user=to_move_user(game), move=legal(game)[0])
+        game.refresh_from_db()
+    table = selectors.game_table(game)
+    played = [
+        (before, step)
+        for before, step in zip(table.steps, table.steps[1:], strict=False)
+        if step.seat == resigned
+    ]
+    assert played and all(step.auto == "resigned" for _, step in played)
+    events = {e.seq: e for e in store.load(game.stream)}
+    for before, step in played:
+        assert events[step.seq].actor == "bot:easy"
+        chosen = bots.choose(
+            table.engine,
+            before.state,
+            resigned,
+            "easy",
+            seed=services.common.bot_seed(game, step.seq - 1),
+        )
+        assert step.move == table.engine.format(chosen)
+    entry = next(e for e in selectors.move_history(game) if e.get("auto") == "resigned")
+    assert entry["actor"] == "Computer (easy)"
+
+
+def to_move_user(game: Game):
+    return game.seats.get(position=game.to_move).user
+
+
+@pytest.mark.django_db
+def test_a_computer_player_accepts_a_takeback_at_once(alice, bob):
+    game = services.game_create(creator=alice, game="miyabi", players=3, bots=["easy"])
+    services.game_join(game=game, user=bob)
+    game.refresh_from_db()
+    while game.seats.get(position=game.to_move).user_id is None:
+        services.bot_move(game_id=game.pk)
+        game.refresh_from_db()
+    asker = game.seats.get(position=game.to_move).user
+    start = selectors.game_table(game).last_seq
+    services.move_submit(game=game, user=asker, move=legal(game)[0])
+    game.refresh_from_db()
+    other = bob if asker == alice else alice
+    services.takeback_request(game=game, user=asker, to_seq=start)
+    table = selectors.game_table(game)
+    assert table.takeback is not None and table.takeback.accepted == {
+        game.seats.get(bot="easy").position
+    }
+    answered = [e for e in store.load(game.stream) if e.type == "table.TakebackAnswered"]
+    assert [e.actor for e in answered] == ["bot:easy"]
+    services.takeback_answer(game=game, user=other, request=table.takeback.request, accept=True)
+    game.refresh_from_db()
+    assert game.last_seq > start and selectors.game_table(game).to_move() == (
+        game.seats.get(user=asker).position
+    )
+
+
+@pytest.mark.django_db
+def test_a_rematch_keeps_the_computer_players(alice, bob):
+    alone = services.game_create(creator=alice, game="azul", players=2, bots=["hard"])
+    Game.objects.filter(pk=alone.pk).update(status=Game.Status.FINISHED)
+    alone.refresh_from_db()
+    again = services.game_rematch(game=alone, user=alice)
+    assert again.status == Game.Status.ACTIVE, "against the computer alone it starts at once"
+    assert list(again.seats.exclude(bot="").values_list("bot", flat=True)) == ["hard"]
+
+    table = services.game_create(creator=alice, game="azul", players=3, bots=["medium"])
+    services.game_join(game=table, user=bob)
+    table.refresh_from_db()
+    before = {s.user_id or s.bot: s.position for s in table.seats.all()}
+    Game.objects.filter(pk=table.pk).update(status=Game.Status.FINISHED)
+    table.refresh_from_db()
+    rematch = services.game_rematch(game=table, user=alice)
+    services.game_join(game=rematch, user=bob)
+    after = {s.user_id or s.bot: s.position for s in rematch.seats.all()}
+    assert after == {who: (place + 1) % 3 for who, place in before.items()}

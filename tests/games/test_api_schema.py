@@ -18,6 +18,7 @@ ENDPOINTS = {
     "/api/games/{game_id}/events/": {"get"},
     "/api/games/{game_id}/legal-moves/": {"get"},
     "/api/games/{game_id}/export/": {"get"},
+    "/api/games/{game_id}/analysis/": {"get", "post"},
     "/api/games/{game_id}/join/": {"post"},
     "/api/games/{game_id}/leave/": {"post"},
     "/api/games/{game_id}/cancel/": {"post"},

@@ -1,19 +1,28 @@
 """Rebuilds every game's read model from its events (the events are the truth), then the
-ratings and the archive from the rebuilt games."""
+ratings and the archive from the rebuilt games; ``--analyses`` also analyses every finished
+game again."""
 
 from django.core.management.base import BaseCommand
 
 from games.models import Game
-from games.services import game_reproject, ratings_rebuild
+from games.services import analyses_rebuild, game_reproject, ratings_rebuild
 
 
 class Command(BaseCommand):
     help = (
         "Rebuild the read model (status, seat to move, scores, winners) of every game, then "
-        "every game's result and the ratings, in game-end order."
+        "every game's result and the ratings, in game-end order. With --analyses, drop every "
+        "post-game analysis and ask the workers for a new one of each finished game."
     )
 
-    def handle(self, *args, **options) -> None:
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--analyses",
+            action="store_true",
+            help="also analyse every finished game again (the workers run the analyses)",
+        )
+
+    def handle(self, *args, analyses: bool = False, **options) -> None:
         changed = 0
         games = Game.objects.exclude(status__in=[Game.Status.OPEN, Game.Status.CANCELLED])
         for game in games.iterator():
@@ -22,3 +31,6 @@ class Command(BaseCommand):
         rated = ratings_rebuild()
         ladders = ", ".join(f"{game}: {count}" for game, count in rated.items()) or "none"
         self.stdout.write(f"Rebuilt the ratings; rated games per ladder: {ladders}.")
+        if analyses:
+            asked = analyses_rebuild()
+            self.stdout.write(f"Asked for the analysis of {asked} finished games.")

@@ -236,6 +236,7 @@
               replace("panel", parts.panel || "");
               setUpPicking();
               window.azulsite.markLastMove();
+              if (window.azulsite.watchAnalysis) window.azulsite.watchAnalysis();
               scrollMovesToLatest();
               if (focused && $(focused)) $(focused).focus();
               if (!hadPanel && $("move-panel")) $("confirm-move").disabled = true;

@@ -1,0 +1,170 @@
+"""Post-game analysis (issue 15): the hard bot judges every move where its seat had a
+choice; the judgements repeat themselves for a seed, are stored as a projection by a job
+queued on commit, resumed by the sweep when its task is lost, and never done twice."""
+
+import io
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from games import bots, selectors, services, tasks
+from games import table as tbl
+from games.errors import Conflict
+from games.mail.services import sweep
+from games.models import AnalysedMove, Analysis
+from games.registry import GAME_TYPES
+from games.services.analysis import analysis_judge
+from tests.games.helpers import play, started
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def golden_table(name: str) -> tbl.Table:
+    """The table at the end of a golden game record."""
+    header, *rows = [json.loads(line) for line in (FIXTURES / f"{name}.jsonl").open()]
+    kind = GAME_TYPES[header["game"]]
+    empty = tbl.empty(kind.engine, kind.namespace)
+    return tbl.fold(empty, tbl.read(empty, rows))
+
+
+def judged(table: tbl.Table, simulations: int) -> list[tuple]:
+    return [
+        (m.seq, m.number, m.seat, m.played, m.best, m.played_value, m.best_value, m.judgement)
+        for m in (
+            analysis_judge(table.engine, position, game_id=4, simulations=simulations)
+            for position in selectors.analysis_positions(table)
+        )
+    ]
+
+
+def test_the_analysis_of_a_golden_game_is_stable_for_a_seed():
+    table = golden_table("azul-2p")
+    first = judged(table, simulations=12)
+    assert first == judged(table, simulations=12)
+    assert len(first) == 46, "the moves where a seat had a choice"
+    marks = [row[-1] for row in first]
+    assert (marks.count("?"), marks.count("??")) == (13, 4)
+    assert first[2] == (8, 3, 0, "F3 yellow 3", "F4 yellow 1", 0.4827, 0.5549, "?")
+    assert first[9][:5] + first[9][-1:] == (32, 10, 1, "F5 blue 4", "F3 blue 2", "??")
+    for *_, played, best, played_value, best_value, mark in first:
+        assert 0 <= played_value <= 1 and 0 <= best_value <= 1
+        assert mark == bots.judgement(best_value - played_value)
+        assert (played == best) <= (mark == "")
+
+
+def test_moves_nobody_chose_are_not_judged():
+    table = golden_table("azul-2p")
+    positions = selectors.analysis_positions(table)
+    engine = table.engine
+    for position in positions:
+        assert len(engine.legal_commands(position.state)) > 1
+        assert engine.to_move(position.state) == position.seat
+    steps = {step.seq: step for step in table.steps}
+    assert all(steps[p.seq].auto == "" for p in positions)
+    assert [p.number for p in positions] == sorted({p.number for p in positions})
+
+
+@pytest.mark.django_db
+def test_a_finished_game_is_analysed_by_a_job_queued_on_commit(finished, queued):
+    game = finished
+    assert queued == [("games.tasks.analysis_run", [game.pk])]
+    analysis = Analysis.objects.get(game=game)
+    assert (analysis.status, analysis.end_seq, analysis.simulations) == ("queued", game.last_seq, 8)
+
+    judged_now = tasks.analysis_run(game.pk)
+
+    analysis.refresh_from_db()
+    table = selectors.game_table(game)
+    positions = selectors.analysis_positions(table)
+    assert judged_now == len(positions) == analysis.total == analysis.done > 0
+    assert analysis.status == "done" and analysis.finished_at is not None
+    stored = list(analysis.moves.all())
+    assert [m.seq for m in stored] == [p.seq for p in positions]
+    expected = analysis_judge(table.engine, positions[0], game_id=game.pk, simulations=8)
+    assert (stored[0].best, stored[0].judgement) == (expected.best, expected.judgement)
+    report = selectors.analysis_report(game, ["Alice", "Bob"])
+    assert report["status"] == "done" and report["percent"] == 100
+    assert sum(row["moves"] for row in report["accuracy"]) == len(positions)
+    for row in report["accuracy"]:
+        marked = row["dubious"] + row["clearly_worse"]
+        assert row["percent"] == round(100 * (row["moves"] - marked) / row["moves"])
+    assert tasks.analysis_run(game.pk) == 0, "a finished analysis is not run again"
+
+
+@pytest.mark.django_db
+def test_asking_again_while_it_runs_or_once_done_does_nothing_twice(finished, queued):
+    game = finished
+    queued.clear()
+    assert services.analysis_request(game=game).status == "queued"
+    Analysis.objects.filter(game=game).update(status="running", beat_at=timezone.now())
+    assert tasks.analysis_run(game.pk) == 0, "another run holds it"
+    assert services.analysis_request(game=game).status == "running"
+    assert queued == []
+    assert not AnalysedMove.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_sweep_queues_a_lost_analysis_and_the_new_run_resumes_it(finished, queued):
+    game = finished
+    positions = selectors.analysis_positions(selectors.game_table(game))
+    first = analysis_judge(
+        selectors.game_table(game).engine, positions[0], game_id=game.pk, simulations=8
+    )
+    first.analysis_id = game.pk
+    first.save()
+    a_while_ago = timezone.now() - timedelta(minutes=3)
+    Analysis.objects.filter(game=game).update(
+        status="running", claim="lost", beat_at=a_while_ago, done=1, total=len(positions)
+    )
+    queued.clear()
+
+    assert sweep(now=timezone.now() - timedelta(minutes=5))["analyses_queued"] == 0
+    assert sweep(now=timezone.now())["analyses_queued"] == 1
+    assert queued == [("games.tasks.analysis_run", [game.pk])]
+    assert tasks.analysis_run(game.pk) == len(positions) - 1, "resumed after the stored move"
+
+    analysis = Analysis.objects.get(game=game)
+    assert (analysis.status, analysis.done, analysis.claim) == ("done", len(positions), "")
+
+
+@pytest.mark.django_db
+def test_a_run_that_lost_its_claim_stops(finished, monkeypatch):
+    game = finished
+    judge = analysis_judge
+
+    def taken_over(*args, **kwargs):
+        Analysis.objects.filter(game=game).update(claim="another run")
+        return judge(*args, **kwargs)
+
+    monkeypatch.setattr("games.services.analysis.analysis_judge", taken_over)
+    assert tasks.analysis_run(game.pk) == 0
+    assert not AnalysedMove.objects.exists()
+    assert Analysis.objects.get(game=game).status == "running"
+
+
+@pytest.mark.django_db
+def test_only_a_finished_game_is_analysed(alice, bob):
+    game = started("azul", alice, bob)
+    play(game)
+    with pytest.raises(Conflict) as refused:
+        services.analysis_request(game=game)
+    assert refused.value.code == "not_finished"
+    assert not Analysis.objects.exists()
+
+
+@pytest.mark.django_db
+def test_rebuilding_the_projections_analyses_again(finished, queued):
+    game = finished
+    tasks.analysis_run(game.pk)
+    queued.clear()
+    out = io.StringIO()
+    call_command("rebuild_projections", stdout=out)
+    assert Analysis.objects.get(game=game).status == "done", "a current analysis is kept"
+    call_command("rebuild_projections", "--analyses", stdout=out)
+    assert "Asked for the analysis of 1 finished games." in out.getvalue()
+    assert Analysis.objects.get(game=game).status == "queued"
+    assert not AnalysedMove.objects.exists()
