@@ -178,7 +178,7 @@ def takeback_request(*, game: Game, user, to_seq: int) -> int:
             # Ruling (issue 15): a computer player accepts every takeback at once (games
             # with one are never rated, and whoever plays it may want to try again).
             answer = tbl.AnswerTakeback(computer.position, request, True)
-            table, _ = act(game, answer, actor=bot_actor(computer.bot), table=table)
+            table, _answered = act(game, answer, actor=bot_actor(computer.bot), table=table)
     for other in joined_seats(game):
         if other.position != seat.position and other.position not in table.resigned:
             queue_email(
