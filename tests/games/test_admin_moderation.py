@@ -7,7 +7,7 @@ import json
 import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from events import store
 from games import selectors, services
@@ -221,4 +221,4 @@ def test_the_replay_shows_moderator_acts_as_annotations(mod_client, moderator, g
     assert "storm cut the power" in page and "away without a word" in page
     assert moderator.first_name in page
     assert f"{moderator.first_name} (moderator)" in page
-    assert timezone.now().strftime("%-d %b") in page
+    assert formats.date_format(timezone.localtime(), "SHORT_DATE_FORMAT") in page
