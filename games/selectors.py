@@ -138,21 +138,34 @@ def _remember(key: tuple[int, str], table: tbl.Table) -> None:
             _tables_bytes -= dropped
 
 
-# Steps of a game measured to estimate what one takes in memory (``table_bytes``).
+# Steps of a game measured to estimate what a table takes in memory (``table_bytes``).
 SAMPLE_STEPS = 24
-_step_bytes: dict[str, tuple[int, int]] = {}
+_step_bytes: dict[str, tuple[int, int, int]] = {}
 
 
 def table_bytes(table: tbl.Table) -> int:
-    """An estimate of the memory a folded table holds: its steps times the size of a step
-    of its game, measured once per process on the first table of that game read with
-    ``SAMPLE_STEPS`` steps (before one was, on the first table read). Steps share most of
-    their rules state with the step before, so a step costs far less than a whole state."""
+    """An estimate of the memory a folded table holds: so much per step, and so much more
+    per step that holds a rules state but the last (a table read from a compact snapshot
+    holds few; ``table.compact``). Both are measured once per process on the first table
+    of each game read with ``SAMPLE_STEPS`` steps holding theirs (before one was, on the
+    first table read). Steps share most of their rules state with the step before, so a
+    step's state costs far less than a whole state."""
     steps = max(1, len(table.steps))
+    stated = sum(step.state is not None for step in table.steps)
     sample = _step_bytes.get(table.namespace)
-    if sample is None or sample[1] < SAMPLE_STEPS <= steps:
-        sample = _step_bytes[table.namespace] = (deep_size(table) // steps, steps)
-    return steps * sample[0]
+    if sample is None or sample[2] < SAMPLE_STEPS <= stated:
+        sample = _step_bytes[table.namespace] = _measured(table)
+    per_step, per_state, _ = sample
+    return steps * per_step + max(0, stated - 1) * per_state
+
+
+def _measured(table: tbl.Table) -> tuple[int, int, int]:
+    """(bytes per step, bytes more per step holding its state, steps holding one)."""
+    steps = max(1, len(table.steps))
+    compact = deep_size(tbl.compact(table))
+    stated = sum(step.state is not None for step in table.steps)
+    per_state = (deep_size(table) - compact) // (stated - 1) if stated > 1 else 0
+    return compact // steps, per_state, stated
 
 
 def deep_size(root) -> int:

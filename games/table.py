@@ -570,7 +570,8 @@ def evolve(table: Table, record: Record, *, state: Any = None) -> Table:
             clock = clocks.timed_out(table.clock, at) if auto == "timeout" else table.clock
             return replace(table, steps=(*table.steps, step), takeback=None, clock=clock)
         case MovesVoided(back_to=back_to):
-            steps = tuple(step for step in table.steps if step.seq <= back_to)
+            kept = tuple(step for step in table.steps if step.seq <= back_to)
+            steps = _with_state(table.engine, kept)
             return _turn(replace(table, steps=steps, takeback=None), before, at, voided=True)
         case TakebackRequested(request=request, seat=seat, to_seq=to_seq):
             return replace(table, takeback=Takeback(request, seat, to_seq))
@@ -604,6 +605,20 @@ def evolve(table: Table, record: Record, *, state: Any = None) -> Table:
         case MessageHidden():
             return table
     raise TypeError(f"not a table event: {event!r}")
+
+
+def _with_state(engine: ModuleType, steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    """``steps`` with the rules state of the last: a compact table (``compact``) keeps only
+    the state after its last step, so the state a void goes back to is folded again, from
+    the nearest step that has one, through the rules events of the steps after it."""
+    if not steps or steps[-1].state is not None:
+        return steps
+    known = max((i for i, step in enumerate(steps) if step.state is not None), default=-1)
+    state = steps[known].state if known >= 0 else None
+    for step in steps[known + 1 :]:
+        for event in step.events:
+            state = engine.evolve(state, event)
+    return (*steps[:-1], replace(steps[-1], state=state))
 
 
 def _turn(
@@ -716,10 +731,21 @@ _SNAPSHOT_NAMES = {
 }
 
 
+def compact(table: Table) -> Table:
+    """The table with the rules state of its last step only: what it folds to is the same
+    (a void folds the state it goes back to again from the steps' events), in a fraction
+    of the objects."""
+    if not table.steps:
+        return table
+    *earlier, last = table.steps
+    return replace(table, steps=(*(replace(step, state=None) for step in earlier), last))
+
+
 def dumps(table: Table) -> bytes:
-    """The table as bytes for ``loads`` (its engine named, not copied)."""
+    """The table, compact (``compact``), as bytes for ``loads`` (its engine named, not
+    copied)."""
     buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(table)
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(compact(table))
     return zlib.compress(buffer.getvalue(), 1)
 
 

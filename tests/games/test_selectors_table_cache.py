@@ -85,3 +85,6 @@ def test_a_tables_estimated_size_is_near_what_it_holds(alice, bob):
     assert len(table.steps) > selectors.SAMPLE_STEPS
     measured = selectors.deep_size(table)
     assert 0.5 * measured <= selectors.table_bytes(table) <= 2 * measured
+    compact = tbl.compact(table)
+    measured = selectors.deep_size(compact)
+    assert 0.5 * measured <= selectors.table_bytes(compact) <= 2 * measured
