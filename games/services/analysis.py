@@ -9,13 +9,16 @@ an analysis of the game as it ended, queued, running or done, is left alone. The
 ``analysis_run`` is queued on commit; it claims the analysis with a conditional ``UPDATE``
 (so a second task does nothing twice), judges the positions one by one outside any lock,
 and stores each judgement with the progress in its own short transaction, under its claim.
-The minute sweep (``analyses_sweep``) queues again an analysis whose task was lost or went
-silent; the new run takes it over and resumes after the last stored move (judgements repeat
-themselves: the search runs a fixed number of simulations from a seed of the game's id and
-the move)."""
+A run lets go after ``SLICE_SECONDS`` and queues a task for the rest, so a long analysis
+shares the workers with the turn emails and the computer players' moves. The minute sweep
+(``analyses_sweep``) queues again an analysis whose task was lost or went silent; the new
+run takes it over and resumes after the last stored move (judgements repeat themselves:
+the search runs a fixed number of simulations from a seed of the game's id and the
+move)."""
 
 import hashlib
 import logging
+import time
 import uuid
 from datetime import datetime, timedelta
 from functools import partial
@@ -38,6 +41,9 @@ log = logging.getLogger(__name__)
 STALLED_AFTER = timedelta(minutes=2)
 # Analyses the sweep queues again per pass.
 SWEEP_BATCH = 10
+# A run judges positions for about this long, then queues the rest as a new task: a long
+# analysis never keeps a worker from the turn emails and computer players' moves for long.
+SLICE_SECONDS = 20
 
 
 def analysis_seed(game_id: int, seq: int) -> int:
@@ -108,10 +114,11 @@ def _queued(game_id: int) -> None:
 
 
 def analysis_run(*, game_id: int, now: datetime | None = None) -> int:
-    """Run the game's analysis if no other run holds it: claim it, judge every position
-    not judged yet, storing each judgement and the progress as it goes, then mark it done.
-    Stops when another run takes it over or the game changed. Returns the positions
-    judged by this run."""
+    """Run the game's analysis if no other run holds it: claim it, judge the positions not
+    judged yet, storing each judgement and the progress as it goes, then mark it done.
+    After ``SLICE_SECONDS`` it lets go and queues a task for the rest. Stops when another
+    run takes it over or the game changed. Returns the positions judged by this run."""
+    began = time.monotonic()
     claim = uuid.uuid4().hex
     stalled = (now or timezone.now()) - STALLED_AFTER
     claimed = (
@@ -138,6 +145,12 @@ def analysis_run(*, game_id: int, now: datetime | None = None) -> int:
     for position in positions:
         if position.seq in judged:
             continue
+        if count and time.monotonic() - began > SLICE_SECONDS:
+            Analysis.objects.filter(game_id=game_id, claim=claim).update(
+                status=Analysis.Status.QUEUED, claim="", beat_at=timezone.now()
+            )
+            _queued(game_id)
+            return count
         move = analysis_judge(
             table.engine, position, game_id=game_id, simulations=analysis.simulations
         )

@@ -168,3 +168,16 @@ def test_rebuilding_the_projections_analyses_again(finished, queued):
     assert "Asked for the analysis of 1 finished games." in out.getvalue()
     assert Analysis.objects.get(game=game).status == "queued"
     assert not AnalysedMove.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_long_analysis_is_run_in_slices(finished, queued, monkeypatch):
+    game = finished
+    monkeypatch.setattr("games.services.analysis.SLICE_SECONDS", 0)
+    queued.clear()
+    assert tasks.analysis_run(game.pk) == 1
+    analysis = Analysis.objects.get(game=game)
+    assert (analysis.status, analysis.done, analysis.claim) == ("queued", 1, "")
+    assert queued == [("games.tasks.analysis_run", [game.pk])]
+    assert tasks.analysis_run(game.pk) == 1
+    assert Analysis.objects.get(game=game).done == 2
