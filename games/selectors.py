@@ -663,9 +663,9 @@ def analysis_positions(table: tbl.Table) -> list[Position]:
     """Every move of the game that counts where its seat chose among more than one legal
     move: not the moves nobody chose (forced, or played for a resigned, timed-out or
     moderated seat)."""
-    engine = table.engine
+    engine, steps = table.engine, tbl.expand(table).steps
     positions = []
-    for number, (before, step) in enumerate(zip(table.steps, table.steps[1:], strict=False), 1):
+    for number, (before, step) in enumerate(zip(steps, steps[1:], strict=False), 1):
         if step.seat is None or step.auto or len(engine.legal_commands(before.state)) < 2:
             continue
         positions.append(

@@ -741,6 +741,20 @@ def compact(table: Table) -> Table:
     return replace(table, steps=(*(replace(step, state=None) for step in earlier), last))
 
 
+def expand(table: Table) -> Table:
+    """The table with the rules state of every step, folded again where a compact table
+    (``compact``) dropped it: for reads that look at every position (the analysis)."""
+    state, steps = None, []
+    for step in table.steps:
+        if step.state is None:
+            for event in step.events:
+                state = table.engine.evolve(state, event)
+            step = replace(step, state=state)
+        state = step.state
+        steps.append(step)
+    return replace(table, steps=tuple(steps))
+
+
 def dumps(table: Table) -> bytes:
     """The table, compact (``compact``), as bytes for ``loads`` (its engine named, not
     copied)."""

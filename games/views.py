@@ -462,12 +462,12 @@ def _analysis(game: Game, table: tbl.Table, names: list[str], log: list[dict]) -
     if report is None:
         return None
     board = board_of(game.game_type)
-    engine = table.engine
+    engine, steps = table.engine, tbl.expand(table).steps
     for entry in log:
         judged = report["moves"].get(entry["seq"]) if entry["kind"] == "move" else None
         if judged is None or entry["voided"] or not judged.judgement:
             continue
-        before = engine.view(table.steps[judged.number - 1].state)
+        before = engine.view(steps[judged.number - 1].state)
         picks, preview = board.steps(engine.encode_command(engine.parse(judged.best)), before)
         entry["mark"] = judged.judgement
         entry["mark_text"] = MARK_WORDS[judged.judgement]
