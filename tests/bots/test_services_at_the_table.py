@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from events import store
 from games import bots, selectors, services, tasks
+from games import table as tbl
 from games.bots import LEVELS
 from games.errors import BadRequest
 from games.mail.render import compose
@@ -235,7 +236,8 @@ def test_a_resigned_seat_in_a_three_player_game_is_played_by_the_easy_bot(alice,
     for _ in range(40):
         services.move_submit(game=game, user=to_move_user(game), move=legal(game)[0])
         game.refresh_from_db()
-    table = selectors.game_table(game)
+    # Every position's state, also where the table was read from a compact snapshot.
+    table = tbl.expand(selectors.game_table(game))
     played = [
         (before, step)
         for before, step in zip(table.steps, table.steps[1:], strict=False)
