@@ -265,7 +265,7 @@ YOUR_TURN_GRACE_SECONDS = int(os.environ.get("YOUR_TURN_GRACE_SECONDS", "120"))
 # Computer players (issue 15): the hard bot's CPU time per move, in seconds.
 BOT_HARD_SECONDS = float(os.environ.get("BOT_HARD_SECONDS", "2"))
 # Post-game analysis: the hard bot's simulations per position (a fixed number, so an
-# analysis repeats itself; about half a second a position on one core).
+# analysis repeats itself; about a second a position on one core).
 ANALYSIS_SIMULATIONS = int(os.environ.get("ANALYSIS_SIMULATIONS", "300"))
 
 # --- Play by email (issue 7: games/mail) ------------------------------------------------
