@@ -282,7 +282,7 @@ BOT_HARD_SECONDS = float(os.environ.get("BOT_HARD_SECONDS", "2"))
 TABLE_SNAPSHOT_EVERY = int(os.environ.get("TABLE_SNAPSHOT_EVERY", "40"))
 TABLE_CACHE_MB = float(os.environ.get("TABLE_CACHE_MB", "64"))
 # Post-game analysis: the hard bot's simulations per position (a fixed number, so an
-# analysis repeats itself; about half a second a position on one core).
+# analysis repeats itself; about a second a position on one core).
 ANALYSIS_SIMULATIONS = int(os.environ.get("ANALYSIS_SIMULATIONS", "300"))
 
 # --- Play by email (issue 7: games/mail) ------------------------------------------------
