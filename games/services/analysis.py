@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from azulsite.celery import send_quickly
 from games import bots
@@ -81,7 +82,7 @@ def analysis_request(*, game: Game, now: datetime | None = None) -> Analysis:
     the game since) starts again. The task is queued when the transaction commits. Raises
     ``Conflict`` for a game that is not finished."""
     if game.status != Game.Status.FINISHED:
-        raise Conflict("only a finished game can be analysed", code="not_finished")
+        raise Conflict(gettext("only a finished game can be analysed"), code="not_finished")
     now = now or timezone.now()
     with transaction.atomic():
         analysis, created = Analysis.objects.select_for_update().get_or_create(
