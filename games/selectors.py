@@ -40,7 +40,7 @@ def game_get(game_id) -> Game:
     try:
         return Game.objects.get(pk=int(game_id))
     except (Game.DoesNotExist, ValueError, TypeError):
-        raise NotFound(f"no game {game_id}") from None
+        raise NotFound(gettext("there is no game %(number)s") % {"number": game_id}) from None
 
 
 def empty_table(game: Game) -> tbl.Table:

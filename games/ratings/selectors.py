@@ -9,6 +9,7 @@ from datetime import date, datetime, time, timedelta
 from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.boards import side_name, title_of
 from games.errors import NotFound
@@ -29,7 +30,7 @@ def player_get(player_id):
     try:
         return get_user_model().objects.get(pk=int(player_id), is_active=True)
     except (ValueError, TypeError, get_user_model().DoesNotExist):
-        raise NotFound(f"no player {player_id}") from None
+        raise NotFound(gettext("there is no player %(number)s") % {"number": player_id}) from None
 
 
 def profile_hidden(user) -> bool:
