@@ -7,6 +7,7 @@ from uuid import uuid4
 import pytest
 from django.contrib.auth import get_user_model
 from django.db.backends.postgresql.operations import DatabaseOperations
+from django.utils import translation
 
 _sql_flush = DatabaseOperations.sql_flush
 
@@ -24,6 +25,16 @@ def flush_past_the_history_guard():
     triggers off for that statement; the site's roles cannot."""
     with mock.patch.object(DatabaseOperations, "sql_flush", _sql_flush_past_the_history_guard):
         yield
+
+
+@pytest.fixture(autouse=True)
+def english_unless_asked():
+    """Every test starts in the site's default language. Django activates each request's
+    language in its thread and leaves it there for the next request to replace, so a test
+    client's Polish page would otherwise make the next test's services speak Polish."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
