@@ -5,11 +5,12 @@ model and its outbox rows all together or not at all. Optimistic concurrency: th
 says which seq it saw last; if someone else has appended since, ``ConcurrencyConflict``.
 """
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 
 from events.models import Event
@@ -136,7 +137,10 @@ def _insert(events: list[StoredEvent], idempotency_key: str | None) -> tuple[int
     """Insert the rows if the stream's last seq is still the one before them, skipping any
     that a unique constraint refuses: how many were written and, when none were, what the
     same statement saw instead (PostgreSQL; ``None`` elsewhere)."""
-    operations = connection.ops
+    # The connection once: every attribute read through Django's ``connection`` proxy
+    # costs a lookup of the thread's connection, and this runs for every move.
+    database = connections[DEFAULT_DB_ALIAS]
+    operations = database.ops
     batch = events[0].seq
     params: list = []
     for event in events:
@@ -154,30 +158,16 @@ def _insert(events: list[StoredEvent], idempotency_key: str | None) -> tuple[int
         ]
     stream = events[0].stream
     params += [stream, batch - 1]
-    rows = ", ".join([_ROW[connection.vendor]] * len(events))
-    fresh_key = ""
-    key_used = "false"
-    if idempotency_key is not None:
-        fresh_key = f" AND NOT {_KEY_USED}"
-        key_used = _KEY_USED
+    keyed = idempotency_key is not None
+    if keyed:
         params += [stream, idempotency_key]
-    insert = (
-        f"INSERT INTO events_event ({_COLUMNS}) SELECT * FROM (VALUES {rows}) AS new"
-        f" WHERE ({_LAST_SEQ}) = %s{fresh_key} ON CONFLICT DO NOTHING RETURNING seq"
-    )
-    if connection.vendor != "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(insert, params)
+    sql = _insert_sql(database.vendor, len(events), keyed)
+    if database.vendor != "postgresql":
+        with database.cursor() as cursor:
+            cursor.execute(sql, params)
             return len(cursor.fetchall()), None
-    # When nothing is written, the same statement answers why (a row with the stream's
-    # last seq and whether the key was used), so a conflict costs no second round trip.
-    params += [stream] + ([stream, idempotency_key] if idempotency_key is not None else [])
-    sql = (
-        f"WITH written AS ({insert})"
-        " SELECT seq, NULL::boolean FROM written UNION ALL"
-        f" SELECT ({_LAST_SEQ}), {key_used} WHERE NOT EXISTS (SELECT 1 FROM written)"
-    )
-    with _server_bound_cursor() as cursor:
+    params += [stream] + ([stream, idempotency_key] if keyed else [])
+    with _server_bound_cursor(database) as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
     if len(found) == 1 and found[0][1] is not None:
@@ -185,20 +175,41 @@ def _insert(events: list[StoredEvent], idempotency_key: str | None) -> tuple[int
     return len(found), None
 
 
-def _server_bound_cursor():
+@functools.cache
+def _insert_sql(vendor: str, rows: int, keyed: bool) -> str:
+    """The append's statement for ``rows`` events, with or without an idempotency key.
+
+    PostgreSQL: when nothing is written, the same statement answers why (a row with the
+    stream's last seq and whether the key was used), so a conflict costs no second round
+    trip."""
+    values = ", ".join([_ROW[vendor]] * rows)
+    fresh_key = f" AND NOT {_KEY_USED}" if keyed else ""
+    insert = (
+        f"INSERT INTO events_event ({_COLUMNS}) SELECT * FROM (VALUES {values}) AS new"
+        f" WHERE ({_LAST_SEQ}) = %s{fresh_key} ON CONFLICT DO NOTHING RETURNING seq"
+    )
+    if vendor != "postgresql":
+        return insert
+    return (
+        f"WITH written AS ({insert})"
+        " SELECT seq, NULL::boolean FROM written UNION ALL"
+        f" SELECT ({_LAST_SEQ}), {_KEY_USED if keyed else 'false'}"
+        " WHERE NOT EXISTS (SELECT 1 FROM written)"
+    )
+
+
+def _server_bound_cursor(database):
     """A cursor on the current connection and transaction. On PostgreSQL it binds
     parameters on the server, so psycopg can prepare this hot statement once and skip
     planning it on every append (settings: ``prepare_threshold``; see ``bench/store.py``);
     wrapped as Django wraps its own, so the statement is logged and counted like any."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
     from django.db.backends.postgresql.base import ServerBindingCursor
 
-    connection.ensure_connection()
-    cursor = ServerBindingCursor(connection.connection)
-    if connection.queries_logged:
-        return connection.make_debug_cursor(cursor)
-    return connection.make_cursor(cursor)
+    database.ensure_connection()
+    cursor = ServerBindingCursor(database.connection)
+    if database.queries_logged:
+        return database.make_debug_cursor(cursor)
+    return database.make_cursor(cursor)
 
 
 def load(

@@ -15,14 +15,17 @@ from games.models import Game, Outbox, new_message_id
 
 log = logging.getLogger(__name__)
 
-# Rows due later than this are left to the minute sweep: no long countdowns in the broker.
-LONGEST_COUNTDOWN_SECONDS = 300
+# Rows due later than this are left to the minute sweep, which runs every minute: no long
+# countdowns in the broker, and no broker call at all for a move's "your turn" (due after
+# YOUR_TURN_GRACE_SECONDS), which then leaves within a minute of being due.
+LONGEST_COUNTDOWN_SECONDS = 60
 
 
 def queue(
     game: Game | None, seq: int, recipient: str, kind: str, *, due_at=None, **payload
 ) -> None:
-    """Queue an email once per (game, seq, recipient, kind); it is sent after commit."""
+    """Queue an email once per (game, seq, recipient, kind): a worker is asked after commit
+    to send it when due, or the minute sweep sends it if it is due later than a minute."""
     due_at = due_at or timezone.now()
     if game is None:
         # NULL never conflicts in a unique constraint: emails about no game are looked up.
@@ -36,7 +39,8 @@ def queue(
         outbox_id = row.pk if created else None
     else:
         outbox_id = _insert_once(game, seq, recipient, kind, payload, due_at)
-    if outbox_id is not None:
+    soon = (due_at - timezone.now()).total_seconds() <= LONGEST_COUNTDOWN_SECONDS
+    if outbox_id is not None and soon:
         transaction.on_commit(partial(enqueue, outbox_id, due_at))
 
 
@@ -69,7 +73,5 @@ def enqueue(outbox_id: int, due_at: datetime) -> None:
     """Ask a worker to send the row when it is due. A broker that cannot be reached is
     logged, never raised: the move that queued the email is already committed."""
     delay = max(0.0, (due_at - timezone.now()).total_seconds())
-    if delay > LONGEST_COUNTDOWN_SECONDS:
-        return
     if not send_quickly("games.tasks.send_outbox", [outbox_id], countdown=delay or None):
         log.warning("outbox %s: broker unreachable; the sweep will send it", outbox_id)

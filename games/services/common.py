@@ -25,7 +25,15 @@ from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from games.mail import outbox
 from games.models import Game, Outbox, Seat, TableSnapshot
-from games.selectors import bot_actor, bot_seat_to_move, game_table, seat_of, table_remember
+from games.prepared import Prepared, save_fields
+from games.selectors import (
+    bot_actor,
+    bot_seat_to_move,
+    game_table,
+    seat_of,
+    seated,
+    table_remember,
+)
 from games.services import clocks
 from games.services.analysis import analysis_request
 from games.services.ratings import ratings_game_finished
@@ -96,21 +104,20 @@ def locked_game(game: Game | int) -> Game:
     at a time), read with its seats, their players and clocks in the same statement;
     ``game.seats.all()`` then answers from them."""
     game_id = game.pk if isinstance(game, Game) else game
-    seats = list(
+    seats = _LOCKED_SEATS(game_id)
+    if not seats:
+        raise NotFound(_("there is no game %(number)s") % {"number": game_id})
+    return seated(seats)
+
+
+_LOCKED_SEATS = Prepared(
+    lambda game_id: (
         Seat.objects.select_related("game", "user", "clock")
         .select_for_update(of=("game",))
         .filter(game_id=game_id)
         .order_by("position", "pk")
     )
-    if not seats:
-        raise NotFound(_("there is no game %(number)s") % {"number": game_id})
-    locked = seats[0].game
-    for seat in seats:
-        seat.game = locked
-    cached = Seat.objects.filter(game=locked)
-    cached._result_cache, cached._prefetch_done = seats, True
-    locked._prefetched_objects_cache = {"seats": cached}
-    return locked
+)
 
 
 def act(
@@ -323,7 +330,7 @@ def project(game: Game, table: tbl.Table, *, before: tbl.Table | None = None, no
         if game.status == Game.Status.FINISHED:
             analysis_request(game=game, now=now)
     clocks.project(game, table.clock, before=before.clock if before else None, now=now)
-    game.save(update_fields=PROJECTED)
+    save_fields(game, PROJECTED)
 
 
 def playing_seat(game: Game, user) -> Seat:
