@@ -108,7 +108,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # never prepare). Set DATABASE_PREPARE_THRESHOLD="" behind PgBouncer's transaction
     # pooling, which cannot keep prepared statements.
     _threshold = os.environ.get("DATABASE_PREPARE_THRESHOLD", "5")
-    DATABASES["default"]["OPTIONS"] = {"prepare_threshold": int(_threshold) if _threshold else None}
+    DATABASES["default"]["OPTIONS"] = {
+        "prepare_threshold": int(_threshold) if _threshold else None,
+        "server_side_binding": True,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A web process and a worker share the file: wait for the lock instead of failing.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
@@ -247,8 +250,8 @@ REST_FRAMEWORK = {
     # Counted in the cache (below). "token" and "token-account": POST /api/token/, per
     # client address and per account asked for (games/apis.py).
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "games.throttles.AnonRateThrottle",
+        "games.throttles.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_ANON_RATE", "120/min"),

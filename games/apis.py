@@ -31,7 +31,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView, set_rollback
 
 from games import selectors, services
@@ -39,6 +39,7 @@ from games import table as tbl
 from games.errors import BadRequest, Forbidden, NotFound, ServiceError, TooManyRequests
 from games.models import Game
 from games.registry import GAME_TYPES, game_type
+from games.throttles import AnonRateThrottle, FixedWindow
 
 logger = logging.getLogger(__name__)
 
@@ -928,7 +929,7 @@ class TokenAddressThrottle(AnonRateThrottle):
     scope = "token"
 
 
-class TokenAccountThrottle(SimpleRateThrottle):
+class TokenAccountThrottle(FixedWindow, SimpleRateThrottle):
     """Tries at ``POST /api/token/`` per account asked for, from wherever they come."""
 
     scope = "token-account"
