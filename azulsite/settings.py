@@ -103,10 +103,11 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Let psycopg prepare the statements it runs often (the event store's append binds
-    # on the server and gains much from it; Django's own queries bind on the client and
-    # never prepare). Set DATABASE_PREPARE_THRESHOLD="" behind PgBouncer's transaction
-    # pooling, which cannot keep prepared statements.
+    # Bind parameters on the server, so psycopg prepares the statements it runs often
+    # (the event store's append, the move path's reads: PostgreSQL then skips planning
+    # them, and no Python quotes every value into the SQL). Set
+    # DATABASE_PREPARE_THRESHOLD="" behind PgBouncer's transaction pooling, which cannot
+    # keep prepared statements.
     _threshold = os.environ.get("DATABASE_PREPARE_THRESHOLD", "5")
     DATABASES["default"]["OPTIONS"] = {
         "prepare_threshold": int(_threshold) if _threshold else None,
