@@ -8,6 +8,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
+from functools import lru_cache, partial
 from types import FunctionType, ModuleType
 from typing import Any
 
@@ -345,9 +346,17 @@ def legal_moves_of(table: tbl.Table) -> list[dict]:
         return []
     engine = table.engine
     return [
-        {"move": engine.format(command), "command": engine.encode_command(command)}
-        for command in engine.legal_commands(table.state)
+        {"move": move, "command": encoded}
+        for move, encoded in map(partial(_said, engine), engine.legal_commands(table.state))
     ]
+
+
+@lru_cache(maxsize=50_000)
+def _said(engine: ModuleType, command: Any) -> tuple[str, Any]:
+    """A command in notation and structured. Commands are values, and a game offers the
+    same ones over and over (a poll of legal-moves lists them all): each is said once per
+    process. The structured form is shared between answers, so it must never change."""
+    return engine.format(command), engine.encode_command(command)
 
 
 def public_event(event: StoredEvent) -> dict:
