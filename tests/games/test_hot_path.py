@@ -84,7 +84,9 @@ def test_a_token_authenticates_as_drf_would_and_refuses_the_same_way(alice, bob)
     bob.is_active = False
     bob.save()
     answer = suspended.get(url(game, "legal-moves"))
-    assert answer.status_code == 401 and answer.json()["message"].startswith("User inactive or deleted.")
+    assert answer.status_code == 401 and answer.json()["message"].startswith(
+        "User inactive or deleted."
+    )
 
 
 @pytest.mark.django_db(transaction=True)
