@@ -8,6 +8,7 @@ which in the tower. The bots' worlds deal that union afresh each time."""
 
 import random
 from dataclasses import replace
+from functools import lru_cache
 
 from games.bots.knowledge import Knowledge, split_unseen
 from games.rules import summer_pavilion
@@ -51,6 +52,9 @@ def evaluate(state: State) -> tuple[float, ...]:
     return tuple(values)
 
 
+# The other seats' boards recur in every position a search values, and a board's promise
+# depends on the board alone.
+@lru_cache(maxsize=1 << 16)
 def _board_promise(side: Side, board: tuple[int | None, ...]) -> float:
     value = 0.0
     for star in range(STARS):
