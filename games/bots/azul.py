@@ -88,4 +88,10 @@ def _bonus_promise(wall) -> float:
     return value
 
 
-KNOWLEDGE = Knowledge(engine=azul, evaluate=evaluate, determinize=nothing_hidden, scale=8.0)
+KNOWLEDGE = Knowledge(
+    engine=azul,
+    evaluate=evaluate,
+    determinize=nothing_hidden,
+    scale=8.0,
+    round_of=lambda state: state.round,
+)

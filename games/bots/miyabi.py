@@ -44,4 +44,10 @@ def _majorities(counts: tuple[tuple[int, ...], ...]) -> tuple[float, ...]:
     return tuple(promise)
 
 
-KNOWLEDGE = Knowledge(engine=miyabi, evaluate=evaluate, determinize=nothing_hidden, scale=10.0)
+KNOWLEDGE = Knowledge(
+    engine=miyabi,
+    evaluate=evaluate,
+    determinize=nothing_hidden,
+    scale=10.0,
+    round_of=lambda state: state.phase,
+)

@@ -107,4 +107,5 @@ KNOWLEDGE = Knowledge(
     determinize=determinize,
     scale=10.0,
     candidates=candidates,
+    round_of=lambda state: state.round,
 )
