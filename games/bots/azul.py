@@ -42,8 +42,9 @@ def evaluate(state: azul.State) -> tuple[float, ...]:
 
 # A search values thousands of positions that differ in one board only (the other seats'
 # boards recur), and many commands leave the mover's board alike: a board is worth the same
-# wherever it appears.
-@lru_cache(maxsize=1 << 16)
+# wherever it appears. The cache stays small: every entry lengthens a full garbage
+# collection, which hard must fit in its time budget.
+@lru_cache(maxsize=1 << 13)
 def _board_value(board, wall_side: str) -> float:
     value = float(board.score)
     wall = board.wall

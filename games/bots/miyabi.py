@@ -32,8 +32,9 @@ def evaluate(state: State) -> tuple[float, ...]:
 
 
 # The same standings recur in most positions a search values: placing one tile changes a
-# row or two of one garden.
-@lru_cache(maxsize=1 << 14)
+# row or two of one garden. The cache stays small: every entry lengthens a full garbage
+# collection, which hard must fit in its time budget.
+@lru_cache(maxsize=1 << 13)
 def _majorities(counts: tuple[tuple[int, ...], ...]) -> tuple[float, ...]:
     """Every seat's share of the majorities standing now, given each object's visible
     counts by seat."""

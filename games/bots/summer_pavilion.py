@@ -53,8 +53,9 @@ def evaluate(state: State) -> tuple[float, ...]:
 
 
 # The other seats' boards recur in every position a search values, and a board's promise
-# depends on the board alone.
-@lru_cache(maxsize=1 << 16)
+# depends on the board alone. The cache stays small: every entry lengthens a full garbage
+# collection, which hard must fit in its time budget.
+@lru_cache(maxsize=1 << 13)
 def _board_promise(side: Side, board: tuple[int | None, ...]) -> float:
     value = 0.0
     for star in range(STARS):
