@@ -3,7 +3,7 @@ between two levels with the seats alternated, printing the first level's win rat
 shared victory counts half), both levels' mean scores, CPU time per move (median and p95)
 and, for hard, simulations per second. ``random`` is a uniformly random legal player.
 
-    .venv/bin/python bench/bots.py --games 200 --hard-budget 0.03 --every 20
+    .venv/bin/python bench/bots.py --games 200 --hard-budget 0.075 --every 20
     .venv/bin/python bench/bots.py --game azul --side grey --pairing hard-medium
 
 Targets (issue 15): hard beats easy in >= 75% of games, medium beats random in >= 95%, hard

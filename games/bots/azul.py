@@ -4,6 +4,8 @@ which anyone at the table deduces (every tile not shown on a board, a display, t
 or in the lid is in the bag); its order is decided by the game's RNG, which bots never get.
 """
 
+from functools import lru_cache
+
 from games.bots.knowledge import Knowledge, nothing_hidden
 from games.rules import azul
 from games.rules.azul.board import (
@@ -38,6 +40,11 @@ def evaluate(state: azul.State) -> tuple[float, ...]:
     return tuple(_board_value(board, state.wall_side) for board in state.boards)
 
 
+# A search values thousands of positions that differ in one board only (the other seats'
+# boards recur), and many commands leave the mover's board alike: a board is worth the same
+# wherever it appears. The cache stays small: every entry lengthens a full garbage
+# collection, which hard must fit in its time budget.
+@lru_cache(maxsize=1 << 13)
 def _board_value(board, wall_side: str) -> float:
     value = float(board.score)
     wall = board.wall
@@ -82,4 +89,10 @@ def _bonus_promise(wall) -> float:
     return value
 
 
-KNOWLEDGE = Knowledge(engine=azul, evaluate=evaluate, determinize=nothing_hidden, scale=8.0)
+KNOWLEDGE = Knowledge(
+    engine=azul,
+    evaluate=evaluate,
+    determinize=nothing_hidden,
+    scale=8.0,
+    round_of=lambda state: state.round,
+)

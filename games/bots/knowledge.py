@@ -29,13 +29,17 @@ class Knowledge:
     - ``candidates(state)``: the legal commands worth searching (the engine's
       ``legal_commands`` unless a game prunes clearly wasteful ones);
     - ``scale``: how many points of lead make a game as good as won, for turning points
-      into a search reward.
+      into a search reward;
+    - ``round_of(state)``: the round (Azul, Summer Pavilion) or building phase (Miyabi) the
+      state is in: hard plays a leaf on with the engine's default commands until the round
+      ends (a few commands at most), where the round's points are scored.
     """
 
     engine: ModuleType
     evaluate: Callable[[State], tuple[float, ...]]
     determinize: Callable[[State, int, random.Random], State]
     scale: float
+    round_of: Callable[[State], int]
     candidates: Callable[[State], list[Command]] | None = None
 
     def commands(self, state: State) -> list[Command]:

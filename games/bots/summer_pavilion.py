@@ -8,6 +8,7 @@ which in the tower. The bots' worlds deal that union afresh each time."""
 
 import random
 from dataclasses import replace
+from functools import lru_cache
 
 from games.bots.knowledge import Knowledge, split_unseen
 from games.rules import summer_pavilion
@@ -24,7 +25,7 @@ from games.rules.summer_pavilion.board import (
     STARS,
     Side,
 )
-from games.rules.summer_pavilion.model import Pass, Phase, State
+from games.rules.summer_pavilion.model import Pass, Phase, PlaceTile, State
 from games.rules.summer_pavilion.rules import star_tiles
 
 TILE = 0.5
@@ -51,6 +52,10 @@ def evaluate(state: State) -> tuple[float, ...]:
     return tuple(values)
 
 
+# The other seats' boards recur in every position a search values, and a board's promise
+# depends on the board alone. The cache stays small: every entry lengthens a full garbage
+# collection, which hard must fit in its time budget.
+@lru_cache(maxsize=1 << 13)
 def _board_promise(side: Side, board: tuple[int | None, ...]) -> float:
     value = 0.0
     for star in range(STARS):
@@ -83,18 +88,43 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
 
 
 def candidates(state: State) -> list:
-    """The legal commands, passing only while keeping as many tiles as the corners hold:
-    a discarded tile costs a point now, a kept one at most a point after round 6, when
-    the star and number bonuses have lifted the score."""
+    """The legal commands worth telling apart, in the engine's order (the evaluation values
+    every tile alike, so the others would only crowd the search's few best commands):
+
+    - a placement paid with the fewest or the most wild tiles, not the payments between;
+    - one pass, keeping as many tiles as the corners hold (a discarded tile costs a point
+      now, a kept one at most a point after round 6, when the star and number bonuses have
+      lifted the score): next round's wild colour first, then the colours held most
+      (rulebook "The wild color": round r's wild colour is colour r).
+    """
     commands = summer_pavilion.legal_commands(state)
     if state.phase is not Phase.PLAY or state.bonus_due:
         return commands
-    keep = min(CORNER_SPACES, sum(state.players[state.current].beside))
+    kept = _kept(state.players[state.current].beside, state.round)
+    wilds: dict[tuple[int, int, int], list[int]] = {}
+    for command in commands:
+        if isinstance(command, PlaceTile):
+            wilds.setdefault((command.star, command.space, command.colour), []).append(
+                command.wilds
+            )
+    ends = {spot: (min(paid), max(paid)) for spot, paid in wilds.items()}
     return [
         command
         for command in commands
-        if not isinstance(command, Pass) or len(command.keep) == keep
+        if (
+            command.keep == kept
+            if isinstance(command, Pass)
+            else command.wilds in ends[command.star, command.space, command.colour]
+        )
     ]
+
+
+def _kept(beside: tuple[int, ...], next_wild: int) -> tuple[int, ...]:
+    held = sorted(
+        (colour for colour, count in enumerate(beside) for _ in range(count)),
+        key=lambda colour: (colour != next_wild, -beside[colour], colour),
+    )
+    return tuple(sorted(held[:CORNER_SPACES]))
 
 
 KNOWLEDGE = Knowledge(
@@ -103,4 +133,5 @@ KNOWLEDGE = Knowledge(
     determinize=determinize,
     scale=10.0,
     candidates=candidates,
+    round_of=lambda state: state.round,
 )
