@@ -371,10 +371,13 @@ AUTO_WORDS = {
 }
 
 
-def _moves_after(point: int, log: list[dict]) -> list[str]:
-    """The moves a takeback to ``point`` would take back, in words, oldest first."""
+def _moves_after(point: int, log: list[dict], *, in_words: bool = True) -> list[str]:
+    """The moves a takeback to ``point`` would take back, oldest first: in words with
+    their notation, or in notation alone."""
     return [
         f"{entry['number']}. {entry['words']} ({entry['text']})"
+        if in_words
+        else f"{entry['number']}. {entry['text']}"
         for entry in log
         if entry["kind"] == "move" and not entry["voided"] and entry["seq"] > point
     ]
@@ -409,7 +412,9 @@ def _takeback_choices(
             {
                 "to_seq": point,
                 "label": label,
-                "moves": _moves_after(point, log),
+                # In notation: each choice's label says its own move in words, and the
+                # page must not grow with the square of the round's moves in words.
+                "moves": _moves_after(point, log, in_words=False),
                 "mine": entry["seat"] == viewer,
             }
         )
