@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import selectors, services
 from games import table as tbl
-from games.boards import board_of, clickable_moves, title_of
+from games.boards import board_of, clickable_moves, for_the_page, title_of
 from games.errors import ServiceError
 from games.forms import (
     OPTION_LABELS,
@@ -271,6 +271,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict:
         if actions.move
         else []
     )
+    context["picking"] = for_the_page(context["moves"])
     if table.over:
         context["end"] = _end_screen(board, table, names)
         context["analysis"] = _analysis(game, table, names, log)

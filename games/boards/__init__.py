@@ -69,3 +69,16 @@ def clickable_moves(slug: str, legal_moves: list[dict], view: dict) -> list[dict
             }
         )
     return moves
+
+
+def for_the_page(moves: list[dict]) -> dict:
+    """``clickable_moves`` as the game page's script reads them: every step's words once,
+    in ``labels``, and each step as its pick and the index of its words there. A
+    position's moves share most of their steps, so each sentence would otherwise be sent
+    once per move (half the weight of a Summer Pavilion page's list)."""
+    labels: dict[str, int] = {}
+    packed = []
+    for move in moves:
+        steps = [[pick, labels.setdefault(label, len(labels))] for pick, label in move["steps"]]
+        packed.append({"move": move["move"], "steps": steps, "preview": move["preview"]})
+    return {"labels": list(labels), "moves": packed}

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from games.boards import board_of, clickable_moves
+from games.boards import board_of, clickable_moves, for_the_page
 from games.registry import GAME_TYPES
 
 
@@ -26,6 +26,23 @@ def legal(engine, state) -> list[dict]:
         {"move": engine.format(c), "command": engine.encode_command(c)}
         for c in engine.legal_commands(state)
     ]
+
+
+@pytest.mark.parametrize("slug", GAME_TYPES)
+def test_the_page_gets_every_move_with_its_words_sent_once(slug):
+    engine, state = position(slug, 9)
+    clicks = clickable_moves(slug, legal(engine, state), engine.view(state))
+    page = for_the_page(clicks)
+    assert len(page["labels"]) == len(set(page["labels"]))
+    unpacked = [
+        {
+            "move": move["move"],
+            "steps": [[pick, page["labels"][index]] for pick, index in move["steps"]],
+            "preview": move["preview"],
+        }
+        for move in page["moves"]
+    ]
+    assert unpacked == clicks
 
 
 @pytest.mark.parametrize("slug", GAME_TYPES)

@@ -19,7 +19,11 @@
     var data = $("legal-moves");
     var form = $("move-form");
     if (!data || !form) { chosen = []; return; }
-    var moves = JSON.parse(data.textContent);
+    // Each step's words are sent once, in "labels"; a step names them by index.
+    var packed = JSON.parse(data.textContent);
+    var moves = packed.moves.map(function (m) {
+      return { move: m.move, preview: m.preview, steps: m.steps.map(function (s) { return [s[0], packed.labels[s[1]]]; }) };
+    });
     var select = $("move-select");
     var typed = $("move-typed");
     var choices = $("choices");
