@@ -3,6 +3,7 @@ idempotent retries, upcasting on read and load windows."""
 
 import psycopg
 import pytest
+from django.db import connection
 
 from events import store, upcasting
 from events.store import ConcurrencyConflict, NewEvent
@@ -57,6 +58,21 @@ def test_a_conflict_is_answered_by_the_insert_itself_in_one_statement(sent, key)
     assert conflict.value.current_seq == 2
     assert len(sent) == 1 and "INSERT INTO events_event" in sent[0]
     assert store.current_seq("game-1") == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_appends_are_counted_as_statements_and_survive_a_new_connection(
+    django_assert_num_queries,
+):
+    """The store keeps one cursor per connection: its appends still show in Django's count
+    of statements, and a connection closed and opened again (``CONN_MAX_AGE``) gets a new
+    cursor instead of the closed one."""
+    with django_assert_num_queries(1):
+        store.append("game-1", 0, numbered("A"), actor="system")
+    connection.close()
+    store.append("game-1", 1, numbered("B"), actor="system")
+    store.append("game-1", 2, numbered("C"), actor="system")
+    assert [e.type for e in store.load("game-1")] == ["A", "B", "C"]
 
 
 def test_a_retry_with_the_same_idempotency_key_returns_the_first_result():
