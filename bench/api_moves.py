@@ -12,6 +12,9 @@ clients done early keep the server as busy with uncounted games meanwhile. Throu
 latency count the moves of the timed window; early against late counts the first and last
 ten moves of every finished game. Everything talks to 127.0.0.1 only.
 
+The server's own time for each move and poll comes from gunicorn's access log (the
+target is 3 ms a move on a quiet machine, with 1 client).
+
 Before each scenario, raw single-row INSERT transactions per second with as many writers
 (``bench/store.py``'s baseline) on the same database, and the ratio of moves to those.
 
@@ -81,7 +84,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_gunicorn(env: dict, port: int, workers: int, threads: int) -> subprocess.Popen:
+# gunicorn's access log, one line a request: the method, path, status and the server's time
+# for it in microseconds (from reading the request to the last byte of the answer).
+ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s"
+
+
+def start_gunicorn(
+    env: dict, port: int, workers: int, threads: int, access_log: str
+) -> subprocess.Popen:
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
         "azulsite.wsgi",
@@ -95,6 +105,10 @@ def start_gunicorn(env: dict, port: int, workers: int, threads: int) -> subproce
         str(threads),
         "--log-level",
         "warning",
+        "--access-logfile",
+        access_log,
+        "--access-logformat",
+        ACCESS_FORMAT,
     ]
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     deadline = time.monotonic() + 30
@@ -271,6 +285,21 @@ def play_one(
 # --- a scenario -----------------------------------------------------------------------------
 
 
+def server_times(access_log: str, start: int) -> dict[str, list[float]]:
+    """The server's seconds for each move (POST …/moves/ answered 201) and legal-moves
+    poll (GET …/legal-moves/ answered 200) logged after byte ``start`` of the access log."""
+    times: dict[str, list[float]] = {"move": [], "legal": []}
+    with open(access_log, "rb") as log:
+        log.seek(start)
+        for line in log.read().decode().splitlines():
+            method, path, status, micros = line.split()
+            if method == "POST" and path.endswith("/moves/") and status == "201":
+                times["move"].append(int(micros) / 1e6)
+            elif method == "GET" and path.endswith("/legal-moves/") and status == "200":
+                times["legal"].append(int(micros) / 1e6)
+    return times
+
+
 def scenario(port: int, tokens: list[str], clients: int, args) -> dict:
     stop_at = time.monotonic() + args.seconds
     run = Run(stop_at, stop_at + args.grace, clients)
@@ -338,6 +367,10 @@ def report(results: list[dict]) -> None:
                 f"{r['clients']:>7} {game:<16} {len(finished):>5} {ms(early):>17} "
                 f"{ms(late):>17} {history:>19.0f}"
             )
+    print("\nThe server's time (gunicorn's access log, every move of the run, in a worker):")
+    print(f"{'clients':>7} {'move POST p50/p99 ms':>21} {'legal-moves GET p50/p99 ms':>27}")
+    for r in results:
+        print(f"{r['clients']:>7} {ms(r['server']['move']):>21} {ms(r['server']['legal']):>27}")
     for r in results:
         for error in r["errors"][:5]:
             print(f"error ({r['clients']} clients): {error}")
@@ -370,7 +403,8 @@ def main() -> None:
         )
         tokens = make_players(2 * max(args.clients))
         port = free_port()
-        server = start_gunicorn(env, port, args.workers, args.threads)
+        access_log = os.path.join(var_dir, "access.log")
+        server = start_gunicorn(env, port, args.workers, args.threads, access_log)
         print(
             f"gunicorn on {LOCALHOST}:{port}: {args.workers} workers x {args.threads} threads "
             f"(gthread); {os.cpu_count()} CPUs; games: {args.game}; {args.seconds:.0f} s per run"
@@ -379,7 +413,9 @@ def main() -> None:
             results = []
             for clients in args.clients:
                 raw = raw_inserts(clients, args.raw_seconds)
+                logged = os.path.getsize(access_log)
                 results.append({**scenario(port, tokens, clients, args), "raw": raw})
+                results[-1]["server"] = server_times(access_log, logged)
                 print(
                     f"  {clients} client(s): {results[-1]['moves']} moves in the window; raw "
                     f"INSERT {raw:.0f}/s just before; load average {load()}"
