@@ -196,9 +196,9 @@ def _appending_cursor(database: BaseDatabaseWrapper) -> CursorWrapper:
     counted).
 
     A new psycopg cursor copies the connection's adapters and finds a dumper for each of
-    the append's 14 parameters afresh: 40 µs a call, a quarter of an append's CPU in the
-    writer's process. One cursor per connection keeps them; it only ever runs an append
-    and reads all its rows at once, so nothing else shares it."""
+    the append's parameters (13 for one event) afresh: 40 µs a call, a quarter of an
+    append's CPU in the writer's process. One cursor per connection keeps them; it only
+    ever runs an append and reads all its rows at once, so nothing else shares it."""
     database.close_if_health_check_failed()
     database.ensure_connection()
     kept = _APPENDING.get(database)
