@@ -547,7 +547,7 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
                 (
                     f"tile:{name}",
                     # Translators: %(colour)s is a colour adjective (one tile).
-                    gettext("place a %(colour)s tile") % {"colour": words.colour(name)},
+                    gettext("place one %(colour)s tile") % {"colour": words.colour(name)},
                 ),
                 (
                     target,
@@ -561,7 +561,7 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
                 (
                     f"bonus:{COLOURS[c]}",
                     # Translators: %(colour)s is a colour adjective (one tile).
-                    gettext("a %(colour)s bonus tile") % {"colour": words.colour(COLOURS[c])},
+                    gettext("one %(colour)s bonus tile") % {"colour": words.colour(COLOURS[c])},
                 )
                 for c in command["colours"]
             ], []
