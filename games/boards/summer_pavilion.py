@@ -445,7 +445,7 @@ def describe(events: list, player: str) -> str:
                 return gettext(
                     # Translators: %(colour)s is a colour adjective (one tile); %(star)s is
                     # a star of the board, "the orange star".
-                    "%(player)s placed a %(colour)s tile on %(star)s, space %(space)s (%(points)s)"
+                    "%(player)s placed 1 %(colour)s tile on %(star)s, space %(space)s (%(points)s)"
                 ) % {
                     "player": player,
                     "colour": words.colour(COLOURS[colour]),
