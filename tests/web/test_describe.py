@@ -3,6 +3,7 @@ records: every move is described, and the score lines of each seat add up to its
 score (the breakdown comes from the engines' own events)."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,13 @@ def test_an_azul_take_reads_like_a_player_would_say_it():
     said = [board_of("azul").describe(step.events, "Bob") for step in table.steps[1:]]
     assert any("→ line" in s for s in said)
     assert any(" to the floor)" in s for s in said)
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in FIXTURES.glob("*.jsonl")))
+def test_no_move_is_said_with_a_before_a_vowel(name):
+    """ "a orange tile" reads wrong; the sentences count their tiles instead."""
+    header, table = folded(name)
+    board = board_of(header["game"])
+    for step in table.steps[1:]:
+        words = board.describe(step.events, "Bob")
+        assert not re.search(r"\ba [aeiou]", words), words
