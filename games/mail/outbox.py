@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from azulsite.celery import send_quickly
 from games.models import Game, Outbox, new_message_id
+from games.prepared import write
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +28,7 @@ def queue(
     """Queue an email once per (game, seq, recipient, kind): a worker is asked after commit
     to send it when due, or the minute sweep sends it if it is due later than a minute."""
     due_at = due_at or timezone.now()
+    soon = (due_at - timezone.now()).total_seconds() <= LONGEST_COUNTDOWN_SECONDS
     if game is None:
         # NULL never conflicts in a unique constraint: emails about no game are looked up.
         row, created = Outbox.objects.get_or_create(
@@ -38,33 +40,46 @@ def queue(
         )
         outbox_id = row.pk if created else None
     else:
-        outbox_id = _insert_once(game, seq, recipient, kind, payload, due_at)
-    soon = (due_at - timezone.now()).total_seconds() <= LONGEST_COUNTDOWN_SECONDS
+        # Only an email due soon needs its id, for the worker.
+        outbox_id = _insert_once(game, seq, recipient, kind, payload, due_at, returning=soon)
     if outbox_id is not None and soon:
         transaction.on_commit(partial(enqueue, outbox_id, due_at))
 
 
-def _insert_once(game: Game, seq: int, recipient: str, kind: str, payload: dict, due_at):
-    """One statement: the row's id, or ``None`` when the email was queued already."""
+def _insert_once(
+    game: Game,
+    seq: int,
+    recipient: str,
+    kind: str,
+    payload: dict,
+    due_at: datetime,
+    *,
+    returning: bool,
+) -> int | None:
+    """One statement: the row's id (``returning``), or ``None`` when the email was queued
+    already. Without ``returning`` nobody reads its answer, so it can be held and sent
+    with the move's other writes (``games.prepared.writes_together``)."""
     operations = connection.ops
-    now = timezone.now()
-    table = Outbox._meta.db_table
+    sql = (
+        f"INSERT INTO {Outbox._meta.db_table} (game_id, seq, recipient, kind, payload,"
+        " created_at, due_at, attempts, last_error, message_id)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, 0, '', %s) ON CONFLICT DO NOTHING"
+    )
+    params = [
+        game.pk,
+        seq,
+        recipient,
+        kind,
+        operations.adapt_json_value(payload, None),
+        operations.adapt_datetimefield_value(timezone.now()),
+        operations.adapt_datetimefield_value(due_at),
+        new_message_id(),
+    ]
+    if not returning:
+        write(sql, params)
+        return None
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} (game_id, seq, recipient, kind, payload, created_at, due_at,"
-            " attempts, last_error, message_id) VALUES (%s, %s, %s, %s, %s, %s, %s, 0, '', %s)"
-            " ON CONFLICT DO NOTHING RETURNING id",
-            [
-                game.pk,
-                seq,
-                recipient,
-                kind,
-                operations.adapt_json_value(payload, None),
-                operations.adapt_datetimefield_value(now),
-                operations.adapt_datetimefield_value(due_at),
-                new_message_id(),
-            ],
-        )
+        cursor.execute(sql + " RETURNING id", params)
         row = cursor.fetchone()
     return row[0] if row else None
 

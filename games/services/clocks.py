@@ -18,6 +18,7 @@ from django.db import connection
 
 from games.clock import Clock
 from games.models import Game, SeatClock
+from games.prepared import write
 
 
 def reminder_policy(game: Game) -> tuple[timedelta, timedelta, timedelta]:
@@ -93,12 +94,11 @@ def _update(rows: list[SeatClock]) -> None:
     table = SeatClock._meta.db_table
     values = ", ".join([_ROW[connection.vendor]] * len(rows))
     columns = ", ".join(f"{column} = new.{column}" for column in COLUMNS)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH new (id, {', '.join(COLUMNS)}) AS (VALUES {values})"
-            f" UPDATE {table} SET {columns} FROM new WHERE {table}.id = new.id",
-            params,
-        )
+    write(
+        f"WITH new (id, {', '.join(COLUMNS)}) AS (VALUES {values})"
+        f" UPDATE {table} SET {columns} FROM new WHERE {table}.id = new.id",
+        params,
+    )
 
 
 def _columns(row: SeatClock) -> tuple:

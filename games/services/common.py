@@ -25,7 +25,7 @@ from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from games.mail import outbox
 from games.models import Game, Outbox, Seat, TableSnapshot
-from games.prepared import Prepared, save_fields
+from games.prepared import Prepared, save_fields, writes_together
 from games.selectors import (
     bot_actor,
     bot_seat_to_move,
@@ -161,7 +161,8 @@ def act(
         events, state = tbl.decide_and_evolve(table, unchosen, game_rng(game))
         table, more = append(game, table, events, actor=actor, at=at, state=state)
         written += more
-    changed(game, before, table, voided=voided, now=at)
+    with writes_together():
+        changed(game, before, table, voided=voided, now=at)
     every = settings.TABLE_SNAPSHOT_EVERY
     if table.last_seq // every > before.last_seq // every:
         table_snapshot_write(game, table)

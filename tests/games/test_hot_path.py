@@ -1,16 +1,17 @@
 """The move path's queries compiled once (``games.prepared``): they read and write what the
 ORM would, a client's API calls authenticate as DRF's would, and the legal-moves poll
-costs two statements."""
+costs two statements. Writes held together (``writes_together``) land when their block
+ends, all or none."""
 
 import pytest
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import selectors
 from games.errors import NotFound
 from games.models import Game, Seat
-from games.prepared import save_fields
+from games.prepared import save_fields, write, writes_together
 from games.services.common import locked_game
 from tests.games.api_helpers import url
 from tests.games.helpers import started, to_move
@@ -98,3 +99,42 @@ def test_polling_the_legal_moves_costs_two_statements(alice, bob, django_assert_
     with django_assert_num_queries(2):
         answer = client.get(url(game, "legal-moves"))
     assert answer.status_code == 200 and answer.json()["moves"]
+
+
+def test_held_writes_land_when_their_block_ends_and_the_orm_runs_as_usual_inside(alice, bob):
+    game = started("azul", alice, bob)
+    seat = game.seats.get(user=bob)
+    with transaction.atomic():
+        with writes_together():
+            game.scores = [7, 3]
+            save_fields(game, ["scores"])
+            with writes_together():
+                write("UPDATE games_game SET private = %s WHERE id = %s", [True, game.pk])
+            assert Game.objects.get(pk=game.pk).scores != [7, 3]
+            # An UPDATE by the ORM, which reads its row count, is not held.
+            seat.status = Seat.Status.RESIGNED
+            seat.save()
+            assert Seat.objects.get(pk=seat.pk).status == Seat.Status.RESIGNED
+        stored = Game.objects.get(pk=game.pk)
+        assert stored.scores == [7, 3] and stored.private
+    assert Seat.objects.filter(game=game).count() == 2
+
+
+def test_a_block_that_raises_drops_its_held_writes(alice, bob):
+    game = started("azul", alice, bob)
+    with pytest.raises(ZeroDivisionError), writes_together():
+        write("UPDATE games_game SET private = %s WHERE id = %s", [True, game.pk])
+        write("UPDATE games_game SET scores = %s WHERE id = %s", ["[1, 2]", game.pk])
+        1 / 0  # noqa: B018
+    assert Game.objects.filter(pk=game.pk, private=False).exists()
+
+
+def test_a_held_write_that_fails_raises_at_the_end_and_its_transaction_keeps_nothing(alice, bob):
+    """History is refused by the database itself: such a write fails when it is sent."""
+    game = started("azul", alice, bob)
+    with pytest.raises(DatabaseError), transaction.atomic(), writes_together():
+        write("UPDATE games_game SET private = %s WHERE id = %s", [True, game.pk])
+        write("UPDATE events_event SET type = 'rewritten' WHERE stream = %s", [game.stream])
+        assert not Game.objects.get(pk=game.pk).private
+    assert not Game.objects.get(pk=game.pk).private
+    assert not selectors.stored_events(game)[0].type.endswith("rewritten")
