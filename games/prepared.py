@@ -120,9 +120,11 @@ def save_fields(instance: Model, fields: Sequence[str]) -> None:
 
 
 class _Held(threading.local):
-    """The writes held by the thread's ``writes_together`` block (``None``: no block)."""
+    """The writes held by the thread's ``writes_together`` block (``None``: no block) and
+    the database they go to."""
 
     statements: list[tuple[str, list]] | None = None
+    alias: str = DEFAULT_DB_ALIAS
 
 
 _held = _Held()
@@ -130,9 +132,9 @@ _held = _Held()
 
 def write(sql: str, params: list, alias: str = DEFAULT_DB_ALIAS) -> None:
     """Run a write whose answer nobody reads (no rows, no row count): now, or, inside
-    ``writes_together``, with the block's other writes at its end (and then it must not
-    change a row that another of them changes)."""
-    if _held.statements is not None:
+    ``writes_together`` (on its database), with the block's other writes at its end (and
+    then it must not change a row that another of them changes)."""
+    if _held.statements is not None and alias == _held.alias:
         _held.statements.append((sql, params))
         return
     with connections[alias].cursor() as cursor:
@@ -156,7 +158,7 @@ def writes_together(alias: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     if _held.statements is not None:
         yield
         return
-    _held.statements = []
+    _held.statements, _held.alias = [], alias
     try:
         yield
         statements = _held.statements
