@@ -9,9 +9,9 @@ Two kinds of data live here and nowhere else:
   reads these values and never repeats them, so a correction is an edit of this table only.
   ``docs/miyabi-provisional.md`` lists the same entries for players.
 
-Sources: the rulebook pages 4–5 (``shared/seeds/003_…``, Spanish) and the rules reference
-``shared/rules/miyabi.md`` (facts marked [seed], [public] or [unknown], and its "Facts from
-the full rulebook": the HABA manuals and reviews).
+Sources: the rulebook pages 4–5 (Spanish) and the rules reference ``docs/rules/miyabi.md``
+(facts marked [seed], [public] or [unknown], and its "Facts from the full rulebook": the
+HABA manuals and reviews).
 """
 
 from collections.abc import Mapping
