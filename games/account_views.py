@@ -34,9 +34,13 @@ def sign_in(request: HttpRequest) -> HttpResponse:
     next_url = _next_url(request)
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"].strip().lower()
+        queued = True
         if throttles.sign_in_email_allowed(request, email):
-            services.sign_in_request(email=email, next_url=next_url, language=request.LANGUAGE_CODE)
-        return render(request, "signin_sent.html", {"email": email, "next": next_url})
+            queued = services.sign_in_request(
+                email=email, next_url=next_url, language=request.LANGUAGE_CODE
+            )
+        context = {"email": email, "next": next_url, "already_sent": not queued}
+        return render(request, "signin_sent.html", context)
     return render(request, "signin.html", {"form": form, "next": next_url})
 
 

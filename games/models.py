@@ -30,6 +30,23 @@ class BotLevel(models.TextChoices):
     HARD = "hard", _("hard")
 
 
+class NoticeKind(models.TextChoices):
+    """What a notice tells its reader (``games.notify``), whatever channel carries it."""
+
+    INVITATION = "invitation"
+    GAME_STARTED = "game_started"
+    YOUR_TURN = "your_turn"
+    REMINDER = "reminder"
+    DEADLINE_WARNING = "deadline_warning"
+    TIMEOUT = "timeout"
+    GAME_OVER = "game_over"
+    TAKEBACK_REQUEST = "takeback_request"
+    MOVE_CONFIRMED = "move_confirmed"
+    REPLY_REFUSED = "reply_refused"
+    DIGEST = "digest"
+    SIGN_IN = "sign_in"
+
+
 class Game(models.Model):
     """A table: its game, options, seats, and where the game stands."""
 
@@ -148,7 +165,8 @@ class Seat(models.Model):
 
 
 class Outbox(models.Model):
-    """An email to send, written in the transaction of what caused it. The key
+    """An email to send (the email channel of ``games.notify``), written in the transaction
+    of what caused it. The key
     (game, seq, recipient, kind) makes it impossible to queue the same email twice.
 
     How far its SMTP transaction got: ``claimed_at`` (a worker took it),
@@ -157,24 +175,15 @@ class Outbox(models.Model):
     or may not have gone out: it is "in doubt" (``in_doubt_at``) and never sent again
     without an operator."""
 
-    class Kind(models.TextChoices):
-        INVITATION = "invitation"
-        GAME_STARTED = "game_started"
-        YOUR_TURN = "your_turn"
-        REMINDER = "reminder"
-        DEADLINE_WARNING = "deadline_warning"
-        TIMEOUT = "timeout"
-        GAME_OVER = "game_over"
-        TAKEBACK_REQUEST = "takeback_request"
-        MOVE_CONFIRMED = "move_confirmed"
-        REPLY_REFUSED = "reply_refused"
-        DIGEST = "digest"
-        SIGN_IN = "sign_in"
-
     game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, related_name="outbox")
     seq = models.PositiveIntegerField(default=0)
     recipient = models.EmailField()
-    kind = models.CharField(max_length=24, choices=Kind.choices)
+    # The player the notice is for; empty only where no account exists yet (a sign-in link
+    # or an invitation to a new address).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    kind = models.CharField(max_length=24, choices=NoticeKind.choices)
     payload = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     due_at = models.DateTimeField(default=timezone.now, db_index=True)
@@ -186,6 +195,9 @@ class Outbox(models.Model):
     message_id = models.CharField(max_length=255, unique=True, default=new_message_id)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
+    # Why it was cancelled before it left because it no longer applied (the turn passed,
+    # the reader was looking, turned it off…): not an error.
+    withdrawn_because = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -229,13 +241,15 @@ class ChatMessage(models.Model):
 
 
 class PlayerSettings(models.Model):
-    """A player's preferences and standing: emails wanted, digest, vacation, suspension."""
+    """A player's preferences and standing: notices wanted and by which channel, digest,
+    vacation, suspension."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_settings"
     )
-    # Email kinds (Outbox.Kind values) the player does not want; empty: everything.
-    muted_kinds = models.JSONField(default=list, blank=True)
+    # The channels chosen per notice kind (``{"reminder": ["email"]}``); a kind not named
+    # goes to its channels' defaults (``games.notify.preferences``).
+    channels = models.JSONField(default=dict, blank=True)
     unsubscribed_at = models.DateTimeField(null=True, blank=True)
     daily_digest = models.BooleanField(default=False)
     last_digest_at = models.DateTimeField(null=True, blank=True)

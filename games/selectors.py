@@ -651,6 +651,9 @@ def operator_status(now) -> dict:
         "scheduled": pending.filter(due_at__gt=now).count(),
         "oldest_due": oldest_due.first(),
         "in_doubt": emails_in_doubt().count(),
+        "withdrawn": Outbox.objects.filter(cancelled_at__gte=day_ago)
+        .exclude(withdrawn_because="")
+        .count(),
         "sweep": beats.get("sweep"),
         "heartbeat": beats.get("heartbeat"),
         "late": {
@@ -660,7 +663,7 @@ def operator_status(now) -> dict:
         "waiting_on_bots": games_waiting_on_bots().count(),
         "errors": {
             "failing": pending.exclude(last_error="").count(),
-            "given_up": Outbox.objects.filter(cancelled_at__gte=day_ago)
+            "given_up": Outbox.objects.filter(cancelled_at__gte=day_ago, withdrawn_because="")
             .exclude(last_error="")
             .count(),
             "replies_refused": InboundMessage.objects.filter(

@@ -19,18 +19,17 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import formats, timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import ngettext
 
 from games import services
 from games.boards import clickable_moves
 from games.i18n import speaking_to
-from games.mail import pictures, tokens, words
+from games.mail import pictures, texts, tokens
 from games.mail.positions import position_text
 from games.mail.selectors import player_by_address
-from games.models import Game, Outbox
-from games.registry import game_type
+from games.models import Game, NoticeKind, Outbox
 from games.selectors import (
     bot_name,
     display_name,
@@ -41,7 +40,7 @@ from games.selectors import (
 )
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
-TURN_KINDS = (Outbox.Kind.YOUR_TURN, Outbox.Kind.REMINDER, Outbox.Kind.DEADLINE_WARNING)
+TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WARNING)
 
 
 def absolute(route: str, *args) -> str:
@@ -158,112 +157,6 @@ class Email:
     headers: dict = field(default_factory=dict)
 
 
-# The first paragraph of each kind about one game; ``%(title)s`` and the row's payload
-# fill them in. The subject is the game's (one per game, so mail clients thread its emails).
-KIND_TEXT = {
-    # Translators: %(title)s is a game's title, e.g. "Azul #12".
-    Outbox.Kind.GAME_STARTED: gettext_lazy("Everyone has joined: %(title)s has started."),
-    Outbox.Kind.YOUR_TURN: gettext_lazy("It is your turn in %(title)s."),
-    Outbox.Kind.REMINDER: gettext_lazy("%(title)s is still waiting for your move."),
-    Outbox.Kind.DEADLINE_WARNING: gettext_lazy("Your time in %(title)s is running out."),
-    Outbox.Kind.TIMEOUT: gettext_lazy("Your time ran out in %(title)s."),
-    Outbox.Kind.GAME_OVER: gettext_lazy("%(title)s is over."),
-    # Translators: %(to_seq)s is the number of an event in the game's move log.
-    Outbox.Kind.TAKEBACK_REQUEST: gettext_lazy(
-        "A player asks to take %(title)s back to the position after event %(to_seq)s. "
-        "Accept or decline on the game's page."
-    ),
-    # Translators: %(move)s is a move in the notation, e.g. "F3 blue 4" (never translated).
-    Outbox.Kind.MOVE_CONFIRMED: gettext_lazy("Your move %(move)s is played in %(title)s."),
-    Outbox.Kind.REPLY_REFUSED: gettext_lazy("Your reply was not played: %(reason)s"),
-}
-
-# The games' names as the publishers' books in each language call them.
-GAME_NAMES = {
-    "azul": pgettext_lazy("game name", "Azul"),
-    "summer-pavilion": pgettext_lazy("game name", "Azul: Summer Pavilion"),
-    "miyabi": pgettext_lazy("game name", "Miyabi"),
-}
-
-# A game's state in a sentence of its own (not "The game is <status>": the words agree
-# with the word for game in each language).
-STATUS_TEXT = {
-    Game.Status.OPEN: gettext_lazy("The game is waiting for players."),
-    Game.Status.FINISHED: gettext_lazy("The game is over."),
-    Game.Status.CANCELLED: gettext_lazy("The game was cancelled."),
-    Game.Status.ABORTED: gettext_lazy("The game was aborted."),
-}
-
-# Why an emailed reply was not played, by the code kept in the refusal's payload (rendered
-# when the email is sent, in the recipient's language). A refusal by the game's service
-# (an unreadable or illegal move) keeps the service's sentence, written in the player's
-# language when the reply came in.
-REFUSAL_TEXT = {
-    "wrong_address": gettext_lazy("this address does not take moves (the link is wrong)."),
-    "not_the_seats_address": gettext_lazy(
-        "moves for a seat are taken only from the address its turn emails go to."
-    ),
-    "forged": gettext_lazy(
-        "the receiving server could not confirm it came from your address (DMARC failed)."
-    ),
-    # Translators: %(error)s is the technical name of the unknown character set.
-    "unreadable": gettext_lazy(
-        "your email is written in a character set we cannot read (%(error)s). Please write "
-        "again in plain text, as UTF-8 (the setting most mail programs use)."
-    ),
-    "no_move": gettext_lazy("no move found: write the move or its number."),
-    "moved_on": gettext_lazy("the game has moved on since that email. Here is the position now."),
-}
-
-
-def game_name(slug: str) -> str:
-    return str(GAME_NAMES.get(slug) or game_type(slug).title)
-
-
-def game_title(game: Game) -> str:
-    # Translators: the title of one game, the subject of its emails, e.g. "Azul #12".
-    # Write the number the way your language does (e.g. "nr 12", "n.º 12").
-    return pgettext("email subject", "%(game)s #%(number)s") % {
-        "game": game_name(game.game_type),
-        "number": game.pk,
-    }
-
-
-def refusal_reason(payload: dict) -> str:
-    """Why a reply was refused, in the active language: from the code the refusal keeps
-    (``refusal`` and its ``details``), or the sentence of an older row."""
-    code = payload.get("refusal")
-    details = payload.get("details") or {}
-    if code in REFUSAL_TEXT:
-        return str(REFUSAL_TEXT[code]) % details
-    if code == "game_not_active":
-        return str(STATUS_TEXT.get(details.get("status"), STATUS_TEXT[Game.Status.FINISHED]))
-    if code:
-        # Translators: %(written)s is what the player wrote; %(reason)s says what was wrong.
-        return _("“%(written)s”: %(reason)s") % {
-            "written": details.get("written", ""),
-            "reason": details.get("message", ""),
-        }
-    return str(payload.get("reason", ""))
-
-
-def words_hint(game: Game | None) -> str:
-    """For a refusal: that the reader's language's words are read too, with an example."""
-    if game is None:
-        return ""
-    language = translation.get_language() or ""
-    found = words.vocabulary(game.game_type, language)
-    if found is None:
-        return _("Write the move in the notation of the list below, or just its number.")
-    pairs = ", ".join(f"{word} = {target}" for word, target in found.pairs())
-    # Translators: %(example)s is a move written with words of the reader's language, e.g.
-    # "azul de la fábrica 2 a la línea 3"; %(words)s lists "word = notation" pairs.
-    return _(
-        "Write the move in the notation of the list below, or just its number. The words of "
-        "your language are read too, for example “%(example)s”: %(words)s."
-    ) % {"example": words.example(game.game_type, language), "words": pairs}
-
-
 def seat_of_user(game: Game, user) -> int | None:
     if user is None:
         return None
@@ -282,9 +175,9 @@ def section(game: Game, user, now: datetime) -> Section:
         at = player["seat"]
         if at is None:
             continue
-        players[at] = player_line(at, player["player"], scores, at == game.to_move)
+        players[at] = texts.player_line(at, player["player"], scores, at == game.to_move)
     found = Section(
-        title=game_title(game),
+        title=texts.game_title(game),
         url=game_url(game),
         players=list(players.values()),
         position=position_text(game.game_type, table.state) if table.started else "",
@@ -297,41 +190,14 @@ def section(game: Game, user, now: datetime) -> Section:
     if game.status == Game.Status.ACTIVE and seat is not None and seat == game.to_move:
         found.moves, found.groups = grouped_moves(game, table, view)
         found.reply_address = tokens.reply_address(game.pk, seat, game.last_seq)
-        found.status = " ".join(filter(None, [_("It is your turn."), deadline_text(game, now)]))
+        found.status = " ".join(
+            filter(None, [_("It is your turn."), texts.deadline_text(game, now)])
+        )
     elif game.status == Game.Status.ACTIVE and game.to_move is not None:
         found.status = _("Waiting for another player.")
     elif game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
-        found.status = str(STATUS_TEXT[game.status])
+        found.status = str(texts.STATUS_TEXT[game.status])
     return found
-
-
-def player_line(seat: int, name: str, scores: list, to_move: bool) -> str:
-    """ "Player 2: Bob, 14 points (to move)": seats counted from 1, as the engines' texts
-    do."""
-    values = {"number": seat + 1, "name": name}
-    if seat < len(scores):
-        values["points"] = scores[seat]
-        if to_move:
-            # Translators: a line of the players' list; %(name)s is a player's name.
-            return (
-                ngettext(
-                    "Player %(number)s: %(name)s, %(points)s point (to move)",
-                    "Player %(number)s: %(name)s, %(points)s points (to move)",
-                    scores[seat],
-                )
-                % values
-            )
-        return (
-            ngettext(
-                "Player %(number)s: %(name)s, %(points)s point",
-                "Player %(number)s: %(name)s, %(points)s points",
-                scores[seat],
-            )
-            % values
-        )
-    if to_move:
-        return _("Player %(number)s: %(name)s (to move)") % values
-    return _("Player %(number)s: %(name)s") % values
 
 
 def grouped_moves(game: Game, table, view) -> tuple[list[Move], list[MoveGroup]]:
@@ -351,42 +217,6 @@ def grouped_moves(game: Game, table, view) -> tuple[list[Move], list[MoveGroup]]
     return moves, [MoveGroup(title, list(rows.values())) for title, rows in groups.items()]
 
 
-def deadline_text(game: Game, now: datetime) -> str:
-    """ "Deadline: 21/11/2026 15:00 (Europe/Madrid), in 2 days, 3 hours." in the reader's
-    language and time zone (both active: ``speaking_to``)."""
-    if game.deadline is None:
-        return ""
-    # Translators: %(when)s is a date and time, %(zone)s the reader's time zone
-    # (e.g. "Europe/Warsaw"), %(left)s a duration such as "2 days, 3 hours".
-    return _("Deadline: %(when)s (%(zone)s), in %(left)s.") % {
-        "when": when_text(game.deadline),
-        "zone": timezone.get_current_timezone_name(),
-        "left": duration_text(game.deadline - now),
-    }
-
-
-def when_text(moment: datetime) -> str:
-    """A date and time in the active language's short format and the active time zone."""
-    return formats.date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
-
-
-def duration_text(left) -> str:
-    """ "2 days, 3 hours", "5 hours", "40 minutes": the two largest units, each with its
-    plural (Polish has three forms)."""
-    minutes = max(0, int(left.total_seconds() // 60))
-    days, hours = divmod(minutes // 60, 24)
-    if not days and not hours:
-        return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
-    hours_text = ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours}
-    if not days:
-        return hours_text
-    days_text = ngettext("%(count)s day", "%(count)s days", days) % {"count": days}
-    if not hours:
-        return days_text
-    # Translators: a duration of days and hours, e.g. "2 days, 3 hours".
-    return _("%(days)s, %(hours)s") % {"days": days_text, "hours": hours_text}
-
-
 def compose(row: Outbox, now: datetime) -> Email:
     """The email of an outbox row, from the game as it stands now."""
     user = player_by_address(row.recipient)
@@ -401,7 +231,7 @@ def compose(row: Outbox, now: datetime) -> Email:
     )
     payload = row.payload or {}
     kind = row.kind
-    if kind == Outbox.Kind.DIGEST:
+    if kind == NoticeKind.DIGEST:
         waiting = list(waiting_for(user)) if user else []
         email.subject = ngettext(
             "%(count)s game waiting for your move",
@@ -416,10 +246,10 @@ def compose(row: Outbox, now: datetime) -> Email:
         ]
         email.sections = [section(each, user, now) for each in waiting]
         return _finish(email, row, user)
-    title = game_title(game)
+    title = texts.game_title(game)
     email.links = [(_("Open the game"), game_url(game))]
-    if kind == Outbox.Kind.INVITATION:
-        values = {"creator": display_name(game.created_by), "game": game_name(game.game_type)}
+    if kind == NoticeKind.INVITATION:
+        values = {"creator": display_name(game.created_by), "game": texts.game_name(game.game_type)}
         # Translators: %(creator)s is a player's name, %(game)s a game's name ("Azul").
         email.subject = _("%(creator)s invites you to play %(game)s") % values
         email.paragraphs = [
@@ -431,36 +261,36 @@ def compose(row: Outbox, now: datetime) -> Email:
                 "(%(time_control)s).",
                 game.players,
             )
-            % {**values, "count": game.players, "time_control": time_control_text(game)},
+            % {**values, "count": game.players, "time_control": texts.time_control_text(game)},
             _("Open the invitation to take your seat."),
         ]
         email.links = [(_("Open the invitation"), absolute("invitation", payload.get("token", "")))]
         return _finish(email, row, user)
     email.sections = [section(game, user, now)]
     values = {"title": title, "to_seq": payload.get("to_seq", ""), "move": payload.get("move", "")}
-    if kind == Outbox.Kind.REPLY_REFUSED:
-        values["reason"] = refusal_reason(payload)
+    if kind == NoticeKind.REPLY_REFUSED:
+        values["reason"] = texts.refusal_reason(payload)
     email.subject = title
-    email.paragraphs = [str(KIND_TEXT[kind]) % values]
+    email.paragraphs = [str(texts.KIND_TEXT[kind]) % values]
     match kind:
-        case Outbox.Kind.REPLY_REFUSED:
-            email.paragraphs.append(words_hint(game))
-        case Outbox.Kind.DEADLINE_WARNING:
-            email.paragraphs += [deadline_text(game, now), timeout_text(game)]
-        case Outbox.Kind.TIMEOUT if payload.get("policy") == Game.TimeoutPolicy.FORFEIT:
+        case NoticeKind.REPLY_REFUSED:
+            email.paragraphs.append(texts.words_hint(game))
+        case NoticeKind.DEADLINE_WARNING:
+            email.paragraphs += [texts.deadline_text(game, now), texts.timeout_text(game)]
+        case NoticeKind.TIMEOUT if payload.get("policy") == Game.TimeoutPolicy.FORFEIT:
             email.paragraphs.append(_("You forfeited the game."))
-        case Outbox.Kind.TIMEOUT if payload.get("policy") == Game.TimeoutPolicy.BOT:
+        case NoticeKind.TIMEOUT if payload.get("policy") == Game.TimeoutPolicy.BOT:
             email.paragraphs.append(
                 _("%(bot)s played for you: %(move)s.")
                 % {"bot": bot_name(game.timeout_bot), "move": payload.get("move", "")}
             )
-        case Outbox.Kind.TIMEOUT:
+        case NoticeKind.TIMEOUT:
             # Translators: %(move)s is a move in the notation, e.g. "F3 blue 4".
             email.paragraphs.append(
                 _("The move %(move)s was played for you.") % {"move": payload.get("move", "")}
             )
-        case Outbox.Kind.GAME_OVER:
-            email.paragraphs.append(result_text(game))
+        case NoticeKind.GAME_OVER:
+            email.paragraphs.append(texts.result_text(game))
             email.links.append((_("Replay the game"), replay_url(game)))
     return _finish(email, row, user)
 
@@ -472,7 +302,7 @@ def refusal_without_game(row: Outbox) -> Email:
         greeting=_("Hello,"),
         paragraphs=[
             _("Your email was not played: %(reason)s")
-            % {"reason": refusal_reason(row.payload or {})},
+            % {"reason": texts.refusal_reason(row.payload or {})},
             _(
                 "To move by email, reply to the latest turn email of the game with the move or "
                 "its number."
@@ -500,57 +330,6 @@ def sign_in(row: Outbox) -> Email:
         ],
         links=[(_("Sign in"), link)],
     )
-
-
-def time_control_text(game: Game) -> str:
-    control = game.time_control or {}
-    match control.get("kind"):
-        case "per_move":
-            days = control["days"]
-            return ngettext("%(count)s day per move", "%(count)s days per move", days) % {
-                "count": days
-            }
-        case "bank":
-            # Translators: the three parts of a time bank, e.g. "a bank of 72 hours",
-            # "12 hours more per move", "at most 120 hours".
-            return _("%(bank)s, %(increment)s, %(cap)s") % {
-                "bank": ngettext(
-                    "a bank of %(count)s hour", "a bank of %(count)s hours", control["bank_hours"]
-                )
-                % {"count": control["bank_hours"]},
-                "increment": ngettext(
-                    "%(count)s hour more per move",
-                    "%(count)s hours more per move",
-                    control["increment_hours"],
-                )
-                % {"count": control["increment_hours"]},
-                "cap": ngettext(
-                    "at most %(count)s hour", "at most %(count)s hours", control["cap_hours"]
-                )
-                % {"count": control["cap_hours"]},
-            }
-    return _("no time limit")
-
-
-def timeout_text(game: Game) -> str:
-    if game.timeout_policy == Game.TimeoutPolicy.FORFEIT:
-        return _("If the deadline passes, you forfeit the game.")
-    if game.timeout_policy == Game.TimeoutPolicy.BOT:
-        return _("If the deadline passes, %(bot)s plays your turn.") % {
-            "bot": bot_name(game.timeout_bot)
-        }
-    return _("If the deadline passes, the least wasteful move is played for you.")
-
-
-def result_text(game: Game) -> str:
-    names = {player["seat"]: player["player"] for player in players_of(game)}
-    winners = [str(names.get(seat, seat)) for seat in game.winners or ()]
-    if not winners:
-        return ""
-    # Translators: %(names)s are the winners' names, separated by commas.
-    return ngettext("Winner: %(names)s.", "Winners: %(names)s.", len(winners)) % {
-        "names": ", ".join(winners)
-    }
 
 
 class EmailWithPictures(EmailMultiAlternatives):
@@ -581,9 +360,9 @@ def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
     address with no account yet: the language its row was queued in)."""
     reader = player_by_address(row.recipient)
     with speaking_to(reader, language=(row.payload or {}).get("language")):
-        if row.kind == Outbox.Kind.REPLY_REFUSED and row.game_id is None:
+        if row.kind == NoticeKind.REPLY_REFUSED and row.game_id is None:
             email = refusal_without_game(row)
-        elif row.kind == Outbox.Kind.SIGN_IN:
+        elif row.kind == NoticeKind.SIGN_IN:
             email = sign_in(row)
         else:
             email = compose(row, now)

@@ -1,5 +1,5 @@
-"""Play by email, the writers: sending the outbox, the periodic jobs (timeouts, deadline
-warnings, reminders, vacations, digests, due emails), moving by reply, preferences.
+"""The mail door's work: sending the outbox (the email channel's rows, ``games.notify``),
+the emails due each minute, moving by reply, and unsubscribing.
 
 Sending once, as far as SMTP allows. An outbox row is sent by whoever claims it first (the
 Celery task queued at commit, or the minute sweep when the broker lost that task) with a
@@ -38,33 +38,23 @@ from django.db.models import F, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import services, throttles
+from games import notify, services, throttles
 from games.errors import BadRequest, ServiceError
 from games.i18n import speaking_to
-from games.mail import inbound, outbox, render, words
+from games.mail import inbound, render, texts, words
 from games.mail.selectors import player_by_address, player_by_token
-from games.models import Game, InboundMessage, Outbox, PlayerSettings, Seat, SeatClock
+from games.models import Game, InboundMessage, NoticeKind, Outbox, PlayerSettings, SeatClock
+from games.notify import preferences
+from games.notify.channels import channel
 from games.rules.common import InvalidNotation
 from games.selectors import game_table, legal_moves_of
-from games.services import bots, clocks, deadlines
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 8
-# Kinds a player may turn off on the preferences page; answers to their own replies and
-# invitations from other players always go out (unless unsubscribed from everything).
-OPTIONAL_KINDS = (
-    Outbox.Kind.GAME_STARTED,
-    Outbox.Kind.YOUR_TURN,
-    Outbox.Kind.REMINDER,
-    Outbox.Kind.DEADLINE_WARNING,
-    Outbox.Kind.TIMEOUT,
-    Outbox.Kind.GAME_OVER,
-    Outbox.Kind.TAKEBACK_REQUEST,
-)
 # Answers to what a person asked for themselves (a reply, a sign-in link): sent even after
 # an unsubscribe.
-ANSWER_KINDS = (Outbox.Kind.MOVE_CONFIRMED, Outbox.Kind.REPLY_REFUSED, Outbox.Kind.SIGN_IN)
+ANSWER_KINDS = (NoticeKind.MOVE_CONFIRMED, NoticeKind.REPLY_REFUSED, NoticeKind.SIGN_IN)
 IN_DOUBT = (
     "in doubt: the worker stopped after handing the message to the mail server (DATA) and "
     "before its answer; it may have gone out, so it is not sent again"
@@ -100,7 +90,7 @@ def outbox_send(*, outbox_id: int, now: datetime | None = None) -> str:
         return "not due"
     reason = skip_reason(row, now)
     if reason:
-        _unclaimed(row).update(cancelled_at=now, last_error=reason)
+        _unclaimed(row).update(cancelled_at=now, withdrawn_because=reason)
         return "skipped"
     if _started_email_pending(row):
         _unclaimed(row).update(due_at=now + WAIT_FOR_STARTED)
@@ -182,12 +172,12 @@ def _before_data(connection, data_starts) -> None:
 
 def skip_reason(row: Outbox, now: datetime) -> str:
     """Why this email should not go out any more, or ``""``."""
-    user = player_by_address(row.recipient)
+    user = row.user or player_by_address(row.recipient)
     prefs = PlayerSettings.objects.filter(user=user).first() if user else None
     if prefs is not None and row.kind not in ANSWER_KINDS:
         if prefs.unsubscribed_at is not None:
             return "unsubscribed"
-        if row.kind in prefs.muted_kinds:
+        if not preferences.wants(prefs, row.kind, channel("email")):
             return "turned off in the preferences"
         if prefs.daily_digest and row.kind in render.TURN_KINDS:
             return "in the daily digest"
@@ -197,11 +187,11 @@ def skip_reason(row: Outbox, now: datetime) -> str:
     seat = (row.payload or {}).get("seat")
     if game.status != Game.Status.ACTIVE or game.to_move != seat:
         return "no longer this player's turn"
-    if row.kind == Outbox.Kind.YOUR_TURN and _turn_shown_elsewhere(row):
+    if row.kind == NoticeKind.YOUR_TURN and _turn_shown_elsewhere(row):
         return "a later turn email, or the game-started email, shows this turn"
     window = timedelta(seconds=settings.MAIL_ACTIVE_WINDOW_SECONDS)
     if (
-        row.kind != Outbox.Kind.DEADLINE_WARNING
+        row.kind != NoticeKind.DEADLINE_WARNING
         and SeatClock.objects.filter(
             seat__game=game, seat__position=seat, last_seen_at__gte=now - window
         ).exists()
@@ -213,8 +203,8 @@ def skip_reason(row: Outbox, now: datetime) -> str:
 def _turn_shown_elsewhere(row: Outbox) -> bool:
     """A later "your turn" email exists, or the "game started" email showing this same
     turn was actually sent (one turned off, lost or given up shows nothing)."""
-    later = Q(kind=Outbox.Kind.YOUR_TURN, seq__gt=row.seq)
-    started = Q(kind=Outbox.Kind.GAME_STARTED, seq=row.seq, sent_at__isnull=False)
+    later = Q(kind=NoticeKind.YOUR_TURN, seq__gt=row.seq)
+    started = Q(kind=NoticeKind.GAME_STARTED, seq=row.seq, sent_at__isnull=False)
     return Outbox.objects.filter(later | started, game=row.game, recipient=row.recipient).exists()
 
 
@@ -222,11 +212,11 @@ def _started_email_pending(row: Outbox) -> bool:
     """A "your turn" email whose "game started" email (the same turn) is still to be sent
     waits for it: sent, it makes this one needless; given up, this one goes out."""
     return (
-        row.kind == Outbox.Kind.YOUR_TURN
+        row.kind == NoticeKind.YOUR_TURN
         and Outbox.objects.filter(
             game=row.game,
             recipient=row.recipient,
-            kind=Outbox.Kind.GAME_STARTED,
+            kind=NoticeKind.GAME_STARTED,
             seq=row.seq,
             sent_at__isnull=True,
             cancelled_at__isnull=True,
@@ -269,22 +259,11 @@ def _failed(ours, row: Outbox, error: Exception, now: datetime) -> None:
 
 
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
-    """One pass of every periodic job, in the order their effects feed each other:
-    vacations that ran out, computer players' moves (lost tasks, the timeout policy
-    ``bot``), analyses whose task was lost, timeouts, warnings, reminders, digests, then
-    the emails due (including those a lost broker dropped). Each job handles at most
-    ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed columns), never all games."""
+    """The minute's pass: the services' periodic jobs (``services.sweep``: timeouts,
+    warnings, reminders, digests…), then the emails due, including those a lost broker
+    dropped (``outbox_sweep``)."""
     now = now or timezone.now()
-    return {
-        "vacations_ended": deadlines.vacations_expire(now=now),
-        "bot_moves": bots.bots_sweep(now=now),
-        "analyses_queued": services.analyses_sweep(now=now),
-        "timeouts": deadlines.timeouts_apply(now=now),
-        "warnings": warnings_queue(now=now),
-        "reminders": reminders_queue(now=now),
-        "digests": digests_queue(now=now),
-        **outbox_sweep(now=now),
-    }
+    return {**services.sweep(now=now), **outbox_sweep(now=now)}
 
 
 def outbox_sweep(*, now: datetime) -> dict[str, int]:
@@ -313,96 +292,7 @@ def outbox_sweep(*, now: datetime) -> dict[str, int]:
     return {"sent": sent, "in_doubt": in_doubt, "retried": retried}
 
 
-def warnings_queue(*, now: datetime) -> int:
-    """Queue a deadline warning for every seat whose warning time has come."""
-    due = SeatClock.objects.filter(warning_at__lte=now).values_list("pk", "warning_at")
-    queued = 0
-    for pk, at in list(due[: settings.MAIL_SWEEP_BATCH]):
-        with transaction.atomic():
-            if SeatClock.objects.filter(pk=pk, warning_at=at).update(warning_at=None):
-                queued += _queue_turn_email(pk, at, Outbox.Kind.DEADLINE_WARNING, now)
-    return queued
-
-
-def reminders_queue(*, now: datetime) -> int:
-    """Queue a reminder for every seat whose reminder time has come, and schedule the next
-    one (the game's ``every_hours`` later)."""
-    due = SeatClock.objects.filter(next_reminder_at__lte=now).select_related("seat__game")
-    queued = 0
-    for clock in list(due[: settings.MAIL_SWEEP_BATCH]):
-        pk, at = clock.pk, clock.next_reminder_at
-        _, every, _ = clocks.reminder_policy(clock.seat.game)
-        following = at + every if at + every > now else now + every
-        with transaction.atomic():
-            if SeatClock.objects.filter(pk=pk, next_reminder_at=at).update(
-                next_reminder_at=following
-            ):
-                queued += _queue_turn_email(pk, at, Outbox.Kind.REMINDER, now)
-    return queued
-
-
-def _queue_turn_email(clock_id: int, at: datetime, kind: str, now: datetime) -> int:
-    clock = SeatClock.objects.select_related("seat__user", "seat__game").get(pk=clock_id)
-    seat, game = clock.seat, clock.seat.game
-    if game.status != Game.Status.ACTIVE or game.to_move != seat.position or seat.user is None:
-        SeatClock.objects.filter(pk=clock_id).update(next_reminder_at=None, warning_at=None)
-        return 0
-    if game.paused_at is not None:
-        return 0
-    slot = int(at.timestamp() // 60)
-    outbox.queue(game, slot, seat.user.email, kind, seat=seat.position, due_at=now)
-    return 1
-
-
-def digests_queue(*, now: datetime) -> int:
-    """Queue today's digest for every player who chose it and has a game waiting."""
-    day_ago = now - timedelta(days=1)
-    due = (
-        PlayerSettings.objects.filter(daily_digest=True, unsubscribed_at__isnull=True)
-        .filter(Q(last_digest_at__isnull=True) | Q(last_digest_at__lte=day_ago))
-        .filter(
-            user__seats__status=Seat.Status.JOINED,
-            user__seats__game__status=Game.Status.ACTIVE,
-            user__seats__position=F("user__seats__game__to_move"),
-        )
-        .distinct()
-        .select_related("user")
-    )
-    queued = 0
-    for prefs in list(due[: settings.MAIL_SWEEP_BATCH]):
-        with transaction.atomic():
-            claimed = PlayerSettings.objects.filter(
-                pk=prefs.pk, last_digest_at=prefs.last_digest_at
-            ).update(last_digest_at=now)
-            if claimed:
-                day = int(now.timestamp() // 86400)
-                outbox.queue(None, day, prefs.user.email, Outbox.Kind.DIGEST)
-                queued += 1
-    return queued
-
-
-# --- preferences and unsubscribe ----------------------------------------------------------
-
-
-@transaction.atomic
-def preferences_update(*, user, wanted_kinds: list[str], daily_digest: bool) -> PlayerSettings:
-    """Choose the emails wanted (any of ``OPTIONAL_KINDS``) and the daily digest. Saving
-    preferences also undoes an unsubscribe."""
-    unknown = sorted(set(wanted_kinds) - set(OPTIONAL_KINDS))
-    if unknown:
-        raise BadRequest(
-            # Translators: %(unknown)s and %(accepted)s list kinds of email by their codes.
-            _("unknown email kinds %(unknown)s; accepted: %(accepted)s")
-            % {"unknown": ", ".join(unknown), "accepted": ", ".join(OPTIONAL_KINDS)},
-            code="invalid_kinds",
-            unknown=unknown,
-        )
-    prefs, _created = PlayerSettings.objects.select_for_update().get_or_create(user=user)
-    prefs.muted_kinds = [kind for kind in OPTIONAL_KINDS if kind not in wanted_kinds]
-    prefs.daily_digest = bool(daily_digest)
-    prefs.unsubscribed_at = None
-    prefs.save()
-    return prefs
+# --- unsubscribe ---------------------------------------------------------------------------
 
 
 def unsubscribe(*, token: str, now: datetime | None = None) -> None:
@@ -484,6 +374,7 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
             user=user,
             move=_move_text(game, words.neutral(game.game_type, language, written)),
             expected_seq=target.seq,
+            looking=False,
         )
     except ServiceError as error:
         # The service's sentence is in the player's language already (``speaking_to``).
@@ -497,13 +388,8 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
             message=error.message,
         )
     moved = result.events[0]
-    outbox.queue(
-        game,
-        moved.seq,
-        user.email,
-        Outbox.Kind.MOVE_CONFIRMED,
-        move=moved.data["move"],
-        in_reply_to=reply.message_id,
+    notify.reply_played(
+        game, moved.seq, user, move=moved.data["move"], in_reply_to=reply.message_id
     )
     return f"played {moved.data['move']}"
 
@@ -554,23 +440,17 @@ def _refuse(game, user, record: InboundMessage, reply: inbound.Reply, code: str,
     """Queue the refusal (to registered players only: no mail to strangers), with the game
     when the sender may see it — unless ``_refusal_held_back`` says not to answer. The row
     keeps the reason's ``code`` and ``details``: its email says it in the recipient's
-    language when it is sent (``render.refusal_reason``). The outcome, for the operator,
+    language when it is sent (``texts.refusal_reason``). The outcome, for the operator,
     says it in English."""
     with translation.override("en"):
-        reason = render.refusal_reason({"refusal": code, "details": details})
+        reason = texts.refusal_reason({"refusal": code, "details": details})
     if user is None:
         return f"refused: {reason}"
     held_back = _refusal_held_back(game, user, reply)
     if held_back:
         return f"refused: {reason} (not answered: {held_back})"
-    outbox.queue(
-        game,
-        record.pk,
-        user.email,
-        Outbox.Kind.REPLY_REFUSED,
-        refusal=code,
-        details=details,
-        in_reply_to=reply.message_id,
+    notify.reply_refused(
+        game, record.pk, user, code=code, details=details, in_reply_to=reply.message_id
     )
     return f"refused: {reason}"
 
@@ -579,7 +459,7 @@ def _refusal_held_back(game: Game | None, user, reply: inbound.Reply) -> str:
     """Why a refusal must not be sent: the message answers one of our refusals (an
     auto-responder we did not recognise), or the player had one for this game within
     ``REFUSAL_INTERVAL``. The player's row is locked so two replies at once count as two."""
-    refusals = Outbox.objects.filter(kind=Outbox.Kind.REPLY_REFUSED)
+    refusals = Outbox.objects.filter(kind=NoticeKind.REPLY_REFUSED)
     if refusals.filter(message_id__in=reply.answers).exists():
         return "it answers a refusal"
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()

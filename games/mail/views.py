@@ -23,17 +23,21 @@ from games.errors import ServiceError
 from games.i18n import preferences_of, speaking_to, supported
 from games.mail import services
 from games.mail.selectors import player_by_token
-from games.models import Outbox, PlayerSettings
+from games.models import NoticeKind, PlayerSettings
+from games.notify.channels import channel
+from games.notify.preferences import wants
+
+EMAIL = channel("email")
 
 # Translators: each completes "Email me when…" on the email preferences page.
 KIND_LABELS = {
-    Outbox.Kind.GAME_STARTED: gettext_lazy("a game you joined has started"),
-    Outbox.Kind.YOUR_TURN: gettext_lazy("it is your turn"),
-    Outbox.Kind.REMINDER: gettext_lazy("reminders while a game waits for you"),
-    Outbox.Kind.DEADLINE_WARNING: gettext_lazy("your time is running out"),
-    Outbox.Kind.TIMEOUT: gettext_lazy("your time ran out"),
-    Outbox.Kind.GAME_OVER: gettext_lazy("a game is over (result and replay)"),
-    Outbox.Kind.TAKEBACK_REQUEST: gettext_lazy("an opponent asks for a takeback"),
+    NoticeKind.GAME_STARTED: gettext_lazy("a game you joined has started"),
+    NoticeKind.YOUR_TURN: gettext_lazy("it is your turn"),
+    NoticeKind.REMINDER: gettext_lazy("reminders while a game waits for you"),
+    NoticeKind.DEADLINE_WARNING: gettext_lazy("your time is running out"),
+    NoticeKind.TIMEOUT: gettext_lazy("your time ran out"),
+    NoticeKind.GAME_OVER: gettext_lazy("a game is over (result and replay)"),
+    NoticeKind.TAKEBACK_REQUEST: gettext_lazy("an opponent asks for a takeback"),
 }
 
 
@@ -68,8 +72,9 @@ def _preferences(request: HttpRequest, user) -> HttpResponse:
                     game_services.vacation_end(user=user)
                     message = _("Welcome back: your clocks run again.")
                 case _:
-                    services.preferences_update(
+                    game_services.notices_choose(
                         user=user,
+                        channel_name=EMAIL.name,
                         wanted_kinds=request.POST.getlist("kinds"),
                         daily_digest=request.POST.get("daily_digest") == "on",
                     )
@@ -79,9 +84,7 @@ def _preferences(request: HttpRequest, user) -> HttpResponse:
     prefs = PlayerSettings.objects.filter(user=user).first() or PlayerSettings(user=user)
     left = game_services.vacation_left(prefs, timezone.now())
     context = {
-        "kinds": [
-            (kind, label, kind not in prefs.muted_kinds) for kind, label in KIND_LABELS.items()
-        ],
+        "kinds": [(kind, label, wants(prefs, kind, EMAIL)) for kind, label in KIND_LABELS.items()],
         "prefs": prefs,
         "vacation_days_left": round(left.total_seconds() / 86400, 1),
         "message": message,

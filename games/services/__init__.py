@@ -1,6 +1,6 @@
-"""The only writers (``../shared/DESIGN.md``), one module per sub-domain. Every service is
-one transaction: lock the game row, fold its stream, decide, append, update the read model
-and write the outbox rows for the emails. Doors (API, pages, email, tasks, admin) validate
+"""The only writers (``docs/architecture.md``), one module per sub-domain. Every service is
+one transaction: lock the game row, fold its stream, decide, append, and run the reactions
+(the read model, ratings, the notices…). Doors (API, pages, email, tasks, admin) validate
 input and call one of these.
 
 - ``tables``: open, join, leave, cancel a table; start a game; rebuild the read model.
@@ -14,7 +14,11 @@ input and call one of these.
 - ``ratings``: results of finished games and the players' ratings (a projection).
 - ``bots``: computer players' moves (bot seats, the timeout policy ``bot``).
 - ``analysis``: the hard computer player's judgement of a finished game's moves.
-- ``common``: the write path they share; ``clocks``: the clock columns the sweep reads.
+- ``notices``: the notices the clock causes (reminders, warnings, digests), and each
+  player's choice of channels; who is told what is ``games.notify``'s.
+- ``sweep``: the minute sweep, every periodic job in order.
+- ``common``: the write path they share; ``reactions``: the seam after every append (read
+  model, ratings, notices…, in one ordered list); ``clocks``: the clock columns.
 """
 
 from games.selectors import MODERATORS_GROUP, is_moderator
@@ -68,6 +72,12 @@ from games.services.moves import (
     takeback_answer,
     takeback_request,
 )
+from games.services.notices import (
+    digests_queue,
+    notices_choose,
+    reminders_queue,
+    warnings_queue,
+)
 from games.services.operations import process_beat
 from games.services.ratings import (
     profile_visibility_set,
@@ -76,6 +86,7 @@ from games.services.ratings import (
     ratings_rebuild,
 )
 from games.services.rematch import game_rematch
+from games.services.sweep import sweep
 from games.services.tables import (
     INVITATION_SALT,
     INVITATIONS_PER_DAY,
@@ -113,6 +124,7 @@ __all__ = [
     "bots_sweep",
     "chat_post",
     "deadline_grant",
+    "digests_queue",
     "game_cancel",
     "game_create",
     "game_join",
@@ -136,17 +148,20 @@ __all__ = [
     "moderate_revert",
     "move_submit",
     "move_undo",
+    "notices_choose",
     "process_beat",
     "profile_visibility_set",
     "ratings_game_finished",
     "ratings_game_reopened",
     "ratings_rebuild",
+    "reminders_queue",
     "report_close",
     "report_create",
     "seat_resign",
     "seat_seen",
     "sign_in_code",
     "sign_in_request",
+    "sweep",
     "takeback_answer",
     "takeback_request",
     "timeouts_apply",
@@ -158,5 +173,6 @@ __all__ = [
     "vacation_end",
     "vacation_left",
     "vacation_start",
+    "warnings_queue",
     "vacations_expire",
 ]

@@ -16,10 +16,9 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
-from games import i18n
+from games import i18n, notify
 from games.errors import BadRequest, Forbidden
-from games.mail import outbox
-from games.models import Outbox, PlayerSettings
+from games.models import NoticeKind, Outbox, PlayerSettings
 
 User = get_user_model()
 
@@ -29,22 +28,22 @@ SIGN_IN_MAX_AGE = timedelta(minutes=30)
 
 
 @transaction.atomic
-def sign_in_request(*, email: str, next_url: str = "/lobby/", language: str = "") -> None:
+def sign_in_request(*, email: str, next_url: str = "/lobby/", language: str = "") -> bool:
     """Queue a sign-in email to ``email``, whose link returns to ``next_url`` (a local
     path), written in ``language`` (the page's, where the address has no account yet).
     Creates no account (``account_sign_in`` does). Asking again within the same minute
-    queues nothing more: the email on its way holds a working link."""
+    queues nothing more: the email on its way holds a working link. Whether an email was
+    queued now."""
     email = email.strip().lower()
     _one_at_a_time(email)
     user = User.objects.filter(username=email).first()
     minute = int(timezone.now().timestamp() // 60)
-    outbox.queue(
-        None,
-        minute,
+    return notify.sign_in_link(
         email,
-        Outbox.Kind.SIGN_IN,
+        minute,
+        user,
         last=_last_login(user),
-        next=next_url,
+        next_url=next_url,
         language=i18n.supported(language),
     )
 
@@ -81,7 +80,7 @@ def account_sign_in(*, code: str):
     code."""
     number, _dot, mac = (code or "").strip().partition(".")
     row = (
-        Outbox.objects.filter(pk=int(number), kind=Outbox.Kind.SIGN_IN).first()
+        Outbox.objects.filter(pk=int(number), kind=NoticeKind.SIGN_IN).first()
         if number.isdigit() and len(number) < 19
         else None
     )

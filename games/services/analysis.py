@@ -2,8 +2,8 @@
 game where its seat had a choice, and the judgements are stored as a projection
 (``Analysis``, ``AnalysedMove``), never as events.
 
-The write path asks for it when a game finishes (``analysis_request`` from
-``common.project``, in the transaction that finished it), and so may anyone who can see a
+The write path asks for it when a game finishes (``analysis_request`` from the reaction
+``reactions.analysis_asked``, in the transaction that finished it), and so may anyone who can see a
 finished game (the end screen's and the replay's button, the API). Asking is idempotent:
 an analysis of the game as it ended, queued, running or done, is left alone. The Celery task
 ``analysis_run`` is queued on commit; it claims the analysis with a conditional ``UPDATE``

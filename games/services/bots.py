@@ -3,12 +3,12 @@ actor ``bot:<level>``: for a bot seat (a seat with a level and no user), and for
 whose time ran out in a game whose timeout policy is ``bot``.
 
 A bot never moves inside a web request. When a change leaves a bot seat to move, its
-transaction queues the Celery task ``bot_move`` on commit (``common.changed``); the task
-reads the table and decides *outside* the game's lock (the hard level thinks for
-``BOT_HARD_SECONDS``), then locks the game and submits with the seq it read. A stale seq
-means someone acted meanwhile: it reads again. A task the broker lost is made up for by the
-minute sweep (``bots_sweep``). A bot sees the engine state only (``games.bots``), never the
-game's RNG or secret."""
+transaction queues the Celery task ``bot_move`` on commit (the reaction
+``reactions.computer_player_queued``); the task reads the table and decides *outside* the
+game's lock (the hard level thinks for ``BOT_HARD_SECONDS``), then locks the game and
+submits with the seq it read. A stale seq means someone acted meanwhile: it reads again.
+A task the broker lost is made up for by the minute sweep (``bots_sweep``). A bot sees the
+engine state only (``games.bots``), never the game's RNG or secret."""
 
 import logging
 from dataclasses import dataclass
@@ -19,10 +19,9 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
-from games import bots
+from games import bots, notify
 from games import table as tbl
-from games.mail import outbox
-from games.models import BotLevel, Game, Outbox, Seat
+from games.models import BotLevel, Game, Seat
 from games.selectors import bot_actor, game_table
 from games.services.common import act, bot_seed, locked_game
 from games.services.deadlines import LONGEST_TURN
@@ -129,15 +128,7 @@ def _submit(game: Game, table: tbl.Table, owed: _Owed, command, now, played: lis
         at=now,
     )
     if owed.auto == "timeout" and after.to_move() != owed.seat.position:
-        outbox.queue(
-            game,
-            game.last_seq,
-            owed.seat.user.email,
-            Outbox.Kind.TIMEOUT,
-            seat=owed.seat.position,
-            policy=game.timeout_policy,
-            move=", ".join(played),
-        )
+        notify.timed_out(game, owed.seat, moves=played)
     return True
 
 

@@ -1,44 +1,34 @@
 """The write path every service shares: lock the game row, let the table decide, append its
-events to the stream, fold them, play the moves nobody chooses, project the read model and
-queue the emails the change causes. For services only: every function here runs inside the
-caller's transaction, with the game row locked."""
+events to the stream, fold them, play the moves nobody chooses, then hand the change to
+the reactions (``reactions.py``: read model, ratings, notices…). For services only: every
+function here runs inside the caller's transaction, with the game row locked."""
 
 import hashlib
-import logging
 import random
-from datetime import datetime, timedelta
-from functools import partial
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from azulsite.celery import send_quickly
 from events import store
 from events.store import ConcurrencyConflict, NewEvent, StoredEvent
 from games import bots
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
-from games.mail import outbox
-from games.models import Game, Outbox, Seat, TableSnapshot
-from games.prepared import Prepared, save_fields, writes_together
+from games.models import Game, Seat, TableSnapshot
+from games.prepared import Prepared, writes_together
 from games.selectors import (
     bot_actor,
-    bot_seat_to_move,
     game_table,
     seat_of,
     seated,
     table_remember,
 )
-from games.services import clocks
-from games.services.analysis import analysis_request
-from games.services.ratings import ratings_game_finished
-
-log = logging.getLogger(__name__)
+from games.services.reactions import Change, react
 
 # Ruling (issue 15): a resigned seat in a game of three or four is played by the easy
 # computer player. Easy thinks for milliseconds (one ply), so it plays inside the move's
@@ -95,8 +85,11 @@ REFUSALS: dict[str, tuple[type[ServiceError], Promise]] = {
 }
 
 
+USER_ACTOR_PREFIX = "user:"
+
+
 def actor_of(user) -> str:
-    return f"user:{user.pk}"
+    return f"{USER_ACTOR_PREFIX}{user.pk}"
 
 
 def locked_game(game: Game | int) -> Game:
@@ -129,12 +122,18 @@ def act(
     idempotency_key: str | None = None,
     table: tbl.Table | None = None,
     at: datetime | None = None,
+    by: int | None = None,
+    looking: bool = True,
 ) -> tuple[tbl.Table, list[StoredEvent]]:
     """Decide a table command, append what it causes, then the moves nobody has a choice
-    about (a resigned seat's turns, a single legal move); project the read model and queue
-    the emails. Returns the table after it all and what was appended. ``at``: when it
-    happened, for the sweep's acts (a deadline or a vacation that ran out). Raises the
-    service error of a refusal; an engine's ``IllegalMove`` passes through."""
+    about (a resigned seat's turns, a single legal move), and run the reactions over the
+    change (``reactions.REACTIONS``: the read model, ratings, notices…). Returns the table
+    after it all and what was appended. ``at``: when it happened, for the sweep's acts (a
+    deadline or a vacation that ran out); ``by``: the id of the person whose act it is,
+    where ``actor`` does not name them (a start caused by the last player to join);
+    ``looking``: whether that person sees the result where they acted (a page, the API:
+    they are not told of it), not so for an emailed reply.
+    Raises the service error of a refusal; an engine's ``IllegalMove`` passes through."""
     before = table or game_table(game)
     try:
         events, state = tbl.decide_and_evolve(before, command, game_rng(game))
@@ -143,7 +142,11 @@ def act(
         raise kind(str(message), code=refused.code, **refused.params) from None
     if not events:
         return before, []
-    table, written = append(
+    if by is None and actor.startswith(USER_ACTOR_PREFIX):
+        by = int(actor.removeprefix(USER_ACTOR_PREFIX))
+    if not looking:
+        by = None
+    table, records, written = append(
         game,
         before,
         events,
@@ -159,10 +162,12 @@ def act(
         if unchosen.auto == tbl.AUTO_FOR_RESIGNED:
             unchosen, actor = _for_resigned(game, table, unchosen), bot_actor(RESIGNED_SEAT_LEVEL)
         events, state = tbl.decide_and_evolve(table, unchosen, game_rng(game))
-        table, more = append(game, table, events, actor=actor, at=at, state=state)
+        table, more_records, more = append(game, table, events, actor=actor, at=at, state=state)
+        records += more_records
         written += more
+    change = Change(game, before, table, tuple(records), by, at or timezone.now(), voided=voided)
     with writes_together():
-        changed(game, before, table, voided=voided, now=at)
+        react(change)
     every = settings.TABLE_SNAPSHOT_EVERY
     if table.last_seq // every > before.last_seq // every:
         table_snapshot_write(game, table)
@@ -218,9 +223,10 @@ def append(
     idempotency_key: str | None = None,
     at: datetime | None = None,
     state: Any = None,
-) -> tuple[tbl.Table, list[StoredEvent]]:
+) -> tuple[tbl.Table, list[tbl.Record], list[StoredEvent]]:
     """Append ``events`` after ``game.last_seq`` and fold them into ``table`` (``state``:
-    the rules state after the last, when ``decide_and_evolve`` gave it)."""
+    the rules state after the last, when ``decide_and_evolve`` gave it); the table after
+    them, the events as it read them, and as stored."""
     new = []
     for event in events:
         kind, version, data = tbl.encode(table, event)
@@ -245,93 +251,12 @@ def append(
         raise KeyUsed
     game.last_seq = written[-1].seq
     last = len(events) - 1
+    records = []
     for index, (event, stored) in enumerate(zip(events, written, strict=True)):
         record = tbl.Record(stored.seq, event, stored.actor, stored.recorded_at)
         table = tbl.evolve(table, record, state=state if index == last else None)
-    return table, written
-
-
-def changed(
-    game: Game, before: tbl.Table, after: tbl.Table, *, voided: int | None = None, now=None
-) -> None:
-    """The read model and the emails after a change from ``before`` to ``after``: the
-    "game started" emails, the turn email for a new seat to move (after a grace period, so
-    an immediate undo sends none), the end-of-game emails, and no turn email left waiting
-    for moves that were ``voided`` (the steps after that seq)."""
-    now = now or timezone.now()
-    was_active = game.status == Game.Status.ACTIVE
-    if _last_step(after) != _last_step(before):
-        game.last_move_at = now
-    project(game, after, before=before, now=now)
-    if voided is not None:
-        Outbox.objects.filter(
-            game=game, seq__gt=voided, sent_at__isnull=True, kind=Outbox.Kind.YOUR_TURN
-        ).update(cancelled_at=now)
-    if game.to_move != before.to_move() and bot_seat_to_move(game) is not None:
-        transaction.on_commit(partial(_bot_move_queued, game.pk))
-    seats = joined_seats(game)
-    if after.started and not before.started:
-        for seat in seats:
-            queue_email(game, after.steps[0].last, seat.user.email, Outbox.Kind.GAME_STARTED)
-    if was_active and game.status == Game.Status.FINISHED:
-        for seat in seats:
-            queue_email(game, game.last_seq, seat.user.email, Outbox.Kind.GAME_OVER)
-        return
-    if game.to_move is not None and game.to_move != before.to_move():
-        seat = next((s for s in seats if s.position == game.to_move), None)
-        if seat is not None:
-            grace = timedelta(seconds=settings.YOUR_TURN_GRACE_SECONDS)
-            queue_email(
-                game,
-                game.last_seq,
-                seat.user.email,
-                Outbox.Kind.YOUR_TURN,
-                due_at=now + grace,
-                seat=seat.position,
-            )
-
-
-def _bot_move_queued(game_id: int) -> None:
-    """Ask a worker to play the bot's move (never inside a web request); the minute sweep
-    plays it if the broker cannot be reached."""
-    if not send_quickly("games.tasks.bot_move", [game_id]):
-        log.warning("game %s: broker unreachable; the sweep will play the bot's move", game_id)
-
-
-def _last_step(table: tbl.Table) -> tuple[int, int] | None:
-    return (table.steps[-1].seq, table.steps[-1].last) if table.steps else None
-
-
-# The columns of the game row that the table projects (and the start sets).
-PROJECTED = [
-    "status",
-    "started_at",
-    "finished_at",
-    "last_seq",
-    "to_move",
-    "deadline",
-    "paused_at",
-    "last_move_at",
-    "scores",
-    "winners",
-]
-
-
-def project(game: Game, table: tbl.Table, *, before: tbl.Table | None = None, now=None) -> None:
-    """The read model from the table, in the transaction of the append."""
-    now = now or timezone.now()
-    game.last_seq = table.last_seq
-    game.to_move = table.to_move()
-    game.scores = list(table.scores())
-    game.winners = list(table.winners())
-    if table.over and game.status == Game.Status.ACTIVE:
-        game.status = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
-        game.finished_at = now
-        ratings_game_finished(game, table=table)
-        if game.status == Game.Status.FINISHED:
-            analysis_request(game=game, now=now)
-    clocks.project(game, table.clock, before=before.clock if before else None, now=now)
-    save_fields(game, PROJECTED)
+        records.append(record)
+    return table, records, written
 
 
 def playing_seat(game: Game, user) -> Seat:
@@ -353,14 +278,3 @@ def game_rng(game: Game) -> random.Random:
     """The draws of a game come from its secret and the point reached, never from a
     client; the outcome of every draw is recorded in the events."""
     return random.Random(f"{game.rng_secret}:{game.last_seq}")
-
-
-def joined_seats(game: Game) -> list[Seat]:
-    """The seated players in seat order (from the seats ``locked_game`` read)."""
-    seated = [s for s in game.seats.all() if s.position is not None and s.user_id is not None]
-    return sorted(seated, key=lambda seat: seat.position)
-
-
-def queue_email(game: Game, seq: int, recipient: str, kind: str, *, due_at=None, **payload) -> None:
-    """Queue an email once per (game, seq, recipient, kind), sent after commit."""
-    outbox.queue(game, seq, recipient, kind, due_at=due_at, **payload)

@@ -11,10 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import notify
 from games import table as tbl
 from games.errors import Conflict
-from games.mail import outbox
-from games.models import Game, Outbox, PlayerSettings, Seat
+from games.models import Game, PlayerSettings, Seat
 from games.selectors import game_table
 from games.services.common import act, actor_of, locked_game
 from games.services.moves import seat_resign
@@ -85,15 +85,7 @@ def game_timeout(*, game_id: int, now: datetime) -> bool:
                 table=table,
                 at=now,
             )
-    outbox.queue(
-        game,
-        game.last_seq,
-        seat.user.email,
-        Outbox.Kind.TIMEOUT,
-        seat=seat.position,
-        policy=game.timeout_policy,
-        move=", ".join(played),
-    )
+    notify.timed_out(game, seat, moves=played)
     return True
 
 

@@ -11,20 +11,12 @@ from events import store
 from events.store import StoredEvent
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, ServiceError
-from games.models import Game, Outbox, Seat
+from games.models import Game, Seat
 from games.refusals import illegal_move_text, invalid_notation_text, plain_params, rules_error_text
 from games.registry import game_type
 from games.rules.common import IllegalMove, InvalidNotation
 from games.selectors import bot_actor, game_table, legal_moves_of
-from games.services.common import (
-    KeyUsed,
-    act,
-    actor_of,
-    joined_seats,
-    locked_game,
-    playing_seat,
-    queue_email,
-)
+from games.services.common import KeyUsed, act, actor_of, locked_game, playing_seat
 
 
 @dataclass(frozen=True)
@@ -45,16 +37,18 @@ def move_submit(
     move: str,
     expected_seq: int | None = None,
     idempotency_key: str | None = None,
+    looking: bool = True,
 ) -> MoveResult:
     """Play ``move`` (notation) for the user's seat in ``game`` (or the game of that id).
     A retry carrying the same ``idempotency_key`` (keys belong to one player) returns the
     first result and changes nothing; a key used for another move, or for a move since
-    taken back, is refused."""
+    taken back, is refused. ``looking``: whether the player sees the result where they
+    moved (a page, the API); one who moved by an emailed reply is told like the others."""
     game = locked_game(game)
     key = f"{actor_of(user)}:{idempotency_key}" if idempotency_key else None
     locked_at = game.last_seq
     try:
-        written = _move(game, user, move, expected_seq, key)
+        written = _move(game, user, move, expected_seq, key, looking)
     except (ServiceError, KeyUsed):
         # The key is checked once, by the append itself; a retry is mostly refused before
         # it gets there (the game has moved on since its first answer), so look it up
@@ -69,7 +63,7 @@ def move_submit(
 
 
 def _move(
-    game: Game, user, move: str, expected_seq: int | None, key: str | None
+    game: Game, user, move: str, expected_seq: int | None, key: str | None, looking: bool
 ) -> list[StoredEvent]:
     """The move itself, in the locked game: the seat's checks, the table's decision and
     the append; what was written."""
@@ -91,6 +85,7 @@ def _move(
             actor=actor_of(user),
             idempotency_key=key,
             table=table,
+            looking=looking,
         )
     except InvalidNotation as error:
         raise BadRequest(
@@ -179,16 +174,6 @@ def takeback_request(*, game: Game, user, to_seq: int) -> int:
             # with one are never rated, and whoever plays it may want to try again).
             answer = tbl.AnswerTakeback(computer.position, request, True)
             table, _answered = act(game, answer, actor=bot_actor(computer.bot), table=table)
-    for other in joined_seats(game):
-        if other.position != seat.position and other.position not in table.resigned:
-            queue_email(
-                game,
-                request,
-                other.user.email,
-                Outbox.Kind.TAKEBACK_REQUEST,
-                request=request,
-                to_seq=to_seq,
-            )
     return request
 
 

@@ -192,7 +192,7 @@ def _facts(result: GameResult, seats: Iterable[ResultSeat]) -> tuple:
 
 def ratings_game_finished(game: Game, *, table: tbl.Table | None = None) -> None:
     """Record a game that has just finished and update its ladder. For the write path
-    (``services.common.project``), in the transaction that finished the game. Safe to call
+    (the reaction ``reactions.ratings``), in the transaction that finished the game. Safe to call
     again: an unchanged result changes nothing."""
     if game.status != Game.Status.FINISHED:
         ratings_game_reopened(game)

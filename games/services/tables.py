@@ -14,21 +14,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import notify
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests
-from games.models import BotLevel, Game, Outbox, Seat, SeatClock, TableSnapshot
+from games.models import BotLevel, Game, NoticeKind, Outbox, Seat, SeatClock, TableSnapshot
 from games.refusals import plain_params, rules_error_text
 from games.registry import GAME_TYPES, game_type
 from games.rules.common import IllegalMove, chosen_options
 from games.selectors import bot_actor, empty_table, records, seat_of
-from games.services.common import (
-    act,
-    actor_of,
-    locked_game,
-    project,
-    queue_email,
-    table_snapshot_write,
-)
+from games.services.common import act, actor_of, locked_game, table_snapshot_write
+from games.services.reactions import PROJECTIONS, Change, react
 
 TIME_CONTROL_DAYS = (1, 2, 3, 5, 7, 14)
 INVITATION_SALT = "azulsite.invitation"
@@ -207,7 +202,7 @@ def game_create(
     Seat.objects.create(game=new, user=creator, status=Seat.Status.JOINED, joined_at=new.created_at)
     for email in emails:
         seat = Seat.objects.create(game=new, invited_email=email, status=Seat.Status.INVITED)
-        queue_email(new, 0, email, Outbox.Kind.INVITATION, token=invitation_token(seat))
+        notify.invitation(new, email, token=invitation_token(seat))
     for level in levels:
         Seat.objects.create(
             game=new, bot=level, status=Seat.Status.JOINED, joined_at=new.created_at
@@ -215,7 +210,7 @@ def game_create(
     for _seat in range(players - 1 - len(emails) - len(levels)):
         Seat.objects.create(game=new, status=Seat.Status.OPEN)
     if len(levels) == players - 1:
-        _start(new, list(new.seats.all()))
+        _start(new, list(new.seats.all()), by=creator)
     return new
 
 
@@ -273,7 +268,7 @@ def _invitations_allowed(creator, wanted: int) -> None:
         return
     now = timezone.now()
     sent = Outbox.objects.filter(
-        kind=Outbox.Kind.INVITATION,
+        kind=NoticeKind.INVITATION,
         game__created_by=creator,
         created_at__gt=now - INVITATION_WINDOW,
     )
@@ -368,7 +363,7 @@ def game_join(*, game: Game, user, token: str | None = None) -> Game:
     seat.joined_at = timezone.now()
     seat.save()
     if all(s.status == Seat.Status.JOINED for s in seats):
-        _start(game, seats)
+        _start(game, seats, by=user)
     return game
 
 
@@ -402,9 +397,10 @@ def game_cancel(*, game: Game, user) -> Game:
     return game
 
 
-def _start(game: Game, seats: list[Seat]) -> None:
+def _start(game: Game, seats: list[Seat], *, by) -> None:
     """Shuffle the seat order (unless every seat was given its place, as in a rematch),
-    record it with the engine's opening draw, and begin."""
+    record it with the engine's opening draw, and begin; ``by``: the player whose act
+    started it (who sees it start)."""
     order = list(seats)
     if all(seat.position is not None for seat in order):
         order.sort(key=lambda seat: seat.position)
@@ -416,7 +412,7 @@ def _start(game: Game, seats: list[Seat]) -> None:
     game.started_at = timezone.now()
     game.status = Game.Status.ACTIVE
     players = tuple(actor_of(seat.user) if seat.user else bot_actor(seat.bot) for seat in order)
-    act(game, tbl.Begin(game.game_type, game.options, players), actor="system")
+    act(game, tbl.Begin(game.game_type, game.options, players), actor="system", by=by.pk)
 
 
 # A player looking at the game's page is noted at most this often (a page polls every few
@@ -448,5 +444,7 @@ def game_reproject(*, game: Game) -> bool:
     before = (game.status, game.last_seq, game.to_move, game.scores, game.winners)
     if table.started and game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         game.status = Game.Status.ACTIVE
-    project(game, table, now=game.last_move_at)
+    now = game.last_move_at or timezone.now()
+    change = Change(game, empty_table(game), table, (), None, now)
+    react(change, PROJECTIONS)
     return before != (game.status, game.last_seq, game.to_move, game.scores, game.winners)

@@ -16,7 +16,7 @@ from games.bots import LEVELS
 from games.errors import BadRequest
 from games.mail.render import compose
 from games.mail.services import sweep
-from games.models import BotLevel, Game, Outbox, Seat
+from games.models import BotLevel, Game, NoticeKind, Outbox, Seat
 from tests.conftest import make_user
 from tests.games.helpers import legal, started
 
@@ -76,7 +76,8 @@ def test_a_bot_turn_is_queued_on_commit_and_the_task_plays_it(
 ):
     queued = []
     monkeypatch.setattr(
-        "games.services.common.send_quickly", lambda name, args, **kw: queued.append((name, args))
+        "games.services.reactions.send_quickly",
+        lambda name, args, **kw: queued.append((name, args)),
     )
     with django_capture_on_commit_callbacks(execute=True):
         game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
@@ -151,7 +152,7 @@ def test_a_bot_plays_for_a_player_whose_time_ran_out(alice, bob):
         "timeout",
         "time ran out",
     )
-    email = Outbox.objects.get(game=game, kind=Outbox.Kind.TIMEOUT)
+    email = Outbox.objects.get(game=game, kind=NoticeKind.TIMEOUT)
     assert email.recipient == late.user.email and email.payload["move"] == moved.data["move"]
     entry = [e for e in selectors.move_history(game) if e["kind"] == "move"][-1]
     assert (entry["actor"], entry["auto"]) == ("Computer (hard)", "timeout")
@@ -222,7 +223,7 @@ def test_the_timeout_email_names_the_computer_player_that_played(alice, bob):
         timeout_bot="easy",
     )
     sweep(now=game.deadline + timedelta(minutes=1))
-    row = Outbox.objects.get(game=game, kind=Outbox.Kind.TIMEOUT)
+    row = Outbox.objects.get(game=game, kind=NoticeKind.TIMEOUT)
     email = compose(row, timezone.now())
     assert f"Computer (easy) played for you: {row.payload['move']}." in email.paragraphs
 

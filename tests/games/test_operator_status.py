@@ -57,6 +57,22 @@ def test_the_page_counts_the_backlog_the_doubts_and_the_errors(client, moderator
     assert "never" in response.text and "late: is beat running?" in response.text
 
 
+def test_an_email_no_longer_needed_is_counted_apart_not_as_an_error(client, moderator):
+    now = timezone.now()
+    Outbox.objects.create(
+        seq=1,
+        recipient="x@example.com",
+        kind="your_turn",
+        cancelled_at=now,
+        withdrawn_because="the player is on the game's page",
+    )
+    client.force_login(moderator)
+    response = client.get("/status/")
+    assert response.context["withdrawn"] == 1
+    assert response.context["errors"]["given_up"] == 0
+    assert "Not needed in the last 24 hours" in response.text
+
+
 def test_the_tasks_record_the_sweep_and_the_heartbeat(client, moderator):
     tasks.heartbeat()
     tasks.sweep()

@@ -150,7 +150,8 @@ def test_resigning_a_two_player_game_gives_the_other_the_win(alice, bob):
     game.refresh_from_db()
     bob_seat = game.seats.get(user=bob).position
     assert game.status == Game.Status.FINISHED and game.winners == [bob_seat]
-    assert Outbox.objects.filter(kind="game_over").count() == 2
+    over = Outbox.objects.filter(kind="game_over").values_list("recipient", flat=True)
+    assert list(over) == [bob.email], "Alice, who resigned, sees the end on the page"
 
 
 def test_a_resigned_seat_in_a_three_player_game_is_played_for_and_cannot_win(alice, bob, carol):

@@ -18,9 +18,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
 from games import services
-from games.mail import render, tokens, words
+from games.mail import render, texts, tokens, words
 from games.mail import services as mail
-from games.models import Game, Outbox, PlayerSettings
+from games.models import Game, NoticeKind, Outbox, PlayerSettings
 from games.selectors import game_table, legal_moves_of
 from tests.mail.conftest import fixture_reply, player_to_move, start_game
 
@@ -169,7 +169,7 @@ def test_an_unknown_word_is_refused_saying_which_words_are_read(
     outcome = reply_to_turn(game, player, text)
     assert outcome.startswith("refused"), outcome
     assert player_to_move(game) == player
-    row = Outbox.objects.get(game=game, kind=Outbox.Kind.REPLY_REFUSED)
+    row = Outbox.objects.get(game=game, kind=NoticeKind.REPLY_REFUSED)
     assert row.payload["refusal"] == "invalid_notation"
     assert row.payload["details"]["written"] == text
     body, _ = parts(render.message(row, timezone.now()))
@@ -185,28 +185,29 @@ def test_an_unknown_word_is_refused_saying_which_words_are_read(
 
 @pytest.mark.django_db
 def test_a_game_between_a_polish_and_a_spanish_player_writes_to_each_in_their_language(
-    alice, bob, settings
+    alice, bob, carol, settings
 ):
-    """Needs the catalogs: the translators' Polish and Spanish."""
+    """Needs the catalogs: the translators' Polish and Spanish. Carol joins last: she sees
+    the game start, so only Alice and Bob are told."""
     settings.MAIL_BOARD_PICTURES = False
     speaks(alice, "pl")
     speaks(bob, "es")
-    game = start_game(alice, bob)
+    game = start_game(alice, bob, carol)
     english = {}
     with translation.override("en"):
-        english["subject"] = render.game_title(game)
+        english["subject"] = texts.game_title(game)
         english["started"] = gettext("Everyone has joined: %(title)s has started.") % {
             "title": english["subject"]
         }
     for user, language in ((alice, "pl"), (bob, "es")):
-        row = Outbox.objects.get(game=game, recipient=user.email, kind=Outbox.Kind.GAME_STARTED)
+        row = Outbox.objects.get(game=game, recipient=user.email, kind=NoticeKind.GAME_STARTED)
         message = render.message(row, timezone.now())
         body, visible = parts(message)
         markup = message.alternatives[0][0]
         assert f'<html lang="{language}">' in markup
         with translation.override(language):
             subject = pgettext("email subject", "%(game)s #%(number)s") % {
-                "game": render.game_name(game.game_type),
+                "game": texts.game_name(game.game_type),
                 "number": game.pk,
             }
             started = gettext("Everyone has joined: %(title)s has started.") % {"title": subject}
@@ -254,18 +255,18 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
     invited = services.game_create(creator=bob, game="miyabi", players=2)
     seat = game.seats.get(user=alice).position
     rows = [
-        (invited, Outbox.Kind.INVITATION, {"token": "abc"}),
-        (game, Outbox.Kind.GAME_STARTED, {}),
-        (game, Outbox.Kind.YOUR_TURN, {"seat": seat}),
-        (game, Outbox.Kind.REMINDER, {"seat": seat}),
-        (game, Outbox.Kind.DEADLINE_WARNING, {"seat": seat}),
-        (game, Outbox.Kind.TIMEOUT, {"policy": "forfeit", "move": "F1 blue 1"}),
-        (game, Outbox.Kind.TIMEOUT, {"policy": "default_move", "move": "F1 blue 1"}),
-        (over, Outbox.Kind.GAME_OVER, {}),
-        (game, Outbox.Kind.TAKEBACK_REQUEST, {"to_seq": 1}),
-        (game, Outbox.Kind.MOVE_CONFIRMED, {"move": "F1 blue 1"}),
+        (invited, NoticeKind.INVITATION, {"token": "abc"}),
+        (game, NoticeKind.GAME_STARTED, {}),
+        (game, NoticeKind.YOUR_TURN, {"seat": seat}),
+        (game, NoticeKind.REMINDER, {"seat": seat}),
+        (game, NoticeKind.DEADLINE_WARNING, {"seat": seat}),
+        (game, NoticeKind.TIMEOUT, {"policy": "forfeit", "move": "F1 blue 1"}),
+        (game, NoticeKind.TIMEOUT, {"policy": "default_move", "move": "F1 blue 1"}),
+        (over, NoticeKind.GAME_OVER, {}),
+        (game, NoticeKind.TAKEBACK_REQUEST, {"to_seq": 1}),
+        (game, NoticeKind.MOVE_CONFIRMED, {"move": "F1 blue 1"}),
         *(
-            (game, Outbox.Kind.REPLY_REFUSED, {"refusal": code, "details": details})
+            (game, NoticeKind.REPLY_REFUSED, {"refusal": code, "details": details})
             for code, details in (
                 ("moved_on", {}),
                 ("no_move", {}),
@@ -274,11 +275,11 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
             )
         ),
         *(
-            (None, Outbox.Kind.REPLY_REFUSED, {"refusal": code, "details": {}})
+            (None, NoticeKind.REPLY_REFUSED, {"refusal": code, "details": {}})
             for code in ("wrong_address", "not_the_seats_address", "forged")
         ),
-        (None, Outbox.Kind.DIGEST, {}),
-        (None, Outbox.Kind.SIGN_IN, {"next": "/lobby/"}),
+        (None, NoticeKind.DIGEST, {}),
+        (None, NoticeKind.SIGN_IN, {"next": "/lobby/"}),
     ]
     PlayerSettings.objects.filter(user=alice).update(daily_digest=True)
     return [
@@ -297,7 +298,7 @@ def test_no_english_is_left_in_any_email_kind(language, alice, bob, carol, setti
     settings.MAIL_BOARD_PICTURES = False
     speaks(alice, language)
     rows = every_kind(alice, bob, carol)
-    assert {row.kind for row in rows} == set(Outbox.Kind.values), "every kind is rendered"
+    assert {row.kind for row in rows} == set(NoticeKind.values), "every kind is rendered"
     phrases = english_phrases()
     assert phrases, "the Spanish catalog has translated texts"
     left = []
@@ -325,14 +326,14 @@ def test_every_kind_renders_in_every_language_with_the_readers_time_zone(
         assert f'<html lang="{language}">' in message.alternatives[0][0], row.kind
         body, _ = parts(message)
         assert " UTC" not in body, row.kind
-        if row.kind == Outbox.Kind.DEADLINE_WARNING:
+        if row.kind == NoticeKind.DEADLINE_WARNING:
             assert "America/Sao_Paulo" in body
 
 
 @pytest.mark.django_db
 def test_the_sign_in_email_of_an_address_without_an_account_uses_the_pages_language(settings):
     row = Outbox.objects.create(
-        seq=1, recipient="new@example.com", kind=Outbox.Kind.SIGN_IN, payload={"language": "pl"}
+        seq=1, recipient="new@example.com", kind=NoticeKind.SIGN_IN, payload={"language": "pl"}
     )
     message = render.message(row, timezone.now())
     assert '<html lang="pl">' in message.alternatives[0][0]

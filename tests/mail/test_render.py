@@ -9,8 +9,9 @@ from email import message_from_bytes, policy
 import pytest
 from django.utils import timezone
 
-from games.mail import outbox, render
-from games.models import Outbox
+from games.mail import render
+from games.models import NoticeKind, Outbox
+from games.notify.channels.email import outbox
 from games.selectors import game_table, legal_moves_of
 from tests.mail.conftest import moves_in, player_to_move, start_game
 
@@ -19,7 +20,7 @@ GAMES = [("azul", 2), ("summer-pavilion", 3), ("miyabi", 2)]
 
 def turn_email_of(game):
     """The first player's "your turn" email, rendered and parsed as a client gets it."""
-    row = Outbox.objects.get(game=game, kind=Outbox.Kind.YOUR_TURN)
+    row = Outbox.objects.get(game=game, kind=NoticeKind.YOUR_TURN)
     raw = render.message(row, timezone.now()).message().as_bytes()
     return row, message_from_bytes(raw, policy=policy.default)
 
@@ -79,7 +80,7 @@ def test_a_games_emails_share_a_subject_and_a_thread_and_never_repeat_a_message_
     game = start_game(alice, bob)
     player = player_to_move(game)
     outbox.queue(
-        game, 99, player.email, Outbox.Kind.MOVE_CONFIRMED, move="F1 blue 1", in_reply_to="<r@x>"
+        game, 99, player.email, NoticeKind.MOVE_CONFIRMED, move="F1 blue 1", in_reply_to="<r@x>"
     )
     rows = list(Outbox.objects.filter(game=game, recipient=player.email).order_by("pk"))
     assert [row.kind for row in rows] == ["game_started", "your_turn", "move_confirmed"]

@@ -13,8 +13,9 @@ from games import services
 from games.mail import services as mail
 from games.mail import tokens
 from games.mail.selectors import outbox_in_doubt
-from games.models import Outbox
-from games.selectors import game_table
+from games.models import NoticeKind, Outbox
+from games.notify.channels import channel
+from games.selectors import game_table, legal_moves_of
 from tests.mail.conftest import (
     ROOT,
     body_of,
@@ -52,13 +53,19 @@ def test_the_worker_sends_the_emails_queued_by_a_move(alice, bob, smtp, start_wo
     start_worker()
     game = start_game(alice, bob)
     wait_until(lambda: not Outbox.objects.filter(sent_at__isnull=True, cancelled_at=None))
+    wait_until(lambda: of_kind(smtp.messages, "game_started"))
     started = of_kind(smtp.messages, "game_started")
-    assert sorted(str(m["To"]) for m in started) == ["alice@example.com", "bob@example.com"]
+    # Bob, who joined last, sees the game start on its page: only Alice is told.
+    assert [str(m["To"]) for m in started] == ["alice@example.com"]
     player = player_to_move(game)
-    services.move_submit(game=game, user=player, move=moves_in(started[0])[0])
+    services.move_submit(game=game, user=player, move=first_legal(game))
     other = player_to_move(game)
     wait_until(lambda: of_kind(smtp.to(other.email), "your_turn"))
     assert max(keys_of(smtp.messages).values()) == 1
+
+
+def first_legal(game) -> str:
+    return legal_moves_of(game_table(game))[0]["move"]
 
 
 def per_recipient(messages) -> Counter:
@@ -143,16 +150,19 @@ def test_a_server_that_answers_after_the_timeout_gets_each_email_once(
     emails are in doubt, not sent again by later sweeps."""
     settings.EMAIL_TIMEOUT = 1
     smtp.answer_after = 2
-    start_game(alice, bob)
+    game = start_game(alice, bob)
     for minutes in (0, 2, 5, 30, 120):
         mail.sweep(now=clock.advance(minutes=minutes))
 
-    assert per_recipient(smtp.messages) == {"alice@example.com": 2, "bob@example.com": 1} or (
-        per_recipient(smtp.messages) == {"alice@example.com": 1, "bob@example.com": 2}
-    ), "the game-started emails, and the first player's turn email (not shown by a sent one)"
+    expected = Counter({alice.email: 1})
+    expected[player_to_move(game).email] += 1
+    assert per_recipient(smtp.messages) == expected, (
+        "Alice's game-started email (Bob joined last), and the first player's turn email "
+        "(not shown by a sent one)"
+    )
     assert max(keys_of(smtp.messages).values()) == 1
     doubtful = list(outbox_in_doubt())
-    assert len(doubtful) == len(smtp.messages) == 3
+    assert len(doubtful) == len(smtp.messages) == 2
     assert all("no answer from the mail server" in row.last_error for row in doubtful)
     assert not Outbox.objects.exclude(sent_at=None).exists()
 
@@ -193,11 +203,11 @@ def test_moves_are_accepted_with_the_broker_down_and_the_sweep_sends_the_emails(
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     assert b"broker unreachable" in done.stderr
     assert time.monotonic() - started < 60
-    assert not smtp.messages and Outbox.objects.filter(sent_at=None).count() == 4
+    assert not smtp.messages and Outbox.objects.filter(sent_at=None).count() == 3
 
     mail.sweep(now=clock.advance(minutes=1))
     kinds = sorted(kind_of(m) for m in smtp.messages)
-    assert kinds == ["game_started", "game_started", "your_turn"]
+    assert kinds == ["game_started", "your_turn"]
 
 
 def first_move_with_grace(alice, bob, smtp, clock, settings):
@@ -208,7 +218,7 @@ def first_move_with_grace(alice, bob, smtp, clock, settings):
     mail.sweep(now=clock.now)
     player = player_to_move(game)
     other = next(u for u in (alice, bob) if u != player)
-    services.move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
+    services.move_submit(game=game, user=player, move=first_legal(game))
     return game, player, other
 
 
@@ -228,8 +238,8 @@ def test_no_turn_email_for_a_player_looking_at_the_game(alice, bob, smtp, clock,
     services.seat_seen(game=game, user=other)
     mail.sweep(now=clock.advance(minutes=3))
     assert not of_kind(smtp.to(other.email), "your_turn")
-    row = Outbox.objects.get(kind=Outbox.Kind.YOUR_TURN, recipient=other.email)
-    assert row.last_error == "the player is on the game's page"
+    row = Outbox.objects.get(kind=NoticeKind.YOUR_TURN, recipient=other.email)
+    assert row.withdrawn_because == "the player is on the game's page"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -261,26 +271,32 @@ def test_a_send_the_server_refuses_is_tried_again_later(alice, bob, smtp, clock,
     settings.EMAIL_PORT = free_port()
     start_game(alice, bob)
     assert mail.sweep(now=clock.now)["sent"] == 0
-    row = Outbox.objects.filter(kind=Outbox.Kind.GAME_STARTED).first()
+    row = Outbox.objects.get(kind=NoticeKind.GAME_STARTED)
     assert row.attempts == 1 and row.claimed_at is None and "refused" in row.last_error.lower()
     settings.EMAIL_PORT = port
     assert mail.sweep(now=clock.now)["sent"] == 0, "not before its next attempt is due"
-    assert mail.sweep(now=clock.advance(minutes=5))["sent"] == 2
-    assert len(smtp.messages) == 2
+    assert mail.sweep(now=clock.advance(minutes=5))["sent"] >= 1
+    assert Outbox.objects.get(pk=row.pk).sent_at is not None
+    assert len(smtp.messages) == Outbox.objects.exclude(sent_at=None).count()
 
 
 @pytest.mark.django_db(transaction=True)
 def test_turned_off_kinds_and_an_unsubscribe_stop_those_emails(alice, bob, smtp, clock):
-    mail.preferences_update(user=alice, wanted_kinds=["your_turn"], daily_digest=False)
-    mail.preferences_update(user=bob, wanted_kinds=list(mail.OPTIONAL_KINDS), daily_digest=False)
+    email = channel("email")
+    services.notices_choose(
+        user=alice, channel_name="email", wanted_kinds=["your_turn"], daily_digest=False
+    )
+    services.notices_choose(
+        user=bob, channel_name="email", wanted_kinds=list(email.optional_kinds), daily_digest=False
+    )
     mail.unsubscribe(token=tokens.address_token(bob.email))
     game = start_game(alice, bob)
     mail.sweep(now=clock.now)
     assert not smtp.to(bob.email), "unsubscribed"
     assert not of_kind(smtp.to(alice.email), "game_started")
-    assert Outbox.objects.get(kind=Outbox.Kind.GAME_STARTED, recipient=bob.email).last_error == (
-        "unsubscribed"
-    )
+    turned_off = Outbox.objects.get(kind=NoticeKind.GAME_STARTED, recipient=alice.email)
+    assert turned_off.withdrawn_because == "turned off in the preferences"
+    assert turned_off.last_error == "", "not an error"
     if player_to_move(game) == alice:
         table = game_table(game)
         services.move_submit(
@@ -305,6 +321,8 @@ def test_turned_off_kinds_and_an_unsubscribe_stop_those_emails(alice, bob, smtp,
 def test_an_email_that_cannot_be_written_does_not_hold_up_the_others(alice, bob, smtp, clock):
     game = start_game(alice, bob)
     broken = Outbox.objects.create(game=game, seq=1, recipient=alice.email, kind="from_the_future")
-    assert mail.sweep(now=clock.now)["sent"] == 2
+    assert mail.sweep(now=clock.now)["sent"] >= 1
+    due = Outbox.objects.filter(sent_at=None, cancelled_at=None, due_at__lte=clock.now)
+    assert not due.exists(), "every other email due was sent"
     broken.refresh_from_db()
     assert broken.sent_at is None and broken.attempts == 1 and broken.due_at > clock.now

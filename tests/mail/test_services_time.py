@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import services
 from games.errors import BadRequest, Conflict, Forbidden
 from games.mail import services as mail
-from games.models import Game, Outbox, PlayerSettings, SeatClock
+from games.models import Game, NoticeKind, Outbox, PlayerSettings, SeatClock
 from games.selectors import game_table
 from tests.conftest import make_user
 from tests.mail.conftest import kind_of, player_to_move, start_game
@@ -198,7 +198,7 @@ def test_a_digest_player_gets_one_email_a_day_for_all_games(alice, bob, carol, s
         "no digest when no game waits for the player"
     )
     assert (
-        Outbox.objects.filter(kind=Outbox.Kind.YOUR_TURN, recipient=alice.email)
+        Outbox.objects.filter(kind=NoticeKind.YOUR_TURN, recipient=alice.email)
         .exclude(last_error="in the daily digest")
         .filter(sent_at__isnull=False)
         .count()

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.mail import tokens
-from games.models import Outbox, PlayerSettings
+from games.models import NoticeKind, Outbox, PlayerSettings
 from tests.mail.conftest import start_game
 
 
@@ -27,8 +27,8 @@ def test_preferences_turn_kinds_off_and_choose_the_digest(alice, client):
     assert saved.status_code == 200 and b"saved" in saved.content
     prefs = PlayerSettings.objects.get(user=alice)
     assert prefs.daily_digest
-    assert Outbox.Kind.REMINDER in prefs.muted_kinds
-    assert Outbox.Kind.YOUR_TURN not in prefs.muted_kinds
+    assert prefs.channels[NoticeKind.REMINDER] == []
+    assert prefs.channels[NoticeKind.YOUR_TURN] == ["email"]
 
 
 @pytest.mark.django_db

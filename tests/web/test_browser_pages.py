@@ -9,7 +9,7 @@ from django.conf import settings
 from django.test import Client
 
 from games import selectors, services
-from games.models import Outbox
+from games.models import NoticeKind, Outbox
 from tests.conftest import make_user
 from tests.web.helpers import play_moves, player_to_move
 
@@ -88,7 +88,7 @@ def test_every_page_fits_has_a_favicon_and_no_console_error(windows, live_server
     mover = player_to_move(playing, alice, bob)
     waiting = bob if mover == alice else alice
     invited = services.game_create(creator=alice, game="miyabi", players=3, invite=[carol.email])
-    token = Outbox.objects.get(game=invited, kind=Outbox.Kind.INVITATION).payload["token"]
+    token = Outbox.objects.get(game=invited, kind=NoticeKind.INVITATION).payload["token"]
     over = finished_game(alice, bob)
     url = live_server.url
 

@@ -18,7 +18,7 @@ from django.utils import dateformat, timezone, translation
 from django.utils.formats import get_format
 
 from games import selectors, services
-from games.models import Game, Outbox, PlayerSettings
+from games.models import Game, NoticeKind, Outbox, PlayerSettings
 from tests.conftest import make_user
 from tests.ratings.helpers import finished
 from tests.web.helpers import play_moves, player_to_move, started_game
@@ -313,7 +313,7 @@ def every_page(language: str) -> dict[str, str]:
     invited = services.game_create(
         creator=alice, game="azul", players=3, invite=["carol@example.com"]
     )
-    token = Outbox.objects.get(game=invited, kind=Outbox.Kind.INVITATION).payload["token"]
+    token = Outbox.objects.get(game=invited, kind=NoticeKind.INVITATION).payload["token"]
     read("invitation (visitor)", visitor, f"/invite/{token}/")
     read("invitation", signed_in(carol), f"/invite/{token}/")
     read("open game", signed_in(carol), f"/games/{invited.pk}/")

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.mail import render
-from games.models import Outbox, PlayerSettings
+from games.models import NoticeKind, Outbox, PlayerSettings
 from tests.mail.conftest import start_game
 
 pytestmark = pytest.mark.browser
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 def html_as_shown(game) -> str:
     """The turn email's HTML with its pictures inlined, as a mail client shows it."""
-    row = Outbox.objects.get(game=game, kind=Outbox.Kind.YOUR_TURN)
+    row = Outbox.objects.get(game=game, kind=NoticeKind.YOUR_TURN)
     email = render.message(row, timezone.now())
     html = email.alternatives[0].content
     for cid, png in email.pictures:
@@ -34,7 +34,7 @@ def test_the_turn_email_fits_a_phone_and_a_desktop_in_every_language(
     settings.MAIL_BOARD_PICTURES = True
     (screenshots / "mail").mkdir(exist_ok=True)
     game = start_game(alice, *(bob, carol)[: players - 1], game=kind)
-    address = Outbox.objects.get(game=game, kind=Outbox.Kind.YOUR_TURN).recipient
+    address = Outbox.objects.get(game=game, kind=NoticeKind.YOUR_TURN).recipient
     recipient = get_user_model().objects.get(email=address)
     for language, _name in settings.LANGUAGES:
         PlayerSettings.objects.update_or_create(user=recipient, defaults={"language": language})

@@ -1,11 +1,11 @@
 """The invitation link: GET shows the game and an "Accept" button, POST takes the seat."""
 
 from games import services
-from games.models import Game, Outbox
+from games.models import Game, NoticeKind, Outbox
 
 
 def invitation_link(game) -> str:
-    token = Outbox.objects.get(game=game, kind=Outbox.Kind.INVITATION).payload["token"]
+    token = Outbox.objects.get(game=game, kind=NoticeKind.INVITATION).payload["token"]
     return f"/invite/{token}/"
 
 

@@ -17,14 +17,14 @@ from django.utils import timezone
 from games import services, throttles
 from games.mail import services as mail_services
 from games.mail import tokens
-from games.models import Outbox
+from games.models import NoticeKind, Outbox
 
 pytestmark = pytest.mark.django_db
 
 
 def deliver() -> None:
     """What the worker does: send the sign-in emails waiting in the outbox."""
-    for pk in Outbox.objects.filter(kind=Outbox.Kind.SIGN_IN, sent_at__isnull=True).values_list(
+    for pk in Outbox.objects.filter(kind=NoticeKind.SIGN_IN, sent_at__isnull=True).values_list(
         "pk", flat=True
     ):
         mail_services.outbox_send(outbox_id=pk)
@@ -63,9 +63,20 @@ def test_asking_for_a_link_queues_an_email_and_creates_no_account(client):
     assert response.status_code == 200
     assert "Check your email" in response.text
     assert mail.outbox == []
-    row = Outbox.objects.get(kind=Outbox.Kind.SIGN_IN)
+    row = Outbox.objects.get(kind=NoticeKind.SIGN_IN)
     assert row.recipient == "dora@example.com"
     assert not get_user_model().objects.filter(username="dora@example.com").exists()
+
+
+def test_asking_again_within_the_minute_says_the_earlier_email_still_works(client, monkeypatch):
+    start_of_a_minute = timezone.now().replace(second=1)
+    monkeypatch.setattr("games.services.accounts.timezone.now", lambda: start_of_a_minute)
+    first = client.post("/signin/", {"email": "dora@example.com"})
+    assert 'id="already-sent"' not in first.text
+    again = client.post("/signin/", {"email": "dora@example.com"})
+    assert again.status_code == 200
+    assert 'id="already-sent"' in again.text and "it still works" in again.text
+    assert Outbox.objects.filter(kind=NoticeKind.SIGN_IN).count() == 1
 
 
 def test_the_email_has_text_and_html_is_automatic_and_links_to_the_site_url(client):
@@ -172,7 +183,7 @@ def test_a_few_emails_per_address_then_the_same_page_and_no_more_email(client, m
     for _ in range(6):
         response = client.post("/signin/", {"email": "dora@example.com"})
         assert response.status_code == 200 and "Check your email" in response.text
-    assert Outbox.objects.filter(kind=Outbox.Kind.SIGN_IN).count() == 3
+    assert Outbox.objects.filter(kind=NoticeKind.SIGN_IN).count() == 3
 
 
 def test_a_few_emails_per_client_address_then_the_same_page(client, monkeypatch):
@@ -180,7 +191,7 @@ def test_a_few_emails_per_client_address_then_the_same_page(client, monkeypatch)
     for number in range(12):
         response = client.post("/signin/", {"email": f"someone{number}@example.com"})
         assert "Check your email" in response.text
-    assert Outbox.objects.filter(kind=Outbox.Kind.SIGN_IN).count() == 10
+    assert Outbox.objects.filter(kind=NoticeKind.SIGN_IN).count() == 10
 
 
 def test_a_flood_of_sign_in_requests_gets_429_with_retry_after(client):
@@ -257,5 +268,5 @@ def test_concurrent_requests_for_one_address_queue_one_email_a_minute():
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         list(pool.map(ask, range(16)))
-    rows = Outbox.objects.filter(kind=Outbox.Kind.SIGN_IN).count()
+    rows = Outbox.objects.filter(kind=NoticeKind.SIGN_IN).count()
     assert 1 <= rows <= 2  # one, or two if the minute turned meanwhile

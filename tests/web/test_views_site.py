@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 
 from games import services
-from games.models import Game
+from games.models import Game, NoticeKind
 
 
 def test_an_unknown_address_gets_the_sites_own_404_page(client):
@@ -37,7 +37,7 @@ def test_an_invitation_can_be_declined_and_the_seat_opens(client, alice, bob, an
     from games.models import Outbox, Seat
 
     game = services.game_create(creator=alice, game="azul", players=2, invite=[bob.email])
-    token = Outbox.objects.get(game=game, kind=Outbox.Kind.INVITATION).payload["token"]
+    token = Outbox.objects.get(game=game, kind=NoticeKind.INVITATION).payload["token"]
     page = client.get(f"/invite/{token}/")
     assert "Bob (invited)" in page.text and "no time limit" in page.text
     declined = client.post(f"/invite/{token}/", {"answer": answer}, follow=True)

@@ -1,7 +1,7 @@
 """Writing the outbox: a row per email in the writer's transaction, and a Celery task to
 send it once that transaction commits. If the broker is down or loses the task, the
-minute sweep (``services.sweep``) sends the row anyway: the row, not the task, is the truth.
-"""
+minute sweep sends the row anyway: the row, not the task, is the truth. The task is asked
+for by name: the mail door that sends it is above this layer."""
 
 import logging
 from datetime import datetime
@@ -23,10 +23,12 @@ LONGEST_COUNTDOWN_SECONDS = 60
 
 
 def queue(
-    game: Game | None, seq: int, recipient: str, kind: str, *, due_at=None, **payload
-) -> None:
-    """Queue an email once per (game, seq, recipient, kind): a worker is asked after commit
-    to send it when due, or the minute sweep sends it if it is due later than a minute."""
+    game: Game | None, seq: int, recipient: str, kind: str, *, user=None, due_at=None, **payload
+) -> bool:
+    """Queue an email to ``user`` at ``recipient`` once per (game, seq, recipient, kind): a
+    worker is asked after commit to send it when due, or the minute sweep sends it if it
+    is due later than a minute. Whether it is new (``True`` too for a held write, whose
+    answer nobody reads: ``_insert_once``)."""
     due_at = due_at or timezone.now()
     soon = (due_at - timezone.now()).total_seconds() <= LONGEST_COUNTDOWN_SECONDS
     if game is None:
@@ -36,20 +38,27 @@ def queue(
             seq=seq,
             recipient=recipient,
             kind=kind,
-            defaults={"payload": payload, "due_at": due_at},
+            defaults={"payload": payload, "due_at": due_at, "user": user},
         )
         outbox_id = row.pk if created else None
     else:
         # Only an email due soon needs its id, for the worker.
-        outbox_id = _insert_once(game, seq, recipient, kind, payload, due_at, returning=soon)
+        user_id = user.pk if user is not None else None
+        outbox_id = _insert_once(
+            game, seq, recipient, user_id, kind, payload, due_at, returning=soon
+        )
+        if not soon:
+            return True
     if outbox_id is not None and soon:
         transaction.on_commit(partial(enqueue, outbox_id, due_at))
+    return outbox_id is not None
 
 
 def _insert_once(
     game: Game,
     seq: int,
     recipient: str,
+    user_id: int | None,
     kind: str,
     payload: dict,
     due_at: datetime,
@@ -61,14 +70,15 @@ def _insert_once(
     with the move's other writes (``games.prepared.writes_together``)."""
     operations = connection.ops
     sql = (
-        f"INSERT INTO {Outbox._meta.db_table} (game_id, seq, recipient, kind, payload,"
-        " created_at, due_at, attempts, last_error, message_id)"
-        " VALUES (%s, %s, %s, %s, %s, %s, %s, 0, '', %s) ON CONFLICT DO NOTHING"
+        f"INSERT INTO {Outbox._meta.db_table} (game_id, seq, recipient, user_id, kind,"
+        " payload, created_at, due_at, attempts, last_error, withdrawn_because, message_id)"
+        " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, '', '', %s) ON CONFLICT DO NOTHING"
     )
     params = [
         game.pk,
         seq,
         recipient,
+        user_id,
         kind,
         operations.adapt_json_value(payload, None),
         operations.adapt_datetimefield_value(timezone.now()),

@@ -1,0 +1,139 @@
+"""Notices: who is told what after a change, addressed to players, delivered by channels.
+
+A writer (a service, or a reaction after an append) calls one function here per kind of
+notice, with the facts; the function decides who is told (never the person whose own act
+it reports: they are looking at it) and hands a ``Notice`` to every channel
+(``channels.CHANNELS``: email first). A channel keeps the notice in the same transaction
+as the change and delivers it after commit; the player's choice of channels per kind
+(``preferences``) is read when it leaves, so a change of mind also covers notices already
+waiting. The game does not know who listens: this package is the only one that does."""
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+from games.models import Game, NoticeKind, Seat
+from games.notify.channels import every_channel
+from games.notify.notice import Notice
+
+
+def tell(notice: Notice) -> bool:
+    """Hand ``notice`` to every channel; whether one of them took it as new (a notice
+    already given for the same key is not given twice)."""
+    taken = [channel.deliver(notice) for channel in every_channel()]
+    return any(taken)
+
+
+def withdraw(*, game: Game, kind: str, after_seq: int, reason: str, now: datetime) -> None:
+    """Take back the notices of ``kind`` about events after ``after_seq`` that have not
+    left yet (the moves they announce were taken back)."""
+    for channel in every_channel():
+        channel.withdraw(game=game, kind=kind, after_seq=after_seq, reason=reason, now=now)
+
+
+def _players(seats: list[Seat], *, but: int | None = None) -> list[Seat]:
+    """The seats of people (not computer players), without the one of user ``but``."""
+    return [seat for seat in seats if seat.user_id is not None and seat.user_id != but]
+
+
+def game_started(game: Game, seq: int, seats: list[Seat], *, by: int | None) -> None:
+    """Every player but the one whose act started the game (they are on its page)."""
+    for seat in _players(seats, but=by):
+        tell(Notice(NoticeKind.GAME_STARTED, seq, game=game, user=seat.user))
+
+
+def game_over(game: Game, seq: int, seats: list[Seat], *, by: int | None) -> None:
+    """Every player but the one whose move or resignation ended it: the result and the
+    replay."""
+    for seat in _players(seats, but=by):
+        tell(Notice(NoticeKind.GAME_OVER, seq, game=game, user=seat.user))
+
+
+def your_turn(game: Game, seq: int, seat: Seat, *, now: datetime) -> None:
+    """The seat to move, after a grace period (``YOUR_TURN_GRACE_SECONDS``) so that an
+    immediate undo tells nobody; withdrawn if the move is taken back."""
+    grace = timedelta(seconds=settings.YOUR_TURN_GRACE_SECONDS)
+    tell(
+        Notice(
+            NoticeKind.YOUR_TURN,
+            seq,
+            game=game,
+            user=seat.user,
+            due_at=now + grace,
+            payload={"seat": seat.position},
+        )
+    )
+
+
+def turn_waiting(game: Game, slot: int, seat: Seat, kind: str, *, now: datetime) -> None:
+    """A reminder or a deadline warning (``kind``) for the seat to move; ``slot``, the
+    minute it was scheduled for, keys it (they fall many times on one position)."""
+    tell(Notice(kind, slot, game=game, user=seat.user, due_at=now, payload={"seat": seat.position}))
+
+
+def timed_out(game: Game, seat: Seat, *, moves: list[str]) -> None:
+    """The player whose time ran out: what the timeout policy did (``moves`` played for
+    them, or the forfeit)."""
+    tell(
+        Notice(
+            NoticeKind.TIMEOUT,
+            game.last_seq,
+            game=game,
+            user=seat.user,
+            payload={
+                "seat": seat.position,
+                "policy": game.timeout_policy,
+                "move": ", ".join(moves),
+            },
+        )
+    )
+
+
+def takeback_asked(game: Game, request: int, to_seq: int, seats: list[Seat]) -> None:
+    """The players of ``seats`` (the others still in the game), who answer the request."""
+    for seat in _players(seats):
+        tell(
+            Notice(
+                NoticeKind.TAKEBACK_REQUEST,
+                request,
+                game=game,
+                user=seat.user,
+                payload={"request": request, "to_seq": to_seq},
+            )
+        )
+
+
+def invitation(game: Game, address: str, *, token: str) -> None:
+    """An invitation to an address (which may have no account yet)."""
+    tell(Notice(NoticeKind.INVITATION, 0, game=game, address=address, payload={"token": token}))
+
+
+def sign_in_link(
+    address: str, minute: int, user, *, last: str, next_url: str, language: str
+) -> bool:
+    """A sign-in link to an address, of ``user`` or of nobody yet (the first sign-in);
+    whether one was queued now (``False``: one of the same minute is on its way, and its
+    link works)."""
+    payload = {"last": last, "next": next_url, "language": language}
+    notice = Notice(NoticeKind.SIGN_IN, minute, user=user, address=address, payload=payload)
+    return tell(notice)
+
+
+def digest(user, day: int) -> None:
+    """The day's digest of the games waiting for ``user``."""
+    tell(Notice(NoticeKind.DIGEST, day, user=user))
+
+
+def reply_played(game: Game, seq: int, user, *, move: str, in_reply_to: str) -> None:
+    """The answer to an emailed reply whose move was played."""
+    payload = {"move": move, "in_reply_to": in_reply_to}
+    tell(Notice(NoticeKind.MOVE_CONFIRMED, seq, game=game, user=user, payload=payload))
+
+
+def reply_refused(
+    game: Game | None, key: int, user, *, code: str, details: dict, in_reply_to: str
+) -> None:
+    """The answer to an emailed reply that was refused: the reason's ``code`` and
+    ``details``, said in the reader's language when it leaves."""
+    payload = {"refusal": code, "details": details, "in_reply_to": in_reply_to}
+    tell(Notice(NoticeKind.REPLY_REFUSED, key, game=game, user=user, payload=payload))

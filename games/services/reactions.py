@@ -1,0 +1,209 @@
+"""The seam after every append: one frozen ``Change`` says what a write did to a game, and
+the ordered ``REACTIONS`` run over it in the append's transaction. Nothing else follows a
+write: no signals, no call hidden in a writer. Adding a reaction is one function taking a
+``Change`` and one line in ``REACTIONS`` (``docs/architecture.md``).
+
+The order matters where one reaction reads what another wrote: the read model first
+(status, seat to move, clocks), then the projections that read it (ratings, the analysis
+request), then what is said or done about the new position (notices withdrawn, computer
+players, notices)."""
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+
+from django.db import transaction
+
+from azulsite.celery import send_quickly
+from games import notify
+from games import table as tbl
+from games.models import Game, NoticeKind, Seat
+from games.prepared import save_fields
+from games.selectors import bot_seat_to_move
+from games.services import clocks
+from games.services.analysis import analysis_request
+from games.services.ratings import ratings_game_finished
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one write did to ``game`` (locked, its seats read): the table ``before`` and
+    ``after`` it, the events ``appended`` (as the table reads them), the moves ``voided``
+    (the steps after that seq, by an undo, a takeback or a revert), ``by`` whom (the id of
+    the person whose act it was, who is looking at its result; ``None`` for the system, a
+    computer player or the sweep) and when (``now``)."""
+
+    game: Game
+    before: tbl.Table
+    after: tbl.Table
+    appended: tuple[tbl.Record, ...]
+    by: int | None
+    now: datetime
+    voided: int | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.after.started and not self.before.started
+
+    @property
+    def ended(self) -> bool:
+        return self.after.over and not self.before.over
+
+    @property
+    def turn_passed(self) -> bool:
+        """A seat is to move, and not the one that was before the write."""
+        to_move = self.after.to_move()
+        return to_move is not None and to_move != self.before.to_move()
+
+    def events(self, kind: type) -> list:
+        """The appended events of class ``kind``."""
+        return [record.event for record in self.appended if isinstance(record.event, kind)]
+
+
+# --- projections: what the game's rows say -------------------------------------------------
+
+# The columns of the game row that the table projects (and the start sets).
+PROJECTED = [
+    "status",
+    "started_at",
+    "finished_at",
+    "last_seq",
+    "to_move",
+    "deadline",
+    "paused_at",
+    "last_move_at",
+    "scores",
+    "winners",
+]
+
+
+def read_model(change: Change) -> None:
+    """The game row and the seats' clocks from the table after the change."""
+    game, after = change.game, change.after
+    if _last_step(after) != _last_step(change.before):
+        game.last_move_at = change.now
+    # From nothing (a start, or the rows rebuilt from the events), every clock is written.
+    before = change.before if change.before.last_seq else None
+    project(game, after, before=before, now=change.now)
+
+
+def project(game: Game, table: tbl.Table, *, before: tbl.Table | None, now: datetime) -> None:
+    """The read model from ``table``: the game row (its end too) and the seats' clocks
+    (those whose clock changed since ``before``)."""
+    game.last_seq = table.last_seq
+    game.to_move = table.to_move()
+    game.scores = list(table.scores())
+    game.winners = list(table.winners())
+    if table.over and game.status == Game.Status.ACTIVE:
+        game.status = Game.Status.ABORTED if table.aborted else Game.Status.FINISHED
+        game.finished_at = now
+    clocks.project(game, table.clock, before=before.clock if before else None, now=now)
+    save_fields(game, PROJECTED)
+
+
+def _last_step(table: tbl.Table) -> tuple[int, int] | None:
+    return (table.steps[-1].seq, table.steps[-1].last) if table.steps else None
+
+
+def ratings(change: Change) -> None:
+    """A game that ended goes into its ladder (an aborted one leaves it)."""
+    if change.ended:
+        ratings_game_finished(change.game, table=change.after)
+
+
+def analysis_asked(change: Change) -> None:
+    """A finished game's post-game analysis is asked for."""
+    if change.ended and change.game.status == Game.Status.FINISHED:
+        analysis_request(game=change.game, now=change.now)
+
+
+# --- what follows in the game: notices withdrawn, computer players ------------------------
+
+
+def turn_notices_withdrawn(change: Change) -> None:
+    """No "your turn" is left waiting for moves that were taken back."""
+    if change.voided is not None:
+        notify.withdraw(
+            game=change.game,
+            kind=NoticeKind.YOUR_TURN,
+            after_seq=change.voided,
+            reason="the move was taken back",
+            now=change.now,
+        )
+
+
+def computer_player_queued(change: Change) -> None:
+    """A computer player to move is asked to play once the change is committed."""
+    if change.turn_passed and bot_seat_to_move(change.game) is not None:
+        transaction.on_commit(partial(_bot_move_queued, change.game.pk))
+
+
+def _bot_move_queued(game_id: int) -> None:
+    """Ask a worker to play the bot's move (never inside a web request); the minute sweep
+    plays it if the broker cannot be reached."""
+    if not send_quickly("games.tasks.bot_move", [game_id]):
+        log.warning("game %s: broker unreachable; the sweep will play the bot's move", game_id)
+
+
+# --- notices --------------------------------------------------------------------------------
+
+
+def joined_seats(game: Game) -> list[Seat]:
+    """The seated players in seat order (from the seats ``locked_game`` read)."""
+    seated = [s for s in game.seats.all() if s.position is not None and s.user_id is not None]
+    return sorted(seated, key=lambda seat: seat.position)
+
+
+def game_notices(change: Change) -> None:
+    """The game started or is over: told to the players but the one whose act it was (they
+    are looking at it). A new seat is to move: told to its player after a grace period,
+    unless they are on the game's page by then (the email channel checks)."""
+    game, seats = change.game, joined_seats(change.game)
+    if change.started:
+        notify.game_started(game, change.after.steps[0].last, seats, by=change.by)
+    if change.ended:
+        if game.status == Game.Status.FINISHED:
+            notify.game_over(game, game.last_seq, seats, by=change.by)
+        return
+    if change.turn_passed:
+        seat = next((s for s in seats if s.position == game.to_move), None)
+        if seat is not None:
+            notify.your_turn(game, game.last_seq, seat, now=change.now)
+
+
+def takeback_notices(change: Change) -> None:
+    """A takeback request is told to every other player still in the game."""
+    for asked in change.events(tbl.TakebackRequested):
+        others = [
+            seat
+            for seat in joined_seats(change.game)
+            if seat.position != asked.seat and seat.position not in change.after.resigned
+        ]
+        notify.takeback_asked(change.game, asked.request, asked.to_seq, others)
+
+
+Reaction = Callable[[Change], None]
+
+# What the game's rows say of it: also what rebuilding them from the events runs
+# (``tables.game_reproject``), which tells nobody anything.
+PROJECTIONS: tuple[Reaction, ...] = (read_model, ratings, analysis_asked)
+
+# The reactions, in order, after every append (``react``).
+REACTIONS: tuple[Reaction, ...] = (
+    *PROJECTIONS,
+    turn_notices_withdrawn,
+    computer_player_queued,
+    game_notices,
+    takeback_notices,
+)
+
+
+def react(change: Change, reactions: tuple[Reaction, ...] = REACTIONS) -> None:
+    """Run the ``reactions`` (every one by default) over ``change``, in order, in the
+    append's transaction."""
+    for reaction in reactions:
+        reaction(change)

@@ -1,0 +1,27 @@
+"""The minute sweep: every periodic job of the site, once a minute (Celery beat), in the
+order their effects feed each other."""
+
+from datetime import datetime
+
+from django.utils import timezone
+
+from games.services import analysis, bots, deadlines, notices
+
+
+def sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """One pass of every periodic job: vacations that ran out, computer players' moves
+    (lost tasks, the timeout policy ``bot``), analyses whose task was lost, timeouts, then
+    the notices the clock causes (deadline warnings, reminders, digests). Each job handles
+    at most ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed columns), never all
+    games. Sending the emails due is the mail door's part of the minute
+    (``games.mail.services.sweep``)."""
+    now = now or timezone.now()
+    return {
+        "vacations_ended": deadlines.vacations_expire(now=now),
+        "bot_moves": bots.bots_sweep(now=now),
+        "analyses_queued": analysis.analyses_sweep(now=now),
+        "timeouts": deadlines.timeouts_apply(now=now),
+        "warnings": notices.warnings_queue(now=now),
+        "reminders": notices.reminders_queue(now=now),
+        "digests": notices.digests_queue(now=now),
+    }

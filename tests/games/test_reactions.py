@@ -1,0 +1,147 @@
+"""The seam after every append (``games.services.reactions``): each reaction on its own,
+over a ``Change`` built from a real game's events, and the order they run in."""
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games import table as tbl
+from games.models import Analysis, Game, GameResult, NoticeKind, Outbox
+from games.selectors import game_table, records
+from games.services import reactions
+from games.services.common import locked_game
+from tests.games.helpers import play, started, to_move
+
+pytestmark = pytest.mark.django_db
+
+
+def change_of(game: Game, *, after_seq: int, by=None, voided=None) -> reactions.Change:
+    """What the events after ``after_seq`` did to ``game``, as the write path hands it on."""
+    game = locked_game(game.pk)
+    before = game_table(game, upto=after_seq)
+    appended = tuple(records(game, after=after_seq))
+    return reactions.Change(
+        game, before, game_table(game), appended, by, timezone.now(), voided=voided
+    )
+
+
+def notices(game: Game, kind: str) -> list[str]:
+    rows = Outbox.objects.filter(game=game, kind=kind, cancelled_at__isnull=True)
+    return sorted(rows.values_list("recipient", flat=True))
+
+
+def test_the_reactions_run_in_order_projections_first_notices_last():
+    assert [reaction.__name__ for reaction in reactions.REACTIONS] == [
+        "read_model",
+        "ratings",
+        "analysis_asked",
+        "turn_notices_withdrawn",
+        "computer_player_queued",
+        "game_notices",
+        "takeback_notices",
+    ]
+
+
+def test_the_read_model_follows_the_table(alice, bob):
+    game = started("azul", alice, bob)
+    seq = game.last_seq
+    play(game)
+    game.refresh_from_db()
+    expected = (game.last_seq, game.to_move, game.scores)
+    Game.objects.filter(pk=game.pk).update(last_seq=seq, to_move=None, scores=[])
+    reactions.read_model(change_of(game, after_seq=seq))
+    game.refresh_from_db()
+    assert (game.last_seq, game.to_move, game.scores) == expected
+
+
+def test_a_game_that_ends_goes_into_the_ratings_and_asks_for_its_analysis(alice, bob):
+    game = started("azul", alice, bob)
+    seq = game.last_seq
+
+    services.game_resign(game=game, user=bob)
+    GameResult.objects.filter(game=game).delete()
+    Analysis.objects.filter(game=game).delete()
+    change = change_of(game, after_seq=seq)
+    assert change.ended
+    reactions.ratings(change)
+    assert GameResult.objects.filter(game=game).exists()
+    reactions.analysis_asked(change)
+    assert Analysis.objects.get(game=game).status == Analysis.Status.QUEUED
+
+
+def test_a_move_taken_back_withdraws_its_turn_notice_before_it_leaves(alice, bob):
+    game = started("azul", alice, bob)
+    seq = game.last_seq
+    play(game)
+    game.refresh_from_db()
+    waiting = Outbox.objects.get(game=game, kind=NoticeKind.YOUR_TURN, seq=game.last_seq)
+    reactions.turn_notices_withdrawn(change_of(game, after_seq=game.last_seq, voided=seq))
+    waiting.refresh_from_db()
+    assert waiting.cancelled_at is not None
+    assert waiting.withdrawn_because == "the move was taken back"
+    assert waiting.last_error == ""
+
+
+def test_a_computer_player_to_move_is_asked_to_play_once_the_change_commits(
+    alice, monkeypatch, django_capture_on_commit_callbacks
+):
+
+    asked = []
+    monkeypatch.setattr(
+        reactions, "send_quickly", lambda name, args, **kw: asked.append((name, args)) or True
+    )
+    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game.refresh_from_db()
+    seq = 0  # the start, when the computer player moves first
+    if to_move(game) == alice:
+        seq = game.last_seq
+        play(game)
+    with django_capture_on_commit_callbacks(execute=True):
+        reactions.computer_player_queued(change_of(game, after_seq=seq))
+    assert asked == [("games.tasks.bot_move", [game.pk])]
+
+
+def test_the_start_is_told_to_every_player_but_the_one_who_started_it(alice, bob, carol):
+    game = started("azul", alice, bob, carol)
+    Outbox.objects.filter(game=game).delete()
+    reactions.game_notices(change_of(game, after_seq=0, by=carol.pk))
+    assert notices(game, NoticeKind.GAME_STARTED) == [alice.email, bob.email]
+
+
+def test_the_end_is_told_to_every_player_but_the_one_who_ended_it(alice, bob):
+
+    game = started("azul", alice, bob)
+    seq = game.last_seq
+    services.game_resign(game=game, user=bob)
+    Outbox.objects.filter(game=game).delete()
+    reactions.game_notices(change_of(game, after_seq=seq, by=bob.pk))
+    assert notices(game, NoticeKind.GAME_OVER) == [alice.email]
+
+
+def test_a_new_seat_to_move_is_told_after_the_grace_period(alice, bob, settings):
+    settings.YOUR_TURN_GRACE_SECONDS = 120
+    game = started("azul", alice, bob)
+    seq = game.last_seq
+    play(game)
+    Outbox.objects.filter(game=game).delete()
+    reactions.game_notices(change_of(game, after_seq=seq))
+    row = Outbox.objects.get(game=game, kind=NoticeKind.YOUR_TURN)
+    assert row.user == to_move(game) and row.recipient == to_move(game).email
+    assert 100 < (row.due_at - row.created_at).total_seconds() <= 120
+
+
+def test_a_takeback_request_is_told_to_the_other_players(alice, bob, carol):
+
+    game = started("azul", alice, bob, carol)
+    mover = to_move(game)
+    point = game.last_seq
+    play(game)
+    game.refresh_from_db()
+    seq = game.last_seq
+    request = services.takeback_request(game=game, user=mover, to_seq=point)
+    Outbox.objects.filter(game=game).delete()
+    change = change_of(game, after_seq=seq, by=mover.pk)
+    assert change.events(tbl.TakebackRequested)[0].request == request
+    reactions.takeback_notices(change)
+    others = sorted(user.email for user in (alice, bob, carol) if user != mover)
+    assert notices(game, NoticeKind.TAKEBACK_REQUEST) == others
