@@ -246,10 +246,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.apis.exception_handler",
+    "EXCEPTION_HANDLER": "games.api.toolkit.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Counted in the cache (below). "token" and "token-account": POST /api/token/, per
-    # client address and per account asked for (games/apis.py).
+    # client address and per account asked for (games/api/accounts.py).
     "DEFAULT_THROTTLE_CLASSES": [
         "games.throttles.AnonRateThrottle",
         "games.throttles.UserRateThrottle",

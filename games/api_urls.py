@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games import apis
+from games.api import accounts, replays, tables
 from games.ratings import apis as ratings_apis
 
 game = "games/<int:game_id>/"
@@ -16,27 +16,27 @@ urlpatterns = [
         SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api_docs.html"),
         name="api-docs",
     ),
-    path("token/", apis.TokenApi.as_view(), name="api-token"),
-    path("games/", apis.GameListApi.as_view(), name="api-games"),
-    path(game, apis.GameDetailApi.as_view(), name="api-game"),
-    path(game + "state/", apis.GameStateApi.as_view(), name="api-game-state"),
-    path(game + "events/", apis.GameEventsApi.as_view(), name="api-game-events"),
-    path(game + "legal-moves/", apis.LegalMovesApi.as_view(), name="api-game-legal-moves"),
-    path(game + "export/", apis.ExportApi.as_view(), name="api-game-export"),
-    path(game + "join/", apis.JoinApi.as_view(), name="api-game-join"),
-    path(game + "leave/", apis.LeaveApi.as_view(), name="api-game-leave"),
-    path(game + "cancel/", apis.CancelApi.as_view(), name="api-game-cancel"),
-    path(game + "resign/", apis.ResignApi.as_view(), name="api-game-resign"),
-    path(game + "moves/", apis.MoveSubmitApi.as_view(), name="api-game-moves"),
-    path(game + "undo/", apis.MoveUndoApi.as_view(), name="api-game-undo"),
-    path(game + "grant-day/", apis.GrantDayApi.as_view(), name="api-game-grant-day"),
-    path(game + "takebacks/", apis.TakebackRequestApi.as_view(), name="api-game-takebacks"),
+    path("token/", accounts.TokenApi.as_view(), name="api-token"),
+    path("games/", tables.GameListApi.as_view(), name="api-games"),
+    path(game, tables.GameDetailApi.as_view(), name="api-game"),
+    path(game + "state/", tables.GameStateApi.as_view(), name="api-game-state"),
+    path(game + "events/", replays.GameEventsApi.as_view(), name="api-game-events"),
+    path(game + "legal-moves/", tables.LegalMovesApi.as_view(), name="api-game-legal-moves"),
+    path(game + "export/", replays.ExportApi.as_view(), name="api-game-export"),
+    path(game + "join/", tables.JoinApi.as_view(), name="api-game-join"),
+    path(game + "leave/", tables.LeaveApi.as_view(), name="api-game-leave"),
+    path(game + "cancel/", tables.CancelApi.as_view(), name="api-game-cancel"),
+    path(game + "resign/", tables.ResignApi.as_view(), name="api-game-resign"),
+    path(game + "moves/", tables.MoveSubmitApi.as_view(), name="api-game-moves"),
+    path(game + "undo/", tables.MoveUndoApi.as_view(), name="api-game-undo"),
+    path(game + "grant-day/", tables.GrantDayApi.as_view(), name="api-game-grant-day"),
+    path(game + "takebacks/", tables.TakebackRequestApi.as_view(), name="api-game-takebacks"),
     path(
         game + "takebacks/<int:request_id>/answer/",
-        apis.TakebackAnswerApi.as_view(),
+        tables.TakebackAnswerApi.as_view(),
         name="api-game-takeback-answer",
     ),
-    path(game + "analysis/", apis.GameAnalysisApi.as_view(), name="api-game-analysis"),
+    path(game + "analysis/", replays.GameAnalysisApi.as_view(), name="api-game-analysis"),
     path("players/<int:player_id>/", ratings_apis.PlayerApi.as_view(), name="api-player"),
     path(
         "players/<int:player_id>/ratings/<str:game>/",
@@ -46,5 +46,5 @@ urlpatterns = [
     path("leaderboard/<str:game>/", ratings_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("archive/", ratings_apis.ArchiveApi.as_view(), name="api-archive"),
     path("archive/export/", ratings_apis.ArchiveExportApi.as_view(), name="api-archive-export"),
-    re_path(r"", apis.UnknownApi.as_view(), name="api-unknown"),
+    re_path(r"", accounts.UnknownApi.as_view(), name="api-unknown"),
 ]

@@ -16,10 +16,10 @@ from rest_framework import exceptions, serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games.apis import (
+from games.api.toolkit import (
     MAX_SEQ,
     Api,
-    ExportApi,
+    JsonLinesApi,
     NdjsonRenderer,
     errors,
     invalid_input,
@@ -274,7 +274,7 @@ class ArchiveApi(Api):
         return Response(self.OutputSerializer(body).data)
 
 
-class ArchiveExportApi(ExportApi):
+class ArchiveExportApi(JsonLinesApi):
     """All your games as JSON lines: each game's export (a header line, then its events)."""
 
     permission_classes = [IsAuthenticated]
