@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import services
 from games.boards import clickable_moves
@@ -30,7 +30,6 @@ from games.mail import pictures, tokens, words
 from games.mail.positions import position_text
 from games.mail.selectors import player_by_address
 from games.models import Game, Outbox
-from games.registry import game_type
 from games.selectors import (
     bot_name,
     display_name,
@@ -178,13 +177,6 @@ KIND_TEXT = {
     Outbox.Kind.REPLY_REFUSED: gettext_lazy("Your reply was not played: %(reason)s"),
 }
 
-# The games' names as the publishers' books in each language call them.
-GAME_NAMES = {
-    "azul": pgettext_lazy("game name", "Azul"),
-    "summer-pavilion": pgettext_lazy("game name", "Azul: Summer Pavilion"),
-    "miyabi": pgettext_lazy("game name", "Miyabi"),
-}
-
 # A game's state in a sentence of its own (not "The game is <status>": the words agree
 # with the word for game in each language).
 STATUS_TEXT = {
@@ -217,7 +209,7 @@ REFUSAL_TEXT = {
 
 
 def game_name(slug: str) -> str:
-    return str(GAME_NAMES.get(slug) or game_type(slug).title)
+    return words.game_name(slug)
 
 
 def game_title(game: Game) -> str:

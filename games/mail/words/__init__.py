@@ -12,200 +12,38 @@ No word means two things in one game and language (checked when this module load
 ``tests/mail/test_words.py``): a word that the notation already reads (a colour letter such
 as Azul's ``w`` for white, Summer Pavilion's ``o`` for orange, Spanish "y" = and = yellow) is
 never a filler. The words follow the glossary's proposal (``docs/translation.md`` §6), with
-more inflected forms and filler words so that a whole sentence reads."""
+more inflected forms and filler words so that a whole sentence reads.
+
+Each game's words are the module its registry entry names (``GameType.words``, e.g.
+``games.mail.words.azul``), following the registry's ``ReplyWords`` protocol: ``NAME``
+(the game's name in its emails, the one text of these modules said through gettext),
+``WORDS`` and ``EXAMPLES`` by language, ``ENGLISH`` (what the notation reads already) and
+``in_order`` (the notation's order of the words)."""
 
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+from types import ModuleType
 
-from games.rules.azul import notation as azul
-from games.rules.summer_pavilion import notation as pavilion
-from games.rules.summer_pavilion.board import COLOUR_LETTERS as PAVILION_LETTERS
-from games.rules.summer_pavilion.board import COLOURS as PAVILION_COLOURS
+from games.mail.words.inflection import DROP
+from games.registry import GAME_TYPES
 
 LANGUAGES = ("es", "pt", "pl")
-# Dropped: what a sentence puts around the notation's words.
-DROP = ""
 
 
-def _polish(stem: str, soft: bool = False) -> tuple[str, ...]:
-    """The forms of a Polish adjective of colour (niebieski, niebieskie, niebieskich…)."""
-    endings = (
-        ("i", "a", "ie", "ich", "ą", "iej", "im", "imi", "iego")
-        if soft
-        else ("y", "a", "e", "ych", "ą", "ej", "ym", "ymi", "ego")
-    )
-    return tuple(stem + ending for ending in endings)
+@cache
+def words_of(slug: str) -> ModuleType:
+    """The words module of the registered game ``slug``; ``KeyError`` for an unknown one."""
+    return import_module(GAME_TYPES[slug].words)
 
 
-def _spanish(masculine: str) -> tuple[str, ...]:
-    """amarillo, amarilla, amarillos, amarillas."""
-    stem = masculine[:-1]
-    return (masculine, stem + "a", masculine + "s", stem + "as")
+def game_name(slug: str) -> str:
+    """A game's name in its emails, in the active language."""
+    return str(words_of(slug).NAME)
 
 
-_portuguese = _spanish  # amarelo, amarela, amarelos, amarelas
-
-
-# --- Azul: the words are mapped onto the notation's English words (``azul.parse`` reads
-# them), and a sentence in any order ("azul de la fábrica 2 a la línea 3") is put in the
-# notation's order (source, colour, line) by ``_azul_order``.
-AZUL_WORDS = {
-    "es": {
-        "blue": ("azul", "azules", "azu"),
-        "yellow": (*_spanish("amarillo"), "ama"),
-        "red": (*_spanish("rojo"), "roj"),
-        "black": (*_spanish("negro"), "neg"),
-        "white": (*_spanish("blanco"), "bla"),
-        "factory": ("fábrica", "fábricas", "expositor", "expositores"),
-        "centre": ("centro",),
-        "line": ("línea", "líneas", "fila"),
-        "floor": ("suelo",),
-        "wall": ("muro", "pared"),
-        "column": ("columna", "col"),
-        DROP: ("de", "del", "la", "el", "los", "las", "a", "al", "en", "fichas", "azulejos"),
-    },
-    "pt": {
-        "blue": ("azul", "azuis", "azu"),
-        "yellow": (*_portuguese("amarelo"), "ama"),
-        "red": (*_portuguese("vermelho"), "verm"),
-        "black": (*_portuguese("preto"), "pre"),
-        "white": (*_portuguese("branco"), "bra"),
-        "factory": ("fábrica", "fábricas", "mostruário"),
-        "centre": ("centro",),
-        "line": ("linha", "linhas"),
-        "floor": ("chão",),
-        "wall": ("parede",),
-        "column": ("coluna", "col"),
-        DROP: (
-            *("de", "da", "do", "das", "dos", "a", "o", "as", "os"),
-            *("na", "no", "em", "para", "pra", "azulejos"),
-        ),
-    },
-    "pl": {
-        "blue": (*_polish("niebiesk", soft=True), "nieb"),
-        "yellow": (*_polish("żółt"), "zol"),
-        "red": (*_polish("czerwon"), "czer"),
-        "black": (*_polish("czarn"), "czar"),
-        "white": (*_polish("biał"), "bia"),
-        "factory": (
-            *("warsztat", "warsztatu", "warsztacie", "warsztaty", "warsztatów"),
-            *("fabryka", "fabryki", "fabryce", "fabrykę"),
-        ),
-        "centre": ("środek", "środka", "środku"),
-        "line": ("linia", "linii", "linię", "rząd", "rzędu", "rzędzie"),
-        "floor": ("podłoga", "podłogi", "podłogę", "podłodze"),
-        "wall": ("ściana", "ściany", "ścianę", "ścianie", "mur", "muru"),
-        "column": ("kolumna", "kolumny", "kolumnę", "kolumnie", "kol"),
-        # Not "w" (in): Azul reads "w" as white.
-        DROP: ("z", "ze", "do", "na", "płytki", "płytek"),
-    },
-}
-AZUL_EXAMPLES = {
-    "es": "azul de la fábrica 2 a la línea 3",
-    "pt": "vermelho do centro para o chão",
-    "pl": "niebieskie z warsztatu 2 do linii 3",
-}
-
-# --- Summer Pavilion: the notation is letters ("y3", "bb6+2", "pass ggr"); a colour word
-# becomes its letter and the centre "c", so "amarillo de la fábrica 3" reads "y3" and
-# "azul en la estrella azul, espacio 6" reads "bb6".
-_SP = {name: letter for name, letter in zip(PAVILION_COLOURS, PAVILION_LETTERS, strict=True)}
-PAVILION_WORDS = {
-    "es": {
-        _SP["purple"]: ("púrpura", "púrpuras", *_spanish("morado"), "pur", "mor"),
-        _SP["green"]: ("verde", "verdes", "ver"),
-        _SP["orange"]: ("naranja", "naranjas", "nar"),
-        _SP["yellow"]: (*_spanish("amarillo"), "ama"),
-        _SP["blue"]: ("azul", "azules", "azu"),
-        _SP["red"]: (*_spanish("rojo"), "roj"),
-        pavilion.CENTRE_LETTER: ("centro",),
-        "pass": ("paso", "pasar", "pasa"),
-        "bonus": ("bonificación", "bonificaciones", "bono", "bonus"),
-        # Not "y" (and): the notation reads "y" as yellow.
-        DROP: (
-            *("de", "del", "la", "el", "los", "las", "al", "en", "fábrica", "estrella"),
-            *("espacio", "casilla", "comodín", "comodines", "fichas", "me", "quedo"),
-        ),
-    },
-    "pt": {
-        _SP["purple"]: (*_portuguese("roxo"), "púrpura", "rox"),
-        _SP["green"]: ("verde", "verdes", "verd"),
-        _SP["orange"]: ("laranja", "laranjas", "lar"),
-        _SP["yellow"]: (*_portuguese("amarelo"), "ama"),
-        _SP["blue"]: ("azul", "azuis", "azu"),
-        _SP["red"]: (*_portuguese("vermelho"), "verm"),
-        pavilion.CENTRE_LETTER: ("centro",),
-        "pass": ("passo", "passar", "passa"),
-        "bonus": ("bônus", "bónus", "bonificação"),
-        # Not "o" (the): the notation reads "o" as orange.
-        DROP: (
-            *("de", "da", "do", "das", "dos", "a", "as", "os", "na", "no", "em", "para"),
-            *("fábrica", "estrela", "espaço", "curinga", "curingas", "azulejos", "fico"),
-            *("com", "guardo"),
-        ),
-    },
-    "pl": {
-        _SP["purple"]: (*_polish("fioletow"), "fiolet", "fio"),
-        _SP["green"]: (*_polish("zielon"), "zie"),
-        _SP["orange"]: (*_polish("pomarańczow"), "pom"),
-        _SP["yellow"]: (*_polish("żółt"), "zol"),
-        _SP["blue"]: (*_polish("niebiesk", soft=True), "nieb"),
-        _SP["red"]: (*_polish("czerwon"), "czer"),
-        pavilion.CENTRE_LETTER: ("środek", "środka", "środku"),
-        "pass": ("pas", "pasuję", "spasuj", "spasować", "pasować"),
-        "bonus": ("premia", "premię", "premii"),
-        DROP: (
-            *("z", "ze", "do", "na", "w", "warsztat", "warsztatu", "gwiazda", "gwiazdę"),
-            *("gwiazdy", "gwiazdzie", "pole", "polu", "płytki", "płytek", "zostawiam"),
-            *("zatrzymuję", "atutowe", "atutowych"),
-        ),
-    },
-}
-PAVILION_EXAMPLES = {
-    "es": "amarillo de la fábrica 3",
-    "pt": "passar verde verde",
-    "pl": "żółte z warsztatu 3",
-}
-
-# --- Miyabi: the notation's only word is "pass"; tiles and squares are letters and digits
-# ("LP3 b2 r90") that no language changes.
-MIYABI_WORDS = {
-    "es": {"pass": ("paso", "pasar")},
-    "pt": {"pass": ("passo", "passar")},
-    "pl": {"pass": ("pas", "pasuję", "spasuj", "spasować")},
-}
-MIYABI_EXAMPLES = {"es": "paso", "pt": "passo", "pl": "pasuję"}
-
-# What the English notation reads already, per game: a word of a language that means
-# something else there would be ambiguous.
-ENGLISH = {
-    "azul": {
-        **{word: word for word in azul.COLOUR_WORDS},
-        **{word: "factory" for word in azul.FACTORY_WORDS},
-        **{word: "centre" for word in azul.CENTRE_WORDS},
-        **{word: "line" for word in azul.LINE_WORDS},
-        **{word: "floor" for word in azul.FLOOR_WORDS},
-        **{word: "wall" for word in azul.WALL_WORDS},
-    },
-    "summer-pavilion": {
-        **{letter: letter for letter in PAVILION_LETTERS},
-        **_SP,
-        pavilion.CENTRE_LETTER: pavilion.CENTRE_LETTER,
-        "pass": "pass",
-        "bonus": "bonus",
-    },
-    "miyabi": {"pass": "pass"},
-}
-# Azul reads colour letters and names alike: compare meanings, not spellings.
-_AZUL_MEANING = {word: colour.name.lower() for word, colour in azul.COLOUR_WORDS.items()}
-for _word, _colour in _AZUL_MEANING.items():
-    ENGLISH["azul"][_word] = _colour
-for _word in azul.WALL_WORDS:
-    ENGLISH["azul"][_word] = "column" if _word != "wall" else "wall"
-
-TABLES = {"azul": AZUL_WORDS, "summer-pavilion": PAVILION_WORDS, "miyabi": MIYABI_WORDS}
-EXAMPLES = {"azul": AZUL_EXAMPLES, "summer-pavilion": PAVILION_EXAMPLES, "miyabi": MIYABI_EXAMPLES}
 _WORD = re.compile(r"(?<![\w+])[^\W\d_]+(?![\w])")
 
 
@@ -229,20 +67,19 @@ class Vocabulary:
 
     def pairs(self) -> list[tuple[str, str]]:
         """The main word of each meaning and the notation's word, for a refusal's hint."""
-        table = TABLES[self.game][self.language]
+        table = words_of(self.game).WORDS[self.language]
         return [(spelled[0], target) for target, spelled in table.items() if target != DROP]
 
 
 def _vocabulary(game: str, language: str) -> Vocabulary:
-    english = ENGLISH[game]
+    english = words_of(game).ENGLISH
     words: dict[str, str] = {}
-    for target, spelled in TABLES[game][language].items():
+    for target, spelled in words_of(game).WORDS[language].items():
         for word in spelled:
             key = plain(word).strip(".")
             if words.get(key, target) != target:
                 raise AmbiguousWord(f"{game}/{language}: {word!r} is {words[key]!r} and {target!r}")
-            meaning = _AZUL_MEANING.get(target, target) if game == "azul" else target
-            if key in english and english[key] != meaning:
+            if key in english and english[key] != target:
                 raise AmbiguousWord(
                     f"{game}/{language}: {word!r} means {english[key]!r} in the notation"
                 )
@@ -252,8 +89,8 @@ def _vocabulary(game: str, language: str) -> Vocabulary:
 
 VOCABULARIES = {
     (game, language): _vocabulary(game, language)
-    for game, tables in TABLES.items()
-    for language in tables
+    for game in GAME_TYPES
+    for language in words_of(game).WORDS
 }
 
 
@@ -263,7 +100,10 @@ def vocabulary(game: str, language: str) -> Vocabulary | None:
 
 
 def example(game: str, language: str) -> str:
-    return EXAMPLES.get(game, {}).get((language or "")[:2], "")
+    """A move written in the words of ``language`` for ``game``, or "" (none)."""
+    if game not in GAME_TYPES:
+        return ""
+    return words_of(game).EXAMPLES.get((language or "")[:2], "")
 
 
 def neutral(game: str, language: str, text: str) -> str:
@@ -289,49 +129,4 @@ def neutral(game: str, language: str, text: str) -> str:
         return text
     # A comma between words ("azul, espacio 6") separates like a space.
     translated = " ".join(translated.replace(",", " ").split())
-    if game == "azul":
-        return _azul_order(translated)
-    return translated
-
-
-_AZUL_TOKENS = re.compile(r"[a-z]+|\d+|[^\s,]")
-
-
-def _azul_order(text: str) -> str:
-    """An Azul take written in any order ("blue factory 2 line 3") in the notation's order
-    ("factory 2 blue line 3"); "line floor" (the floor line) is "floor". Anything else is
-    left for ``parse`` to say what it expected."""
-    tokens = _AZUL_TOKENS.findall(text.lower())
-    if not tokens or tokens[0] in azul.WALL_WORDS:
-        return text
-    source, colour, line, other = [], [], [], []
-    at = 0
-    while at < len(tokens):
-        token = tokens[at]
-        following = tokens[at + 1] if at + 1 < len(tokens) else ""
-        if token in azul.FACTORY_WORDS and following.isdigit():
-            source.append(f"factory {following}")
-            at += 2
-            continue
-        if token in azul.CENTRE_WORDS:
-            source.append("centre")
-        elif token in azul.COLOUR_WORDS:
-            colour.append(token)
-        elif token in azul.FLOOR_WORDS:
-            if line == ["line"]:
-                line.clear()
-            line.append("floor")
-        elif token in azul.LINE_WORDS and following.isdigit():
-            line.append(f"line {following}")
-            at += 2
-            continue
-        elif token in azul.LINE_WORDS:
-            line.append("line")
-        elif token.isdigit() and not line:
-            line.append(f"line {token}")
-        else:
-            other.append(token)
-        at += 1
-    if len(source) == len(colour) == len(line) == 1 and not other and line != ["line"]:
-        return f"{source[0]} {colour[0]} {line[0]}"
-    return text
+    return words_of(game).in_order(translated)
