@@ -8,7 +8,7 @@ path, as healthchecks registers its transports, because it must stay pure (stand
 only: the import-linter purity contract) while most of them use Django. Each layer finds a
 game's module through its entry here (``importlib``, cached) and keeps its own lookup:
 ``games.boards.board_of``, ``games.mail.positions.position_text``,
-``games.mail.words.words_of``, ``games.bots.knowledge_for``, ``games.refusals``.
+``games.mail.words.words_of``, ``games.bots.knowledge_for``, ``games.refusals.refusals_of``.
 
 Every part follows one small protocol below (``Board``, ``PositionText``, ``ReplyWords``,
 ``BotKnowledge``, ``Refusals``; ``PARTS`` maps each ``GameType`` field to it).
