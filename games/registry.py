@@ -10,10 +10,11 @@ game's module through its entry here (``importlib``, cached) and keeps its own l
 ``games.boards.board_of``, ``games.mail.positions.position_text``,
 ``games.mail.words.words_of``, ``games.bots.knowledge_for``, ``games.refusals.refusals_of``.
 
-Every part follows one small protocol below (``Board``, ``PositionText``, ``ReplyWords``,
-``BotKnowledge``, ``Refusals``; ``PARTS`` maps each ``GameType`` field to it).
-``manage.py check`` and ``tests/games/test_game_registration.py`` name any piece a
-registered game lacks. The engine follows the decider contract of ``docs/engines.md``."""
+Every part follows one small protocol below (``Engine``: the decider contract of
+``docs/engines.md``; ``Board``, ``PositionText``, ``ReplyWords``, ``BotKnowledge``,
+``Refusals``), and ``PARTS`` maps each ``GameType`` field to its protocol. ``manage.py
+check`` and ``tests/games/test_game_registration.py`` name any piece a registered game
+lacks."""
 
 from dataclasses import dataclass
 from types import ModuleType

@@ -67,7 +67,7 @@ def garden_objects_name(garden_object: object) -> str:
     return names.get(garden_object, str(garden_object))
 
 
-def miyabi_tile_name(shape: object, garden_object: object, count: object) -> str:
+def tile_name(shape: object, garden_object: object, count: object) -> str:
     """A Miyabi tile in words: "an angled tile with 3 pagodas"."""
     shapes = {
         "1": gettext("a single-square tile"),
@@ -101,5 +101,5 @@ def said(params: dict[str, Any]) -> dict[str, Any]:
             case "orientation" | "canonical":
                 words[name] = orientation_name(value)
     if {"shape", "object", "count"} <= params.keys():
-        words["tile"] = miyabi_tile_name(params["shape"], params["object"], params["count"])
+        words["tile"] = tile_name(params["shape"], params["object"], params["count"])
     return words
