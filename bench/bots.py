@@ -21,7 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.bots import HARD, KNOWLEDGE, LEVELS, search  # noqa: E402
+from games.bots import HARD, LEVELS, knowledge_for, search  # noqa: E402
+from games.registry import GAME_TYPES  # noqa: E402
 
 RANDOM = "random"
 PAIRINGS = (("hard", "easy"), ("medium", "random"), ("medium", "easy"), ("easy", "random"))
@@ -119,7 +120,7 @@ def main() -> None:
     parser.add_argument(
         "--hard-simulations", type=int, default=None, help="hard's simulations per move instead"
     )
-    parser.add_argument("--game", choices=sorted(KNOWLEDGE), action="append")
+    parser.add_argument("--game", choices=sorted(GAME_TYPES), action="append")
     parser.add_argument("--side", help="only this option value, e.g. grey")
     parser.add_argument(
         "--every", type=int, default=0, help="also print the running figures every N games"
@@ -144,8 +145,8 @@ def main() -> None:
         )
         + " per move. Win rate of the first level; CPU per move median / p95."
     )
-    for slug in arguments.game or KNOWLEDGE:
-        engine = KNOWLEDGE[slug].engine
+    for slug in arguments.game or GAME_TYPES:
+        engine = knowledge_for(slug).engine
         names = list(engine.OPTIONS)
         for values in itertools.product(*engine.OPTIONS.values()):
             options = dict(zip(names, values, strict=True))

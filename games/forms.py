@@ -8,7 +8,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from games import i18n
-from games.boards import SIDES, TITLES
+from games.boards import SIDES, lazy_title, title_of
 from games.models import BotLevel, Game
 from games.registry import GAME_TYPES
 from games.services import TIME_CONTROL_DAYS
@@ -64,7 +64,7 @@ class GameCreateForm(forms.Form):
     """Every game's options are fields; only the chosen game's count."""
 
     game = forms.ChoiceField(
-        choices=[(slug, TITLES.get(slug, kind.title)) for slug, kind in GAME_TYPES.items()],
+        choices=[(slug, lazy_title(slug)) for slug in GAME_TYPES],
         label=pgettext_lazy("which game", "Game"),
     )
     players = forms.TypedChoiceField(
@@ -150,7 +150,7 @@ class GameCreateForm(forms.Form):
                     # Translators: a game's option on the new game form, "Azul: Wall side".
                     label=gettext("%(game)s: %(option)s")
                     % {
-                        "game": TITLES.get(slug, kind.title),
+                        "game": title_of(slug),
                         "option": OPTION_LABELS.get(option, option),
                     },
                 )

@@ -1,36 +1,25 @@
 """Boards drawn as SVG on the server, and the clicks that make a move.
 
-Each game has one module here named after its registry slug (``summer-pavilion`` ->
-``games.boards.summer_pavilion``), exposing:
-
-- ``table_svg(view, *, picks)``: what lies between the players (factories, centre, supply,
-  displayed tiles);
-- ``player_svg(view, seat, *, picks)``: one seat's board;
-- ``facts(view)``: (label, value) pairs for the page's header (round, wild colour…);
-- ``steps(command, view)``: a legal command (its ``encode_command`` form) as the clicks
-  that choose it, ``[(pick, label), …]``, and the picks to preview once it is chosen;
-- ``notes(view)``: ``(template, context)`` shown under the boards, or ``None``.
+Each game's board is the module its registry entry names (``GameType.board``, e.g.
+``games.boards.summer_pavilion``), following the registry's ``Board`` protocol: its
+``TITLE``, ``table_svg``, ``player_svg``, ``facts``, ``steps``, ``notes``, ``describe`` and
+``breakdown``.
 
 A click path is a list of picks; a board element carries ``data-pick`` with the pick(s)
 it makes (several in a row separated by spaces, alternatives by ``|``). The page's script
-offers only the picks that lead to a legal command, so a new game plugs in with a registry
-entry plus its module here.
+offers only the picks that lead to a legal command, so a new game plugs in with its
+registry entry naming its module here.
 """
 
+from functools import cache
 from importlib import import_module
 from types import ModuleType
 
+from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
 from games.registry import game_type
 
-# The games' names as players read them (the registry stays free of Django): the
-# published editions have their own names in each language.
-TITLES = {
-    "summer-pavilion": pgettext_lazy("game title", "Azul: Summer Pavilion"),
-    "azul": pgettext_lazy("game title", "Azul"),
-    "miyabi": pgettext_lazy("game title", "Miyabi"),
-}
 # The board and wall sides of the games' options, as players read them (the rules
 # reference spells "colored").
 SIDES = {
@@ -42,7 +31,12 @@ SIDES = {
 
 def title_of(slug: str) -> str:
     """A game's name in the reader's language."""
-    return str(TITLES.get(slug) or game_type(slug).title)
+    return str(board_of(slug).TITLE)
+
+
+def lazy_title(slug: str) -> Promise:
+    """A game's name, said in the language active when it is read (form choices)."""
+    return board_of(slug).TITLE
 
 
 def side_name(value: str) -> str:
@@ -50,9 +44,10 @@ def side_name(value: str) -> str:
     return str(SIDES.get(value, value))
 
 
+@cache
 def board_of(slug: str) -> ModuleType:
-    """The board module of the registered game ``slug``."""
-    return import_module(f"{__name__}.{game_type(slug).slug.replace('-', '_')}")
+    """The board module of the registered game ``slug`` (``KeyError`` for an unknown one)."""
+    return import_module(game_type(slug).board)
 
 
 def clickable_moves(slug: str, legal_moves: list[dict], view: dict) -> list[dict]:

@@ -2,7 +2,7 @@
 board — the pattern lines, the 5×5 wall (coloured or grey side) and the floor line with
 the points each of its spaces loses (rulebook, "The player board")."""
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 from games.boards import words
 from games.boards.svg import (
@@ -36,6 +36,9 @@ from games.rules.azul.model import (
     TilesTaken,
     WallTiled,
 )
+
+# The game's name on the pages: the published editions have their own in each language.
+TITLE = pgettext_lazy("game title", "Azul")
 
 NAMES = tuple(colour.name.lower() for colour in Colour)
 PALETTE = Palette(

@@ -20,6 +20,9 @@ from games.rules.miyabi.model import (
     TilePlaced,
 )
 
+# The game's name on the pages: the published editions have their own in each language.
+TITLE = pgettext_lazy("game title", "Miyabi")
+
 OBJECTS = tuple(garden_object.name.lower() for garden_object in GardenObject)
 LETTERS = "MPFABS"
 """The notation's object letters, in row order (F: the koi pond's fish)."""

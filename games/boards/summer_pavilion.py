@@ -5,7 +5,7 @@ tiles beside the board (rules reference, "Player board")."""
 
 import math
 
-from django.utils.translation import gettext, ngettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 
 from games.boards import words
 from games.boards.svg import (
@@ -42,6 +42,9 @@ from games.rules.summer_pavilion.model import (
     TilePlaced,
     TilesTaken,
 )
+
+# The game's name on the pages: the published editions have their own in each language.
+TITLE = pgettext_lazy("game title", "Azul: Summer Pavilion")
 
 FILL = {
     "purple": "#7b4aa6",

@@ -12,11 +12,13 @@ against hard's own choice (the post-game analysis).
 import random
 import time
 from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
 from types import ModuleType
 
-from games.bots import azul, miyabi, summer_pavilion
 from games.bots.knowledge import Command, Knowledge, State
 from games.bots.search import SearchResult, greedy, lookahead, tree_search
+from games.registry import GAME_TYPES
 
 EASY, MEDIUM, HARD = "easy", "medium", "hard"
 LEVELS = (EASY, MEDIUM, HARD)
@@ -30,16 +32,16 @@ HARD_WIDTH = 10
 """Hard's tree tries at most this many of the best greedy commands per node (more when
 other worlds allow other commands)."""
 
-KNOWLEDGE: dict[str, Knowledge] = {
-    knowledge.engine.NAME: knowledge
-    for knowledge in (azul.KNOWLEDGE, summer_pavilion.KNOWLEDGE, miyabi.KNOWLEDGE)
-}
-"""Each game's knowledge for the bots, by the game's slug."""
-
 
 def knowledge_for(game: str | ModuleType) -> Knowledge:
-    """The bots' knowledge of a game, by slug or by engine; ``KeyError`` if unknown."""
-    return KNOWLEDGE[game if isinstance(game, str) else game.NAME]
+    """The bots' knowledge of a registered game, by slug or by engine: the ``KNOWLEDGE`` of
+    the module its registry entry names (``GameType.bot``); ``KeyError`` if unknown."""
+    return _knowledge(game if isinstance(game, str) else game.NAME)
+
+
+@cache
+def _knowledge(slug: str) -> Knowledge:
+    return import_module(GAME_TYPES[slug].bot).KNOWLEDGE
 
 
 def choose(

@@ -6,11 +6,10 @@ from datetime import datetime
 
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.mail import words
 from games.models import Game, NoticeKind
-from games.registry import game_type
 from games.selectors import bot_name, players_of
 
 # The first paragraph of each kind about one game; ``%(title)s`` and the row's payload
@@ -31,13 +30,6 @@ KIND_TEXT = {
     # Translators: %(move)s is a move in the notation, e.g. "F3 blue 4" (never translated).
     NoticeKind.MOVE_CONFIRMED: gettext_lazy("Your move %(move)s is played in %(title)s."),
     NoticeKind.REPLY_REFUSED: gettext_lazy("Your reply was not played: %(reason)s"),
-}
-
-# The games' names as the publishers' books in each language call them.
-GAME_NAMES = {
-    "azul": pgettext_lazy("game name", "Azul"),
-    "summer-pavilion": pgettext_lazy("game name", "Azul: Summer Pavilion"),
-    "miyabi": pgettext_lazy("game name", "Miyabi"),
 }
 
 # A game's state in a sentence of its own (not "The game is <status>": the words agree
@@ -72,7 +64,7 @@ REFUSAL_TEXT = {
 
 
 def game_name(slug: str) -> str:
-    return str(GAME_NAMES.get(slug) or game_type(slug).title)
+    return words.game_name(slug)
 
 
 def game_title(game: Game) -> str:

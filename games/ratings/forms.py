@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.boards import SIDES as SIDE_WORDS
-from games.boards import TITLES
+from games.boards import lazy_title
 from games.ratings.selectors import RESULTS, ArchiveQuery
 from games.registry import GAME_TYPES
 
@@ -20,8 +20,7 @@ class ArchiveForm(forms.Form):
     player = forms.CharField(required=False, max_length=150, label=_("Player"))
     game = forms.ChoiceField(
         required=False,
-        choices=[("", _("any game"))]
-        + [(slug, TITLES.get(slug, kind.title)) for slug, kind in GAME_TYPES.items()],
+        choices=[("", _("any game"))] + [(slug, lazy_title(slug)) for slug in GAME_TYPES],
         label=_("Game"),
     )
     side = forms.ChoiceField(

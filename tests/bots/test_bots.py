@@ -6,10 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from games.bots import KNOWLEDGE, LEVELS, choose, knowledge_for, search
+from games.bots import LEVELS, choose, knowledge_for, search
+from games.registry import GAME_TYPES
 from games.rules import azul, miyabi, summer_pavilion
 
-GAMES = sorted(KNOWLEDGE)
+GAMES = sorted(GAME_TYPES)
 FEW_SIMULATIONS = 3
 """Hard searches this many simulations per move in tests: the search runs, quickly."""
 

@@ -17,10 +17,12 @@ def test_every_table_is_unambiguous_and_its_example_reads(game, language):
 
 
 def test_a_word_meaning_two_things_is_refused_when_the_tables_load(monkeypatch):
-    monkeypatch.setitem(words.TABLES["azul"], "xx", {"blue": ("azul",), "yellow": ("azul",)})
+    monkeypatch.setitem(
+        words.words_of("azul").WORDS, "xx", {"blue": ("azul",), "yellow": ("azul",)}
+    )
     with pytest.raises(words.AmbiguousWord):
         words._vocabulary("azul", "xx")
-    monkeypatch.setitem(words.TABLES["azul"], "xx", {"": ("w",)})
+    monkeypatch.setitem(words.words_of("azul").WORDS, "xx", {"": ("w",)})
     with pytest.raises(words.AmbiguousWord, match="means"):
         words._vocabulary("azul", "xx")
 

@@ -3,25 +3,28 @@
 The engines speak no language (``docs/engines.md``): this door turns a game's state into
 lines of at most 78 columns, every label and sentence through gettext, the tile letters
 and the notation as players type them. Call it inside the reader's activated language
-(``games.i18n.speaking_to``)."""
+(``games.i18n.speaking_to``). Each game's picture is the module its registry entry names
+(``GameType.position``, e.g. ``games.mail.positions.azul``), with ``position_text(state)``
+(the registry's ``PositionText`` protocol)."""
 
-from collections.abc import Callable
+from functools import cache
+from importlib import import_module
+from types import ModuleType
 from typing import Any
 
-from games.mail.positions import azul, miyabi, summer_pavilion
+from games import registry
 
-RENDERERS: dict[str, Callable[[Any], str]] = {
-    "azul": azul.position_text,
-    "summer-pavilion": summer_pavilion.position_text,
-    "miyabi": miyabi.position_text,
-}
-"""Each game's picture, by its registry slug (``games.registry.GAME_TYPES``)."""
+
+@cache
+def picture_of(slug: str) -> ModuleType:
+    """The position module of the registered game ``slug``; ``KeyError`` for an unknown one."""
+    return import_module(registry.game_type(slug).position)
 
 
 def position_text(game_type: str, state: Any) -> str:
     """The position of a game of ``game_type`` (a registry slug) as plain text in the
-    active language; ``KeyError`` for a game without a picture."""
-    return RENDERERS[game_type](state)
+    active language; ``KeyError`` for an unregistered game."""
+    return picture_of(game_type).position_text(state)
 
 
-__all__ = ["RENDERERS", "position_text"]
+__all__ = ["picture_of", "position_text"]

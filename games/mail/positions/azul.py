@@ -10,10 +10,10 @@ from django.utils.translation import gettext, pgettext
 
 from games.boards.words import points, tiles
 from games.mail.positions.layout import listing, paragraph, player, separated
-from games.refusals import AZUL, colour_name
+from games.refusals import colour_name
 from games.rules.azul.board import COLOUR_LETTERS, GREY, WALL_SIZE, floor_penalty, wall_colour
 from games.rules.azul.ending import EndReason
-from games.rules.azul.engine import to_move
+from games.rules.azul.engine import NAME, to_move
 from games.rules.azul.model import Counts, Phase, PlayerBoard, State
 
 
@@ -117,7 +117,7 @@ def _board(seat: int, board: PlayerBoard, grey: bool) -> list[str]:
 
 def _legend() -> list[str]:
     letters = separated(
-        [f"{letter} {colour_name(AZUL, colour)}" for colour, letter in enumerate(COLOUR_LETTERS)]
+        [f"{letter} {colour_name(NAME, colour)}" for colour, letter in enumerate(COLOUR_LETTERS)]
     )
     # Translators: the legend under an Azul position; %(letters)s pairs each tile letter
     # of the notation with its colour ("B blue, Y yellow, …"). Keep "." as it is.

@@ -8,7 +8,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 from games.boards.words import colour as colour_by_number
 from games.boards.words import points, tiles
 from games.mail.positions.layout import listing, paragraph, separated
-from games.refusals import SUMMER_PAVILION, colour_name
+from games.refusals import colour_name
 from games.rules.summer_pavilion.board import (
     COLOUR_LETTERS,
     COLOURS,
@@ -20,6 +20,7 @@ from games.rules.summer_pavilion.board import (
     STARS,
     Side,
 )
+from games.rules.summer_pavilion.engine import NAME
 from games.rules.summer_pavilion.model import Counts, Phase, Player, State
 
 
@@ -35,7 +36,7 @@ def position_text(state: State) -> str:
         "side": side,
         "round": state.round,
         "rounds": ROUNDS,
-        "colour": colour_name(SUMMER_PAVILION, state.wild),
+        "colour": colour_name(NAME, state.wild),
         "phase": _phase(state.phase),
     }
     lines = paragraph(headline)
@@ -181,7 +182,7 @@ def _coloured_star(name: str) -> str:
 def _legend() -> list[str]:
     letters = separated(
         [
-            f"{letter.upper()} {colour_name(SUMMER_PAVILION, colour)}"
+            f"{letter.upper()} {colour_name(NAME, colour)}"
             for colour, letter in enumerate(COLOUR_LETTERS)
         ]
     )
