@@ -101,6 +101,27 @@ def test_a_computer_player_to_move_is_asked_to_play_once_the_change_commits(
     assert asked == [("games.tasks.bot_move", [game.pk])]
 
 
+def test_a_computer_player_whose_move_leaves_it_to_move_is_asked_again_at_once(
+    alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    asked = []
+    monkeypatch.setattr(
+        reactions, "send_quickly", lambda name, args, **kw: asked.append((name, args)) or True
+    )
+    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game.refresh_from_db()
+    if to_move(game) == alice:
+        play(game)
+    game = locked_game(game.pk)
+    table = game_table(game)
+    its_own = tbl.Record(table.last_seq, tbl.Moved(game.to_move, "", {}), "bot:easy")
+    same_seat = reactions.Change(game, table, table, (its_own,), None, timezone.now())
+    assert not same_seat.turn_passed
+    with django_capture_on_commit_callbacks(execute=True):
+        reactions.computer_player_queued(same_seat)
+    assert asked == [("games.tasks.bot_move", [game.pk])]
+
+
 def test_the_start_is_told_to_every_player_but_the_one_who_started_it(alice, bob, carol):
     game = started("azul", alice, bob, carol)
     Outbox.objects.filter(game=game).delete()
