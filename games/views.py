@@ -18,8 +18,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import repository, selectors, services
 from games import table as tbl
+from games import table_storage as storage
 from games.boards import board_of, clickable_moves, for_the_page, title_of
 from games.errors import ServiceError
 from games.forms import (
@@ -221,7 +222,7 @@ def _game_context(request: HttpRequest, game: Game) -> dict:
     """Everything the game page and its live parts show, for the person looking."""
     seat = selectors.seat_of(game, request.user)
     players = selectors.players_of(game)
-    table = selectors.game_table(game)
+    table = repository.game_table(game)
     names = _names(players, len(table.players))
     actions = selectors.actions_of(game, table, seat)
     playing = actions.resign
@@ -468,7 +469,7 @@ def _analysis(game: Game, table: tbl.Table, names: list[str], log: list[dict]) -
     if report is None:
         return None
     board = board_of(game.game_type)
-    engine, steps = table.engine, tbl.expand(table).steps
+    engine, steps = table.engine, storage.expand(table).steps
     for entry in log:
         judged = report["moves"].get(entry["seq"]) if entry["kind"] == "move" else None
         if judged is None or entry["voided"] or not judged.judgement:
@@ -792,7 +793,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         raise ServiceError(
             gettext("this game has not started: nothing to replay yet"), code="not_started"
         )
-    table = selectors.game_table(game)
+    table = repository.game_table(game)
     players = selectors.players_of(game)
     names = _names(players, len(table.players))
     history = _move_log(game, table, players, names, None)
@@ -803,7 +804,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         wanted = moments[-1]
     at = max([m for m in moments if m <= wanted] or moments[:1])
     index = moments.index(at)
-    table = selectors.game_table(game, upto=at)
+    table = repository.game_table(game, upto=at)
     view = table.engine.view(table.state)
     context = {
         "game": game,
@@ -820,7 +821,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "last_move": _last_move(board_of(game.game_type), table, view),
     }
     if game.status == Game.Status.FINISHED:
-        full = selectors.game_table(game)
+        full = repository.game_table(game)
         context["analysis"] = _analysis(game, full, names, history)
         context["judged"] = next(
             (e for e in history if e["kind"] == "move" and e["end"] == at and e.get("mark")),

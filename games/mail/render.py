@@ -31,14 +31,8 @@ from games.mail.positions import position_text
 from games.mail.selectors import player_by_address
 from games.models import Game, Outbox
 from games.registry import game_type
-from games.selectors import (
-    bot_name,
-    display_name,
-    game_table,
-    legal_moves_of,
-    players_of,
-    waiting_for,
-)
+from games.repository import game_table
+from games.selectors import bot_name, display_name, legal_moves_of, players_of, waiting_for
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
 TURN_KINDS = (Outbox.Kind.YOUR_TURN, Outbox.Kind.REMINDER, Outbox.Kind.DEADLINE_WARNING)

@@ -44,8 +44,9 @@ from games.i18n import speaking_to
 from games.mail import inbound, outbox, render, words
 from games.mail.selectors import player_by_address, player_by_token
 from games.models import Game, InboundMessage, Outbox, PlayerSettings, Seat, SeatClock
+from games.repository import game_table
 from games.rules.common import InvalidNotation
-from games.selectors import game_table, legal_moves_of
+from games.selectors import legal_moves_of
 from games.services import bots, clocks, deadlines
 
 log = logging.getLogger(__name__)

@@ -23,7 +23,8 @@ from games import bots
 from games import table as tbl
 from games.mail import outbox
 from games.models import BotLevel, Game, Outbox, Seat
-from games.selectors import bot_actor, game_table
+from games.repository import game_table
+from games.selectors import bot_actor
 from games.services.common import act, bot_seed, locked_game
 from games.services.deadlines import LONGEST_TURN
 
