@@ -1,6 +1,6 @@
 """Reads and moves as a game grows, in one process (no HTTP, no gunicorn):
 
-- a cold read (``selectors.game_table`` in a process that has never seen the game) of a
+- a cold read (``repository.game_table`` in a process that has never seen the game) of a
   300-event game against a 30-event one, and what folding the whole stream costs (a cold
   read before the table snapshots);
 - the server's time for a move: a request to ``POST /api/games/{id}/moves/`` through the
@@ -66,7 +66,7 @@ def new_game(kind: str, users: list):
 def grown(kind: str, users: list, events: int, chooser: random.Random):
     """A game of ``kind`` played at random (through the services) to at least ``events``
     events, on a new game whenever one ends first."""
-    from games import selectors, services
+    from games import repository, selectors, services
     from games.models import Game
 
     game = new_game(kind, users)
@@ -75,7 +75,7 @@ def grown(kind: str, users: list, events: int, chooser: random.Random):
             game = new_game(kind, users)
             continue
         seat = {s.position: s.user for s in game.seats.all()}[game.to_move]
-        move = chooser.choice(selectors.legal_moves_of(selectors.game_table(game)))["move"]
+        move = chooser.choice(selectors.legal_moves_of(repository.game_table(game)))["move"]
         services.move_submit(game=game, user=seat, move=move)
         game.refresh_from_db()
     return game
@@ -83,18 +83,18 @@ def grown(kind: str, users: list, events: int, chooser: random.Random):
 
 def cold_reads(short, long, reps: int) -> dict[str, list[float]]:
     """Seconds per cold read (snapshot and the events after it) and per whole fold."""
-    from games import selectors
+    from games import repository
     from games import table as tbl
 
     times: dict[str, list[float]] = {"short": [], "long": [], "short, all": [], "long, all": []}
     for _ in range(reps):
         for name, game in (("short", short), ("long", long)):
-            selectors._TABLES.clear()
+            repository._TABLES.clear()
             started = time.perf_counter()
-            selectors.game_table(game)
+            repository.game_table(game)
             times[name].append(time.perf_counter() - started)
             started = time.perf_counter()
-            tbl.fold(selectors.empty_table(game), selectors.records(game))
+            tbl.fold(repository.empty_table(game), repository.records(game))
             times[f"{name}, all"].append(time.perf_counter() - started)
     return times
 

@@ -1,28 +1,21 @@
-"""Reads: a game's table at any point, lists of games, what a seat or a visitor may see.
-Nothing here writes."""
+"""Reads: what a seat or a visitor may see and do, lists of games, the move list, exports.
+Games and their folded tables are loaded by ``games.repository``. Nothing here writes."""
 
-import dataclasses
-import sys
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import timedelta
-from enum import Enum
 from functools import lru_cache, partial
-from types import FunctionType, ModuleType
+from types import ModuleType
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
 from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext, ngettext
 
-from events import store
 from events.store import StoredEvent
 from games import bots
 from games import table as tbl
-from games.errors import Forbidden, NotFound
+from games import table_storage as storage
+from games.errors import Forbidden
 from games.models import (
     Analysis,
     BotLevel,
@@ -31,203 +24,9 @@ from games.models import (
     Outbox,
     ProcessBeat,
     Seat,
-    TableSnapshot,
 )
-from games.prepared import Prepared
-from games.registry import game_type
-
-
-def game_get(game_id) -> Game:
-    """The game with that id; ``NotFound`` otherwise."""
-    try:
-        return Game.objects.get(pk=int(game_id))
-    except (Game.DoesNotExist, ValueError, TypeError):
-        raise NotFound(gettext("there is no game %(number)s") % {"number": game_id}) from None
-
-
-_SEATS_WITH_GAME = Prepared(
-    lambda game_id: (
-        Seat.objects.select_related("game", "user")
-        .filter(game_id=game_id)
-        .order_by("position", "pk")
-    )
-)
-
-
-def game_with_seats(game_id) -> Game:
-    """The game with that id, its seats and their players read in one statement (the
-    API's reads run it on every call); ``NotFound`` otherwise."""
-    try:
-        seats = _SEATS_WITH_GAME(int(game_id))
-    except (ValueError, TypeError):
-        seats = []
-    return seated(seats) if seats else game_get(game_id)
-
-
-def seated(seats: list[Seat]) -> Game:
-    """The game of ``seats`` (all of one game, read with it), which then answers
-    ``game.seats.all()`` from them without a query."""
-    game = seats[0].game
-    for seat in seats:
-        seat.game = game
-    # As Django's own related managers do for prefetched rows: the filter is kept, and
-    # built into SQL only if someone filters further (35 µs a call saved).
-    cached = Seat.objects.all()
-    cached._defer_next_filter = True
-    cached = cached.filter(game=game)
-    cached._result_cache, cached._prefetch_done = seats, True
-    game._prefetched_objects_cache = {"seats": cached}
-    return game
-
-
-def empty_table(game: Game) -> tbl.Table:
-    """The game's table before its first event."""
-    kind = game_type(game.game_type)
-    return tbl.empty(kind.engine, kind.namespace, game.time_control)
-
-
-def stored_events(game: Game, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
-    """The game's events as stored (upcast, types namespaced), in order."""
-    namespace = game_type(game.game_type).namespace
-    return store.load(game.stream, after=after, upto=upto, legacy_namespace=namespace)
-
-
-def records(game: Game, *, after: int = 0, upto: int | None = None) -> list[tbl.Record]:
-    """The game's events as the table reads them."""
-    table = empty_table(game)
-    return [as_record(table, event) for event in stored_events(game, after=after, upto=upto)]
-
-
-def as_record(table: tbl.Table, event: StoredEvent) -> tbl.Record:
-    decoded = tbl.decode(table, event.type, event.version, event.data)
-    return tbl.Record(event.seq, decoded, event.actor, event.recorded_at)
-
-
-# Tables folded up to some event, per process: a stream only ever grows, so a cached table
-# needs just the events appended since. This keeps a move's cost flat however long the
-# game has run. Keyed by the game's secret too, so a reused id never meets a stale table.
-# Tables are immutable: a cached one is shared, never copied. The least recently used go
-# once the tables' estimated memory passes ``TABLE_CACHE_MB``.
-_TABLES: OrderedDict[tuple[int, str], tuple[tbl.Table, int]] = OrderedDict()
-_TABLES_LOCK = threading.Lock()
-_tables_bytes = 0
-
-
-def game_table(game: Game, upto: int | None = None) -> tbl.Table:
-    """The table after event ``upto`` (default: the latest): from the per-process cache or
-    the latest snapshot before it (``TableSnapshot``), folded on with the events since."""
-    if upto is not None:
-        start = table_snapshot(game, upto) or empty_table(game)
-        return tbl.fold(start, records(game, after=start.last_seq, upto=upto))
-    key = (game.pk, game.rng_secret)
-    with _TABLES_LOCK:
-        cached = _TABLES.get(key)
-    if cached is not None:
-        start = cached[0]
-    elif game.last_seq < settings.TABLE_SNAPSHOT_EVERY:
-        # Too short to have a snapshot worth asking for.
-        start = empty_table(game)
-    else:
-        start = table_snapshot(game) or empty_table(game)
-    if start.last_seq == game.last_seq:
-        # The row says nothing was appended since: no need to ask the stream.
-        table = start
-    else:
-        table = tbl.fold(start, records(game, after=start.last_seq))
-    table_remember(game, table)
-    return table
-
-
-def table_remember(game: Game, table: tbl.Table) -> None:
-    """Keep ``table`` (the game's, up to its last event) for the next read in this
-    process: the writer's own table after an append, so no read folds it again."""
-    key = (game.pk, game.rng_secret)
-    if connection.in_atomic_block:
-        # The caller may append to this table and then roll back: remember it only once
-        # everything it holds is committed.
-        transaction.on_commit(lambda: _remember(key, table))
-    else:
-        _remember(key, table)
-
-
-def table_snapshot(game: Game, upto: int | None = None) -> tbl.Table | None:
-    """The game's latest snapshot at or before event ``upto`` that this code folded."""
-    engine = game_type(game.game_type).engine
-    snapshots = TableSnapshot.objects.filter(game_id=game.pk, code=tbl.code_version(engine))
-    if upto is not None:
-        snapshots = snapshots.filter(seq__lte=upto)
-    found = snapshots.order_by("-seq").values_list("table", flat=True).first()
-    return None if found is None else tbl.loads(bytes(found), engine)
-
-
-def _remember(key: tuple[int, str], table: tbl.Table) -> None:
-    global _tables_bytes
-    size = table_bytes(table)
-    budget = settings.TABLE_CACHE_MB * 2**20
-    with _TABLES_LOCK:
-        cached = _TABLES.get(key)
-        if cached is None or cached[0].last_seq < table.last_seq:
-            _tables_bytes += size - (cached[1] if cached else 0)
-            _TABLES[key] = (table, size)
-        _TABLES.move_to_end(key)
-        while _tables_bytes > budget and len(_TABLES) > 1:
-            _, (_, dropped) = _TABLES.popitem(last=False)
-            _tables_bytes -= dropped
-
-
-# Steps of a game measured to estimate what a table takes in memory (``table_bytes``).
-SAMPLE_STEPS = 24
-_step_bytes: dict[str, tuple[int, int, int]] = {}
-
-
-def table_bytes(table: tbl.Table) -> int:
-    """An estimate of the memory a folded table holds: so much per step, and so much more
-    per step that holds a rules state but the last (a table read from a compact snapshot
-    holds few; ``table.compact``). Both are measured once per process on the first table
-    of each game read with ``SAMPLE_STEPS`` steps holding theirs (before one was, on the
-    first table read). Steps share most of their rules state with the step before, so a
-    step's state costs far less than a whole state."""
-    steps = max(1, len(table.steps))
-    stated = sum(step.state is not None for step in table.steps)
-    sample = _step_bytes.get(table.namespace)
-    if sample is None or sample[2] < SAMPLE_STEPS <= stated:
-        sample = _step_bytes[table.namespace] = _measured(table)
-    per_step, per_state, _ = sample
-    return steps * per_step + max(0, stated - 1) * per_state
-
-
-def _measured(table: tbl.Table) -> tuple[int, int, int]:
-    """(bytes per step, bytes more per step holding its state, steps holding one)."""
-    steps = max(1, len(table.steps))
-    compact = deep_size(tbl.compact(table))
-    stated = sum(step.state is not None for step in table.steps)
-    per_state = (deep_size(table) - compact) // (stated - 1) if stated > 1 else 0
-    return compact // steps, per_state, stated
-
-
-def deep_size(root) -> int:
-    """Bytes held by ``root`` and everything it reaches (objects shared counted once;
-    modules, classes and functions not at all)."""
-    seen: set[int] = set()
-    size = 0
-    stack = [root]
-    while stack:
-        value = stack.pop()
-        if id(value) in seen or isinstance(value, _SHARED):
-            continue
-        seen.add(id(value))
-        size += sys.getsizeof(value)
-        if isinstance(value, dict):
-            stack.extend(value.keys())
-            stack.extend(value.values())
-        elif isinstance(value, tuple | list | set | frozenset):
-            stack.extend(value)
-        elif dataclasses.is_dataclass(value):
-            stack.extend(getattr(value, field.name) for field in dataclasses.fields(value))
-    return size
-
-
-_SHARED = (ModuleType, type, FunctionType, Enum)
+from games.repository import empty_table, game_with_seats, stored_events
+from games.seat_actions import SeatActions, seat_actions
 
 
 def seat_of(game: Game, user) -> Seat | None:
@@ -237,8 +36,8 @@ def seat_of(game: Game, user) -> Seat | None:
     return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
 
 
-def actions_of(game: Game, table: tbl.Table, seat: Seat | None) -> tbl.SeatActions:
-    """What the player in ``seat`` may do now (``table.seat_actions``): the one answer the
+def actions_of(game: Game, table: tbl.Table, seat: Seat | None) -> SeatActions:
+    """What the player in ``seat`` may do now (``seat_actions``): the one answer the
     game page and the API's "you" block both give."""
     playing = (
         seat is not None
@@ -246,7 +45,7 @@ def actions_of(game: Game, table: tbl.Table, seat: Seat | None) -> tbl.SeatActio
         and game.status == Game.Status.ACTIVE
         and seat.position is not None
     )
-    return tbl.seat_actions(
+    return seat_actions(
         table,
         seat.position if playing else None,
         self_undo=game.self_undo,
@@ -470,7 +269,7 @@ def move_history(game: Game) -> list[dict]:
     and moderators' acts (who, when, why: the event's actor and reason)."""
     table = empty_table(game)
     events = stored_events(game)
-    decoded = [tbl.decode(table, e.type, e.version, e.data) for e in events]
+    decoded = [storage.decode(table, e.type, e.version, e.data) for e in events]
     replacing = {event.by for event in decoded if isinstance(event, tbl.SeatReplaced)}
     names = _actor_names({event.actor for event in events} | replacing)
     seat_names = {
@@ -711,7 +510,7 @@ def analysis_positions(table: tbl.Table) -> list[Position]:
     """Every move of the game that counts where its seat chose among more than one legal
     move: not the moves nobody chose (forced, or played for a resigned, timed-out or
     moderated seat)."""
-    engine, steps = table.engine, tbl.expand(table).steps
+    engine, steps = table.engine, storage.expand(table).steps
     positions = []
     for number, (before, step) in enumerate(zip(steps, steps[1:], strict=False), 1):
         if step.seat is None or step.auto or len(engine.legal_commands(before.state)) < 2:

@@ -7,29 +7,24 @@ decided); ``evolve(table, record)`` folds one stored event into a new, immutable
 Each move is one append, so the history falls into *steps*: a ``Moved`` and its rules
 events. ``MovesVoided`` (an undo, an agreed takeback, a moderator's revert) drops the steps
 after a point; nothing is ever deleted, replay just skips them. The clock of every seat
-(``games.clock``) is folded from the same events. Standard library only.
+(``games.clock``) is folded from the same events. Beside it: how events and folded tables
+are stored (``games.table_storage``), checking an exported record
+(``games.table_verification``) and what a seat may do now (``games.seat_actions``).
+Standard library only.
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
-import pickle
 import random
-import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import cache
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from events import upcasting
-from events.upcasting import Renamed, upcast, upcaster
 from games import clock as clocks
 from games.clock import Clock, TimeControl
-from games.rules.common import Codec, RulesError
+from games.rules.common import Codec
 
 TABLE = "table"
 
@@ -608,9 +603,10 @@ def evolve(table: Table, record: Record, *, state: Any = None) -> Table:
 
 
 def _with_state(engine: ModuleType, steps: tuple[Step, ...]) -> tuple[Step, ...]:
-    """``steps`` with the rules state of the last: a compact table (``compact``) keeps only
-    the state after its last step, so the state a void goes back to is folded again, from
-    the nearest step that has one, through the rules events of the steps after it."""
+    """``steps`` with the rules state of the last: a compact table (``table_storage.compact``)
+    keeps only the state after its last step, so the state a void goes back to is folded
+    again, from the nearest step that has one, through the rules events of the steps after
+    it."""
     if not steps or steps[-1].state is not None:
         return steps
     known = max((i for i, step in enumerate(steps) if step.state is not None), default=-1)
@@ -638,141 +634,7 @@ def _turn(
     return replace(table, clock=clock)
 
 
-# --- reading the stored form -------------------------------------------------------------
-
-
-def stored_type(table: Table, event: Any) -> str:
-    """The namespaced type an event is stored under: ``table.Moved``, ``azul.TilesTaken``."""
-    namespace = TABLE if isinstance(event, TABLE_EVENTS) else table.namespace
-    return f"{namespace}.{type(event).__name__}"
-
-
-def encode(table: Table, event: Any) -> tuple[str, int, dict]:
-    """(stored type, version, data) of a table or rules event."""
-    data = (codec if isinstance(event, TABLE_EVENTS) else table.engine).encode(event)
-    data.pop("type")
-    return stored_type(table, event), data.pop("version"), data
-
-
-def read(table: Table, rows: Iterable[dict]) -> list[Record]:
-    """Exported events (``{"seq", "type", "version", "data", "actor"}``, old forms
-    included) as the table reads them: upcast as the event store reads them, decoded."""
-    records = []
-    for row in rows:
-        kind, version, data = upcast(
-            row["type"], row.get("version", 1), row["data"], legacy_namespace=table.namespace
-        )
-        event = decode(table, kind, version, data)
-        records.append(Record(row["seq"], event, row.get("actor", "system")))
-    return records
-
-
-def decode(table: Table, type_name: str, version: int, data: dict) -> Any:
-    """The event stored as ``type_name`` (already upcast to its latest version)."""
-    namespace, _, name = type_name.rpartition(".")
-    if namespace == TABLE:
-        return codec.decode({"type": name, "version": version, **data})
-    if namespace != table.namespace:
-        raise ValueError(f"{type_name} is not an event of this game ({table.namespace})")
-    return table.engine.decode({"type": name, "version": version, **data})
-
-
-# --- snapshots: a folded table stored, to fold only the events after it ---------------------
-
-
-@cache
-def code_version(engine: ModuleType) -> str:
-    """A digest of the code that folds a table of ``engine``: the engine's package, the
-    rules' shared helpers, the table, the clock and the upcasters. A snapshot written by
-    other code (another version, or an edit anywhere in these) is not read."""
-    rules = Path(engine.__file__).parent
-    sources = sorted(rules.rglob("*.py")) + sorted((rules.parent / "common").rglob("*.py"))
-    sources += [Path(__file__), Path(clocks.__file__), Path(upcasting.__file__)]
-    digest = hashlib.sha256()
-    for source in sources:
-        digest.update(source.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-class _Pickler(pickle.Pickler):
-    def persistent_id(self, obj: Any) -> str | None:
-        # The engine is a module: stored by name, given back by the reader.
-        return obj.__name__ if isinstance(obj, ModuleType) else None
-
-
-class _Unpickler(pickle.Unpickler):
-    def __init__(self, data: bytes, engine: ModuleType) -> None:
-        super().__init__(io.BytesIO(data))
-        self.engine = engine
-
-    def persistent_load(self, pid: Any) -> ModuleType:
-        if pid != self.engine.__name__:
-            raise pickle.UnpicklingError(f"a snapshot of {pid}, not of {self.engine.__name__}")
-        return self.engine
-
-    def find_class(self, module: str, name: str) -> Any:
-        # Only the values a table is made of (classes defined where the snapshot says),
-        # never a function or anything a module merely imports: a snapshot read from the
-        # database must not be able to call anything.
-        if (module, name) in _SNAPSHOT_NAMES:
-            return super().find_class(module, name)
-        if "." not in name and module.startswith(_SNAPSHOT_MODULES):
-            found = super().find_class(module, name)
-            if isinstance(found, type) and found.__module__ == module:
-                return found
-        raise pickle.UnpicklingError(f"a snapshot may not hold {module}.{name}")
-
-
-_SNAPSHOT_MODULES = ("games.table", "games.clock", "games.rules.", "datetime")
-_SNAPSHOT_NAMES = {
-    ("builtins", "frozenset"),
-    ("builtins", "set"),
-    ("zoneinfo", "ZoneInfo._unpickle"),
-}
-
-
-def compact(table: Table) -> Table:
-    """The table with the rules state of its last step only: what it folds to is the same
-    (a void folds the state it goes back to again from the steps' events), in a fraction
-    of the objects."""
-    if not table.steps:
-        return table
-    *earlier, last = table.steps
-    return replace(table, steps=(*(replace(step, state=None) for step in earlier), last))
-
-
-def expand(table: Table) -> Table:
-    """The table with the rules state of every step, folded again where a compact table
-    (``compact``) dropped it: for reads that look at every position (the analysis)."""
-    state, steps = None, []
-    for step in table.steps:
-        if step.state is None:
-            for event in step.events:
-                state = table.engine.evolve(state, event)
-            step = replace(step, state=state)
-        state = step.state
-        steps.append(step)
-    return replace(table, steps=tuple(steps))
-
-
-def dumps(table: Table) -> bytes:
-    """The table, compact (``compact``), as bytes for ``loads`` (its engine named, not
-    copied)."""
-    buffer = io.BytesIO()
-    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(compact(table))
-    return zlib.compress(buffer.getvalue(), 1)
-
-
-def loads(data: bytes, engine: ModuleType) -> Table:
-    """The table ``dumps`` gave these bytes for; a table of another engine, or holding
-    anything but a table's values, is a ``pickle.UnpicklingError``."""
-    table = _Unpickler(zlib.decompress(data), engine).load()
-    if not isinstance(table, Table):
-        raise pickle.UnpicklingError(f"a snapshot of {type(table).__name__}, not of a table")
-    return table
-
-
-# --- what a seat may do -----------------------------------------------------------------
+# --- what a seat may take back ---------------------------------------------------------
 
 
 def undoable_step(table: Table, seat: int) -> Step | None:
@@ -797,151 +659,3 @@ def takeback_points(table: Table) -> tuple[int, ...]:
             break
         points.append(earlier.last)
     return tuple(points)
-
-
-@dataclass(frozen=True)
-class SeatActions:
-    """What one seat may do now: the single answer the game page, the API and the emails
-    all show (DESIGN.md, "Undo, as events")."""
-
-    move: bool
-    undo: bool
-    takeback_points: tuple[int, ...]
-    answer_takeback: bool
-    grant_time: bool
-    resign: bool
-
-
-NO_ACTIONS = SeatActions(False, False, (), False, False, False)
-
-
-def seat_actions(table: Table, seat: int | None, *, self_undo: bool) -> SeatActions:
-    """What ``seat`` may do now: move on its turn; undo its own last move (when the game
-    allows it); ask to go back to the end of an earlier move that no draw separates from
-    now (newest first); answer the open takeback it has not answered; give the seat to move
-    one more day (timed games, not on its own turn); resign while the game is on."""
-    if seat is None or table.over or not table.started or seat in table.resigned:
-        return NO_ACTIONS
-    to_move = table.to_move()
-    pending = table.takeback
-    return SeatActions(
-        move=to_move == seat,
-        undo=self_undo and undoable_step(table, seat) is not None,
-        takeback_points=() if pending is not None else takeback_points(table),
-        answer_takeback=pending is not None
-        and pending.seat != seat
-        and seat not in pending.accepted,
-        grant_time=table.clock.control.timed and to_move is not None and to_move != seat,
-        resign=True,
-    )
-
-
-# --- verifying an exported record -------------------------------------------------------
-
-
-class VerificationError(Exception):
-    """An exported record that does not follow the rules: says which event and why."""
-
-    def __init__(self, seq: int, reason: str) -> None:
-        super().__init__(f"event {seq}: {reason}")
-        self.seq = seq
-        self.reason = reason
-
-
-def verify(table: Table, records: list[Record]) -> Table:
-    """Replay a record through the rules, checking every step: the opening is what
-    ``start`` produces, each move is legal where it was made and its rules events are
-    exactly what ``decide`` returns — except draws (barriers), which must be of the same
-    kind and possible from the bag at that point. Raises ``VerificationError``."""
-    index = 0
-    while index < len(records):
-        head = records[index]
-        batch = [head]
-        index += 1
-        while index < len(records) and not isinstance(records[index].event, TABLE_EVENTS):
-            batch.append(records[index])
-            index += 1
-        try:
-            table = _verify_batch(table, batch)
-        except VerificationError:
-            raise
-        except (RulesError, Refused, ValueError, KeyError, TypeError, IndexError) as error:
-            raise VerificationError(head.seq, str(error) or type(error).__name__) from error
-    return table
-
-
-def _verify_batch(table: Table, batch: list[Record]) -> Table:
-    head, rules = batch[0], batch[1:]
-    if head.seq != table.last_seq + 1:
-        raise VerificationError(head.seq, f"expected event {table.last_seq + 1} (a gap)")
-    engine = table.engine
-    match head.event:
-        case Started(game=game, options=options, players=players):
-            expected = decide(table, Begin(game, options, players), random.Random(0))[1:]
-        case Moved(seat=seat, move=move):
-            if not table.started or table.over:
-                raise VerificationError(head.seq, "a move outside a game in play")
-            if table.to_move() != seat:
-                raise VerificationError(
-                    head.seq,
-                    f"player {seat + 1} moved, but player {table.to_move() + 1} was to move",
-                )
-            expected = engine.decide(table.state, engine.parse(move), random.Random(0))
-        case event if not isinstance(event, TABLE_EVENTS):
-            raise VerificationError(head.seq, "a rules event with no move or start before it")
-        case _:
-            if rules:
-                raise VerificationError(rules[0].seq, "rules events without a move")
-            return evolve(table, head)
-    if len(rules) != len(expected):
-        raise VerificationError(
-            head.seq, f"{len(rules)} rules events recorded, the rules give {len(expected)}"
-        )
-    table = evolve(table, head)
-    for record, wanted in zip(rules, expected, strict=True):
-        if record.seq != table.last_seq + 1:
-            raise VerificationError(record.seq, f"expected event {table.last_seq + 1} (a gap)")
-        recorded = record.event
-        if engine.is_barrier(wanted):
-            if type(recorded) is not type(wanted):
-                raise VerificationError(
-                    record.seq,
-                    f"recorded {type(recorded).__name__}, the rules give {type(wanted).__name__}",
-                )
-        elif recorded != wanted:
-            raise VerificationError(
-                record.seq,
-                f"recorded {engine.encode(recorded)}, the rules give {engine.encode(wanted)}",
-            )
-        table = evolve(table, record)
-    return table
-
-
-# --- events written before the table had one event per act ------------------------------
-
-
-@upcaster(TABLE, "Moderated", 1)
-def _moderated_as_its_own_event(data: dict) -> Renamed:
-    """Until November 2026 every moderator's act (and a player's "+1 day") was one
-    ``table.Moderated`` event with an action name: read each as its own event."""
-    details = data.get("details", {})
-    match data["action"]:
-        case "pause":
-            return Renamed("Paused", 1, {})
-        case "resume":
-            return Renamed("Resumed", 1, {})
-        case "extend_deadline":
-            return Renamed("DeadlineExtended", 1, {"seconds": details["hours"] * 3600})
-        case "grant_time":
-            return Renamed("TimeGranted", 1, details)
-        case "replace_seat":
-            return Renamed(
-                "SeatReplaced",
-                1,
-                {"seat": details["seat"], "replaced": details["from"], "by": details["to"]},
-            )
-        case "abort":
-            return Renamed("Aborted", 1, {})
-        case "hide_message":
-            return Renamed("MessageHidden", 1, {"message": details["message"]})
-    raise ValueError(f"unknown moderator's act {data['action']!r}")

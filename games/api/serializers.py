@@ -4,7 +4,7 @@ do), its seats, events and moves."""
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from games import selectors
+from games import repository, selectors
 from games import table as tbl
 from games.models import Game
 from games.registry import game_type
@@ -130,7 +130,7 @@ class GameDetailSerializer(GameSummarySerializer):
 
     def _table(self, game: Game) -> tbl.Table:
         if "table" not in self.context:
-            self.context["table"] = selectors.game_table(game)
+            self.context["table"] = repository.game_table(game)
         return self.context["table"]
 
 

@@ -17,7 +17,7 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games import selectors, services
+from games import repository, selectors, services
 from games.api.serializers import (
     EventSerializer,
     GameDetailSerializer,
@@ -195,7 +195,7 @@ class GameStateApi(Api):
                 % {"last": game.last_seq},
                 accepted={"from": 0, "to": game.last_seq},
             )
-        table = selectors.game_table(game, upto=at)
+        table = repository.game_table(game, upto=at)
         body = {
             "at": at,
             "last_seq": game.last_seq,
@@ -236,7 +236,7 @@ class LegalMovesApi(Api):
     )
     def get(self, request, game_id):
         game = viewable_game(request, game_id)
-        table = selectors.game_table(game)
+        table = repository.game_table(game)
         seat = selectors.seat_of(game, request.user)
         mine = seat is not None and seat.status == seat.Status.JOINED
         moves = selectors.legal_moves_of(table) if mine and table.to_move() == seat.position else []
@@ -276,7 +276,7 @@ class JoinApi(Api):
     def post(self, request, game_id):
         # Not ``viewable_game``: someone following an invitation to a game that has just
         # filled up should hear that it started without them, not that it is hidden.
-        game = selectors.game_get(game_id)
+        game = repository.game_get(game_id)
         data = validated(self.InputSerializer, request.data)
         game = services.game_join(game=game, user=request.user, token=data.get("token"))
         return Response(game_detail(game, request.user))

@@ -30,14 +30,8 @@ from games.mail import pictures, texts, tokens
 from games.mail.positions import position_text
 from games.mail.selectors import player_by_address
 from games.models import Game, NoticeKind, Outbox
-from games.selectors import (
-    bot_name,
-    display_name,
-    game_table,
-    legal_moves_of,
-    players_of,
-    waiting_for,
-)
+from games.repository import game_table
+from games.selectors import bot_name, display_name, legal_moves_of, players_of, waiting_for
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
 TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WARNING)

@@ -46,8 +46,9 @@ from games.mail.selectors import player_by_address, player_by_token
 from games.models import Game, InboundMessage, NoticeKind, Outbox, PlayerSettings, SeatClock
 from games.notify import preferences
 from games.notify.channels import channel
+from games.repository import game_table
 from games.rules.common import InvalidNotation
-from games.selectors import game_table, legal_moves_of
+from games.selectors import legal_moves_of
 
 log = logging.getLogger(__name__)
 

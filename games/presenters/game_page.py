@@ -7,8 +7,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from games import selectors
+from games import repository, selectors
 from games import table as tbl
+from games import table_storage as storage
 from games.boards import board_of, clickable_moves, for_the_page, title_of
 from games.forms import OPTION_LABELS, OPTION_VALUES
 from games.models import Game, Seat
@@ -53,7 +54,7 @@ def game_context(game: Game, user) -> dict:
     """Everything the game page and its live parts show, for the person looking."""
     seat = selectors.seat_of(game, user)
     players = selectors.players_of(game)
-    table = selectors.game_table(game)
+    table = repository.game_table(game)
     names = seat_names(players, len(table.players))
     actions = selectors.actions_of(game, table, seat)
     playing = actions.resign
@@ -300,7 +301,7 @@ def analysis(game: Game, table: tbl.Table, names: list[str], log: list[dict]) ->
     if report is None:
         return None
     board = board_of(game.game_type)
-    engine, steps = table.engine, tbl.expand(table).steps
+    engine, steps = table.engine, storage.expand(table).steps
     for entry in log:
         judged = report["moves"].get(entry["seq"]) if entry["kind"] == "move" else None
         if judged is None or entry["voided"] or not judged.judgement:

@@ -3,7 +3,7 @@ the way to step through it and, once the game is over, the analysis of the move 
 
 import json
 
-from games import selectors
+from games import repository, selectors
 from games.boards import board_of, title_of
 from games.models import Game
 from games.presenters.game_page import analysis, last_move, move_log, seat_names, table_context
@@ -12,7 +12,7 @@ from games.presenters.game_page import analysis, last_move, move_log, seat_names
 def replay_context(game: Game, *, at: str | None) -> dict:
     """The game at the end of the move ``at`` names (a seq; the latest move if it names
     none, the nearest move before it if it falls between moves)."""
-    table = selectors.game_table(game)
+    table = repository.game_table(game)
     players = selectors.players_of(game)
     names = seat_names(players, len(table.players))
     history = move_log(game, table, players, names, None)
@@ -23,7 +23,7 @@ def replay_context(game: Game, *, at: str | None) -> dict:
         wanted = moments[-1]
     shown = max([m for m in moments if m <= wanted] or moments[:1])
     index = moments.index(shown)
-    table = selectors.game_table(game, upto=shown)
+    table = repository.game_table(game, upto=shown)
     view = table.engine.view(table.state)
     context = {
         "game": game,
@@ -40,7 +40,7 @@ def replay_context(game: Game, *, at: str | None) -> dict:
         "last_move": last_move(board_of(game.game_type), table, view),
     }
     if game.status == Game.Status.FINISHED:
-        full = selectors.game_table(game)
+        full = repository.game_table(game)
         context["analysis"] = analysis(game, full, names, history)
         context["judged"] = next(
             (e for e in history if e["kind"] == "move" and e["end"] == shown and e.get("mark")),

@@ -33,7 +33,8 @@ from azulsite.celery import send_quickly
 from games import bots
 from games.errors import Conflict
 from games.models import AnalysedMove, Analysis, Game
-from games.selectors import Position, analysis_positions, game_table
+from games.repository import game_table
+from games.selectors import Position, analysis_positions
 
 log = logging.getLogger(__name__)
 

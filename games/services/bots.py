@@ -22,7 +22,8 @@ from django.utils import timezone
 from games import bots, notify
 from games import table as tbl
 from games.models import BotLevel, Game, Seat
-from games.selectors import bot_actor, game_table
+from games.repository import game_table
+from games.selectors import bot_actor
 from games.services.common import act, bot_seed, locked_game
 from games.services.deadlines import LONGEST_TURN
 

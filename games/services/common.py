@@ -18,16 +18,12 @@ from events import store
 from events.store import ConcurrencyConflict, NewEvent, StoredEvent
 from games import bots
 from games import table as tbl
+from games import table_storage as storage
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
-from games.models import Game, Seat, TableSnapshot
+from games.models import Game, Seat
 from games.prepared import Prepared, writes_together
-from games.selectors import (
-    bot_actor,
-    game_table,
-    seat_of,
-    seated,
-    table_remember,
-)
+from games.repository import game_table, seated, table_remember, table_snapshot_write
+from games.selectors import bot_actor, seat_of
 from games.services.reactions import Change, react
 
 # Ruling (issue 15): a resigned seat in a game of three or four is played by the easy
@@ -175,20 +171,6 @@ def act(
     return table, written
 
 
-def table_snapshot_write(game: Game, table: tbl.Table) -> None:
-    """Store the folded table (``TableSnapshot``), for reads to fold on from: one statement,
-    replacing a snapshot at the same event that other code folded."""
-    snapshot = TableSnapshot(
-        game=game, seq=table.last_seq, code=tbl.code_version(table.engine), table=tbl.dumps(table)
-    )
-    TableSnapshot.objects.bulk_create(
-        [snapshot],
-        update_conflicts=True,
-        unique_fields=["game", "seq"],
-        update_fields=["code", "table"],
-    )
-
-
 class KeyUsed(Exception):
     """The append's idempotency key was used before: it wrote nothing (the store checks
     the key in the INSERT itself and gives back what the first append wrote)."""
@@ -229,7 +211,7 @@ def append(
     them, the events as it read them, and as stored."""
     new = []
     for event in events:
-        kind, version, data = tbl.encode(table, event)
+        kind, version, data = storage.encode(table, event)
         new.append(NewEvent(kind, data, version))
     try:
         written = store.append(

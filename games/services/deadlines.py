@@ -15,7 +15,7 @@ from games import notify
 from games import table as tbl
 from games.errors import Conflict
 from games.models import Game, PlayerSettings, Seat
-from games.selectors import game_table
+from games.repository import game_table
 from games.services.common import act, actor_of, locked_game
 from games.services.moves import seat_resign
 

@@ -8,7 +8,8 @@ from django.utils.translation import gettext as _
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ChatMessage, Game, PlayerSettings, Report
-from games.selectors import bot_actor, game_table, is_moderator
+from games.repository import game_table
+from games.selectors import bot_actor, is_moderator
 from games.services.common import act, actor_of, locked_game
 from games.services.reactions import joined_seats
 from games.services.tables import validate_bot_level

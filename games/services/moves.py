@@ -14,8 +14,9 @@ from games.errors import BadRequest, Conflict, Forbidden, ServiceError
 from games.models import Game, Seat
 from games.refusals import illegal_move_text, invalid_notation_text, plain_params, rules_error_text
 from games.registry import game_type
+from games.repository import game_table
 from games.rules.common import IllegalMove, InvalidNotation
-from games.selectors import bot_actor, game_table, legal_moves_of
+from games.selectors import bot_actor, legal_moves_of
 from games.services.common import KeyUsed, act, actor_of, locked_game, playing_seat
 
 

@@ -37,7 +37,7 @@ from games.models import (
     RatingLadder,
     ResultSeat,
 )
-from games.selectors import game_table
+from games.repository import game_table
 
 # OpenSkill's defaults (mu 25, sigma 25/3, beta 25/6, tau 25/300): the library's documented
 # numbers hold for them, and the model's authors advise against changing them.

@@ -20,9 +20,10 @@ from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyReque
 from games.models import BotLevel, Game, NoticeKind, Outbox, Seat, SeatClock, TableSnapshot
 from games.refusals import plain_params, rules_error_text
 from games.registry import GAME_TYPES, game_type
+from games.repository import empty_table, records, table_snapshot_write
 from games.rules.common import IllegalMove, chosen_options
-from games.selectors import bot_actor, empty_table, records, seat_of
-from games.services.common import act, actor_of, locked_game, table_snapshot_write
+from games.selectors import bot_actor, seat_of
+from games.services.common import act, actor_of, locked_game
 from games.services.reactions import PROJECTIONS, Change, react
 
 TIME_CONTROL_DAYS = (1, 2, 3, 5, 7, 14)

@@ -11,8 +11,9 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import bots, selectors, services, tasks
+from games import bots, repository, selectors, services, tasks
 from games import table as tbl
+from games import table_storage as storage
 from games.errors import Conflict
 from games.mail.services import sweep
 from games.models import AnalysedMove, Analysis
@@ -28,7 +29,7 @@ def golden_table(name: str) -> tbl.Table:
     header, *rows = [json.loads(line) for line in (FIXTURES / f"{name}.jsonl").open()]
     kind = GAME_TYPES[header["game"]]
     empty = tbl.empty(kind.engine, kind.namespace)
-    return tbl.fold(empty, tbl.read(empty, rows))
+    return tbl.fold(empty, storage.read(empty, rows))
 
 
 def judged(table: tbl.Table, simulations: int) -> list[tuple]:
@@ -78,7 +79,7 @@ def test_a_finished_game_is_analysed_by_a_job_queued_on_commit(finished, queued)
     judged_now = tasks.analysis_run(game.pk)
 
     analysis.refresh_from_db()
-    table = selectors.game_table(game)
+    table = repository.game_table(game)
     positions = selectors.analysis_positions(table)
     assert judged_now == len(positions) == analysis.total == analysis.done > 0
     assert analysis.status == "done" and analysis.finished_at is not None
@@ -110,9 +111,9 @@ def test_asking_again_while_it_runs_or_once_done_does_nothing_twice(finished, qu
 @pytest.mark.django_db
 def test_the_sweep_queues_a_lost_analysis_and_the_new_run_resumes_it(finished, queued):
     game = finished
-    positions = selectors.analysis_positions(selectors.game_table(game))
+    positions = selectors.analysis_positions(repository.game_table(game))
     first = analysis_judge(
-        selectors.game_table(game).engine, positions[0], game_id=game.pk, simulations=8
+        repository.game_table(game).engine, positions[0], game_id=game.pk, simulations=8
     )
     first.analysis_id = game.pk
     first.save()

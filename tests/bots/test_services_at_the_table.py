@@ -10,8 +10,8 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from events import store
-from games import bots, selectors, services, tasks
-from games import table as tbl
+from games import bots, repository, selectors, services, tasks
+from games import table_storage as storage
 from games.bots import LEVELS
 from games.errors import BadRequest
 from games.mail.render import compose
@@ -238,7 +238,7 @@ def test_a_resigned_seat_in_a_three_player_game_is_played_by_the_easy_bot(alice,
         services.move_submit(game=game, user=to_move_user(game), move=legal(game)[0])
         game.refresh_from_db()
     # Every position's state, also where the table was read from a compact snapshot.
-    table = tbl.expand(selectors.game_table(game))
+    table = storage.expand(repository.game_table(game))
     played = [
         (before, step)
         for before, step in zip(table.steps, table.steps[1:], strict=False)
@@ -273,12 +273,12 @@ def test_a_computer_player_accepts_a_takeback_at_once(alice, bob):
         services.bot_move(game_id=game.pk)
         game.refresh_from_db()
     asker = game.seats.get(position=game.to_move).user
-    start = selectors.game_table(game).last_seq
+    start = repository.game_table(game).last_seq
     services.move_submit(game=game, user=asker, move=legal(game)[0])
     game.refresh_from_db()
     other = bob if asker == alice else alice
     services.takeback_request(game=game, user=asker, to_seq=start)
-    table = selectors.game_table(game)
+    table = repository.game_table(game)
     assert table.takeback is not None and table.takeback.accepted == {
         game.seats.get(bot="easy").position
     }
@@ -286,7 +286,7 @@ def test_a_computer_player_accepts_a_takeback_at_once(alice, bob):
     assert [e.actor for e in answered] == ["bot:easy"]
     services.takeback_answer(game=game, user=other, request=table.takeback.request, accept=True)
     game.refresh_from_db()
-    assert game.last_seq > start and selectors.game_table(game).to_move() == (
+    assert game.last_seq > start and repository.game_table(game).to_move() == (
         game.seats.get(user=asker).position
     )
 

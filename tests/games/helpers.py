@@ -2,7 +2,7 @@
 
 import random
 
-from games import selectors, services
+from games import repository, selectors, services
 from games.models import Game
 
 
@@ -27,7 +27,7 @@ def to_move(game: Game):
 
 
 def legal(game: Game) -> list[str]:
-    return [move["move"] for move in selectors.legal_moves_of(selectors.game_table(game))]
+    return [move["move"] for move in selectors.legal_moves_of(repository.game_table(game))]
 
 
 def play(game: Game, move: str | None = None, chooser: random.Random | None = None):
@@ -49,5 +49,5 @@ def play_to_end(game: Game, seed: int = 0) -> None:
 
 def last_step_is_barrier(game: Game) -> bool:
     """Whether the last move drew new tiles (the opening draw does not count)."""
-    step = selectors.game_table(game).steps[-1]
+    step = repository.game_table(game).steps[-1]
     return step.seat is not None and step.barrier

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.utils import formats, timezone
 
 from events import store
-from games import selectors, services
+from games import repository, selectors, services
 from games.errors import Forbidden
 from games.models import ChatMessage, Game, Report
 from tests.conftest import make_user
@@ -71,7 +71,7 @@ def test_extending_the_deadline(mod_client, game):
 def test_playing_the_default_move_for_the_seat_to_move(mod_client, moderator, game):
     seat = game.to_move
     moderate(mod_client, game, action="default_move", reason="absent for a week")
-    step = selectors.game_table(game).steps[-1]
+    step = repository.game_table(game).steps[-1]
     assert (step.seat, step.auto) == (seat, "moderator")
     moved = next(e for e in store.load(game.stream) if e.seq == step.seq)
     assert moved.actor == f"moderator:{moderator.pk}" and moved.reason == "absent for a week"
@@ -88,7 +88,7 @@ def test_replacing_a_seat(mod_client, game, alice, carol):
         email="carol@example.com",
     )
     assert game.seats.get(position=seat).user == carol
-    assert selectors.game_table(game).players[seat] == f"user:{carol.pk}"
+    assert repository.game_table(game).players[seat] == f"user:{carol.pk}"
 
 
 def test_reverting_across_a_draw_then_playing_on(mod_client, game):
@@ -100,7 +100,7 @@ def test_reverting_across_a_draw_then_playing_on(mod_client, game):
     )
     game.refresh_from_db()
     assert last_event(game).type == "table.MovesVoided"
-    assert selectors.game_table(game).state == selectors.game_table(game, upto=point).state
+    assert repository.game_table(game).state == repository.game_table(game, upto=point).state
     play(game)
     play(game)
     game.refresh_from_db()

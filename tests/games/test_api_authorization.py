@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from rest_framework.throttling import SimpleRateThrottle
 
-from games import selectors, services
+from games import repository, selectors, services
 from games.models import Game
 from tests.conftest import make_user
 from tests.games.api_helpers import (
@@ -26,7 +26,7 @@ CREATOR_OR_NOT = "creator-or-not"
 
 
 def opening_point(game):
-    return selectors.game_table(game).boundaries()[0]
+    return repository.game_table(game).boundaries()[0]
 
 
 def legal_move_body(game):

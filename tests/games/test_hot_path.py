@@ -8,7 +8,7 @@ from django.db import DatabaseError, transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import selectors
+from games import repository
 from games.errors import NotFound
 from games.models import Game, Seat
 from games.prepared import save_fields, write, writes_together
@@ -57,10 +57,10 @@ def test_the_viewers_read_answers_the_seats_without_another_query(
 ):
     game = started("azul", alice, bob)
     with django_assert_num_queries(1):
-        read = selectors.game_with_seats(game.pk)
+        read = repository.game_with_seats(game.pk)
         assert {seat.user.email for seat in read.seats.all()} == {alice.email, bob.email}
     with pytest.raises(NotFound):
-        selectors.game_with_seats(10**30)
+        repository.game_with_seats(10**30)
 
 
 def test_save_fields_writes_those_fields_only(alice, bob):
@@ -95,7 +95,7 @@ def test_polling_the_legal_moves_costs_two_statements(alice, bob, django_assert_
     """The caller and their token; the game with its seats and players."""
     game = started("summer-pavilion", alice, bob)
     client = token_client(to_move(game))
-    selectors.game_table(Game.objects.get(pk=game.pk))  # a running site has it cached
+    repository.game_table(Game.objects.get(pk=game.pk))  # a running site has it cached
     with django_assert_num_queries(2):
         answer = client.get(url(game, "legal-moves"))
     assert answer.status_code == 200 and answer.json()["moves"]
@@ -137,4 +137,4 @@ def test_a_held_write_that_fails_raises_at_the_end_and_its_transaction_keeps_not
         write("UPDATE events_event SET type = 'rewritten' WHERE stream = %s", [game.stream])
         assert not Game.objects.get(pk=game.pk).private
     assert not Game.objects.get(pk=game.pk).private
-    assert not selectors.stored_events(game)[0].type.endswith("rewritten")
+    assert not repository.stored_events(game)[0].type.endswith("rewritten")

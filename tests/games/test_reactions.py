@@ -7,7 +7,7 @@ from django.utils import timezone
 from games import services
 from games import table as tbl
 from games.models import Analysis, Game, GameResult, NoticeKind, Outbox
-from games.selectors import game_table, records
+from games.repository import game_table, records
 from games.services import reactions
 from games.services.common import locked_game
 from tests.games.helpers import play, started, to_move

@@ -7,8 +7,9 @@ import pytest
 from django.db import connection
 
 from events import store
-from games import selectors, services
+from games import repository, selectors, services
 from games import table as tbl
+from games import table_storage as storage
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Game
 from tests.games.helpers import legal, play_to_end, seated, started, to_move
@@ -138,10 +139,10 @@ def test_fifty_identical_moves_at_once_only_one_is_accepted(alice, bob):
 def test_a_seat_with_a_single_legal_move_plays_it_without_being_asked(alice, bob):
     game = started("summer-pavilion", alice, bob)
     play_to_end(game, seed=3)
-    forced = [s for s in selectors.game_table(game).steps if s.auto == "forced"]
+    forced = [s for s in repository.game_table(game).steps if s.auto == "forced"]
     assert forced, "someone ran out of tiles and passed automatically"
     for step in forced:
-        before = selectors.game_table(game, upto=step.seq - 1)
+        before = repository.game_table(game, upto=step.seq - 1)
         assert legal_moves_of_table(before) == [step.move]
 
 
@@ -155,7 +156,7 @@ def test_the_write_path_folds_no_rules_event_twice(game_type, alice, bob, monkey
     """The engine's ``decide_and_evolve`` gives the state after a move's last rules event;
     only those before it (a round's end, a refill) are folded again."""
     game = started(game_type, alice, bob)
-    engine = selectors.game_table(game).engine  # a running site has the table cached
+    engine = repository.game_table(game).engine  # a running site has the table cached
     folded = []
     evolve = engine.evolve
 
@@ -174,9 +175,9 @@ def test_the_write_path_folds_no_rules_event_twice(game_type, alice, bob, monkey
         assert len(folded) == len(rules) - moves_played
     game.refresh_from_db()
     monkeypatch.undo()
-    selectors._TABLES.clear()
-    whole = tbl.fold(selectors.empty_table(game), selectors.records(game))
-    assert tbl.compact(selectors.game_table(game)) == tbl.compact(whole)
+    repository._TABLES.clear()
+    whole = tbl.fold(repository.empty_table(game), repository.records(game))
+    assert storage.compact(repository.game_table(game)) == storage.compact(whole)
 
 
 def test_seats_are_all_people_at_the_table(alice, bob):
@@ -192,7 +193,7 @@ def test_a_move_takes_five_sql_statements(game_type, alice, bob, django_assert_n
     clocks and the turn email, BEGIN and COMMIT counted: no savepoints (the issue allows
     seven)."""
     game = started(game_type, alice, bob, time_control={"kind": "per_move", "days": 3})
-    selectors.game_table(game)  # a running site has the table cached
+    repository.game_table(game)  # a running site has the table cached
     player, move = to_move(game), legal(game)[0]
     with django_assert_num_queries(5) as captured:
         services.move_submit(game=game, user=player, move=move, idempotency_key="one-move")

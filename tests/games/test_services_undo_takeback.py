@@ -4,7 +4,7 @@ between; beyond that, a takeback all the others agree to. Nothing is ever delete
 import pytest
 
 from events import store
-from games import selectors, services
+from games import repository, services
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Game, Outbox
 from tests.games.helpers import last_step_is_barrier, legal, play, started, to_move
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def state(game, upto=None):
-    return selectors.game_table(game, upto=upto).state
+    return repository.game_table(game, upto=upto).state
 
 
 def test_undo_takes_back_your_own_move_and_keeps_it_in_the_log(alice, bob):
@@ -85,7 +85,7 @@ def test_a_takeback_the_other_accepts_returns_to_the_chosen_point(alice, bob):
     game.refresh_from_db()
     assert state(game) == state(game, upto=point)
     assert to_move(game) == asker
-    assert [s.move for s in selectors.game_table(game).steps] == ["start"]
+    assert [s.move for s in repository.game_table(game).steps] == ["start"]
 
 
 def test_a_declined_takeback_changes_nothing_and_closes(alice, bob):
@@ -95,9 +95,9 @@ def test_a_declined_takeback_changes_nothing_and_closes(alice, bob):
     point = game.last_seq
     play(game)
     request = services.takeback_request(game=game, user=asker, to_seq=point)
-    moves = len(selectors.game_table(game).steps)
+    moves = len(repository.game_table(game).steps)
     services.takeback_answer(game=game, user=other, request=request, accept=False)
-    table = selectors.game_table(game)
+    table = repository.game_table(game)
     assert table.takeback is None and len(table.steps) == moves
     with pytest.raises(NotFound):
         services.takeback_answer(game=game, user=other, request=request, accept=True)
@@ -111,7 +111,7 @@ def test_a_takeback_request_lapses_when_anyone_moves(alice, bob):
     request = services.takeback_request(game=game, user=asker, to_seq=point)
     mover = to_move(game)
     play(game)
-    assert selectors.game_table(game).takeback is None
+    assert repository.game_table(game).takeback is None
     with pytest.raises(NotFound):
         services.takeback_answer(game=game, user=mover, request=request, accept=True)
 
@@ -124,9 +124,9 @@ def test_with_three_players_every_other_player_must_accept(alice, bob, carol):
     play(game)
     request = services.takeback_request(game=game, user=asker, to_seq=point)
     services.takeback_answer(game=game, user=others[0], request=request, accept=True)
-    assert len(selectors.game_table(game).steps) == 2
+    assert len(repository.game_table(game).steps) == 2
     services.takeback_answer(game=game, user=others[1], request=request, accept=True)
-    assert len(selectors.game_table(game).steps) == 1
+    assert len(repository.game_table(game).steps) == 1
 
 
 def test_a_takeback_must_return_to_the_end_of_a_move_and_never_cross_a_draw(alice, bob):
@@ -136,7 +136,7 @@ def test_a_takeback_must_return_to_the_end_of_a_move_and_never_cross_a_draw(alic
     with pytest.raises(BadRequest) as refused:
         services.takeback_request(game=game, user=asker, to_seq=2)
     assert refused.value.code == "invalid_takeback" and refused.value.details["accepted"]
-    point = selectors.game_table(game).boundaries()[0]
+    point = repository.game_table(game).boundaries()[0]
     while not last_step_is_barrier(game):
         play(game)
     with pytest.raises(Conflict) as refused:
@@ -164,6 +164,6 @@ def test_a_resigned_seat_in_a_three_player_game_is_played_for_and_cannot_win(ali
         assert game.to_move != alice_seat
         services.move_submit(game=game, user=to_move(game), move=legal(game)[0])
         game.refresh_from_db()
-    steps = selectors.game_table(game).steps
+    steps = repository.game_table(game).steps
     assert any(s.seat == alice_seat and s.auto == "resigned" for s in steps)
     assert alice_seat not in game.winners

@@ -11,8 +11,9 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 
-from games import selectors, services
+from games import repository, selectors, services
 from games import table as tbl
+from games import table_storage as storage
 from games.models import Game, TableSnapshot
 from games.rules import azul, summer_pavilion
 from tests.conftest import make_user
@@ -43,20 +44,21 @@ def folded(monkeypatch) -> list[int]:
 
 
 def full_fold(game: Game, upto: int | None = None) -> tbl.Table:
-    return tbl.fold(selectors.empty_table(game), selectors.records(game, upto=upto))
+    return tbl.fold(repository.empty_table(game), repository.records(game, upto=upto))
 
 
 def same(a: tbl.Table, b: tbl.Table) -> bool:
     """The same table, but for the rules states of earlier steps, which a snapshot leaves
-    out (``table.compact``): players, steps and their events, the last rules state, clock."""
-    return tbl.compact(a) == tbl.compact(b)
+    out (``table_storage.compact``): players, steps and their events, the last rules
+    state, clock."""
+    return storage.compact(a) == storage.compact(b)
 
 
 def cold_read(game: Game) -> tbl.Table:
     """The table as a process that has never seen the game reads it."""
-    selectors._TABLES.clear()
+    repository._TABLES.clear()
     game.refresh_from_db()
-    return selectors.game_table(game)
+    return repository.game_table(game)
 
 
 def played(game_type: str, moves: int, *users) -> Game:
@@ -83,7 +85,7 @@ def test_a_read_at_an_earlier_event_starts_from_the_snapshot_before_it(alice, bo
     for upto in range(1, game.last_seq + 1):
         expected = full_fold(game, upto)
         folded.clear()
-        assert same(selectors.game_table(game, upto=upto), expected)
+        assert same(repository.game_table(game, upto=upto), expected)
         # The snapshot of the span ``upto`` is in may lie just after it: then the one before.
         assert len(folded) < 2 * EVERY
 
@@ -98,7 +100,7 @@ def test_the_write_path_keeps_one_snapshot_per_span_and_only_moves_crossing_one_
 def test_snapshots_folded_by_other_code_are_never_read(alice, bob, folded, monkeypatch):
     game = played("azul", 30, alice, bob)
     TableSnapshot.objects.filter(game=game).update(table=b"written by another version")
-    monkeypatch.setattr(tbl, "code_version", lambda engine: "another-version")
+    monkeypatch.setattr(storage, "code_version", lambda engine: "another-version")
     folded.clear()
     assert cold_read(game) == full_fold(game)
     assert len(folded) == 2 * game.last_seq  # the read, then the full fold to compare
@@ -106,16 +108,16 @@ def test_snapshots_folded_by_other_code_are_never_read(alice, bob, folded, monke
 
 def test_a_snapshot_keeps_the_rules_state_of_its_last_step_only(alice, bob):
     game = played("azul", 30, alice, bob)
-    snapshot = selectors.table_snapshot(game)
+    snapshot = repository.table_snapshot(game)
     assert snapshot.state is not None and len(snapshot.steps) > 10
     assert all(step.state is None for step in snapshot.steps[:-1])
     assert same(snapshot, full_fold(game, snapshot.last_seq))
 
 
 def test_the_code_version_names_the_engine_and_the_code_that_folds_it():
-    assert tbl.code_version(azul) != tbl.code_version(summer_pavilion)
-    assert tbl.code_version(azul) == tbl.code_version(azul)
-    assert len(tbl.code_version(azul)) == 16
+    assert storage.code_version(azul) != storage.code_version(summer_pavilion)
+    assert storage.code_version(azul) == storage.code_version(azul)
+    assert len(storage.code_version(azul)) == 16
 
 
 def moderator():
@@ -136,7 +138,7 @@ def test_starting_from_a_snapshot_folds_like_the_whole_stream_through_undo_takeb
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        table = selectors.game_table(game)
+        table = repository.game_table(game)
         if turn % 9 == 4 and table.boundaries():
             back_to = table.boundaries()[max(0, len(table.boundaries()) - 6)]
             services.moderate_revert(
@@ -154,15 +156,15 @@ def test_starting_from_a_snapshot_folds_like_the_whole_stream_through_undo_takeb
             game.refresh_from_db()
             if turn % 5 == 1:
                 seat = selectors.seat_of(game, mover)
-                if tbl.undoable_step(selectors.game_table(game), seat.position):
+                if tbl.undoable_step(repository.game_table(game), seat.position):
                     services.move_undo(game=game, user=mover)
         game.refresh_from_db()
         assert same(cold_read(game), full_fold(game))
-    voided = [r for r in selectors.records(game) if isinstance(r.event, tbl.MovesVoided)]
+    voided = [r for r in repository.records(game) if isinstance(r.event, tbl.MovesVoided)]
     assert {r.event.cause for r in voided} == {"undo", "takeback", "revert"}
     assert TableSnapshot.objects.filter(game=game).count() >= 4
     for upto in range(1, game.last_seq + 1):
-        assert same(selectors.game_table(game, upto=upto), full_fold(game, upto))
+        assert same(repository.game_table(game, upto=upto), full_fold(game, upto))
 
 
 def test_rebuild_projections_discards_the_snapshots_and_writes_them_again(alice, bob):
@@ -178,7 +180,7 @@ def test_a_move_that_crosses_a_span_writes_its_snapshot_in_one_statement_more(
     alice, bob, django_assert_max_num_queries, settings
 ):
     game = started("azul", alice, bob)
-    selectors.game_table(game)
+    repository.game_table(game)
 
     def statements_of_next_move() -> list[str]:
         game.refresh_from_db()
@@ -205,15 +207,17 @@ class Smuggled:
     "data",
     [
         pickle.dumps(Smuggled()),
-        # Path, as imported by games.table (a class, but not one of the table's values).
-        b"\x80\x02cgames.table\nPath\nX\x01\x00\x00\x00x\x85R.",
+        # ModuleType, as imported by games.table (a class, but not one of the table's values).
+        b"\x80\x02cgames.table\nModuleType\nX\x01\x00\x00\x00x\x85R.",
+        # A class of a module whose name starts like the table's (not one of its values).
+        b"\x80\x02cgames.table_storage\n_Pickler\nX\x01\x00\x00\x00x\x85R.",
         # A dotted name reaching through a module to a function.
         b"\x80\x04\x8c\x0bgames.table\x8c\x0cpickle.loads\x93C\x01.\x85R.",
         # A function of the engine.
         b"\x80\x02cgames.rules.azul\nreplay\n)\x85R.",
     ],
-    ids=["builtin", "imported-class", "dotted-name", "engine-function"],
+    ids=["builtin", "imported-class", "module-named-alike", "dotted-name", "engine-function"],
 )
 def test_a_snapshot_holding_anything_but_a_tables_values_is_refused(data):
     with pytest.raises(pickle.UnpicklingError):
-        tbl.loads(zlib.compress(data), azul)
+        storage.loads(zlib.compress(data), azul)

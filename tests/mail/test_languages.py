@@ -21,7 +21,8 @@ from games import services
 from games.mail import render, texts, tokens, words
 from games.mail import services as mail
 from games.models import Game, NoticeKind, Outbox, PlayerSettings
-from games.selectors import game_table, legal_moves_of
+from games.repository import game_table
+from games.selectors import legal_moves_of
 from tests.mail.conftest import fixture_reply, player_to_move, start_game
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ from games import services
 from games.errors import BadRequest, Conflict, Forbidden
 from games.mail import services as mail
 from games.models import Game, NoticeKind, Outbox, PlayerSettings, SeatClock
-from games.selectors import game_table
+from games.repository import game_table
 from tests.conftest import make_user
 from tests.mail.conftest import kind_of, player_to_move, start_game
 

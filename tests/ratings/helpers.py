@@ -8,7 +8,8 @@ from django.utils import timezone
 from games import services
 from games import table as tbl
 from games.models import Game
-from games.selectors import game_table, legal_moves_of
+from games.repository import game_table
+from games.selectors import legal_moves_of
 from games.services.common import append, locked_game
 from tests.games.helpers import started
 

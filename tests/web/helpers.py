@@ -1,6 +1,6 @@
 """Shared steps of the web tests: a started game between alice and bob."""
 
-from games import selectors, services
+from games import repository, selectors, services
 
 
 def started_game(alice, bob, game: str = "summer-pavilion", **options):
@@ -21,5 +21,5 @@ def play_moves(game, users, count: int) -> None:
     """``count`` moves played through the service: each time the first legal move."""
     for _ in range(count):
         user = player_to_move(game, *users)
-        table = selectors.game_table(game)
+        table = repository.game_table(game)
         services.move_submit(game=game, user=user, move=selectors.legal_moves_of(table)[0]["move"])

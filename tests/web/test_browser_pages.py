@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from games import selectors, services
+from games import repository, selectors, services
 from games.models import NoticeKind, Outbox
 from tests.conftest import make_user
 from tests.web.helpers import play_moves, player_to_move
@@ -214,10 +214,10 @@ def test_on_a_phone_confirm_is_in_view_after_choosing_a_target(windows, live_ser
     assert "→ line" in page.locator("#chosen").inner_text()
     assert page.locator("figure.mine .preview").count() >= 1
     shoot(page, "choosing-a-move-phone")
-    before = selectors.game_table(game).last_seq
+    before = repository.game_table(game).last_seq
     with page.expect_navigation():
         confirm.click()
-    assert selectors.game_table(game).last_seq > before
+    assert repository.game_table(game).last_seq > before
     assert page.locator("#move-list li.latest").is_visible()
 
 
@@ -251,10 +251,10 @@ def test_a_link_with_a_move_preselects_it_for_confirmation(windows, live_server)
     game = services.game_create(creator=alice, game="azul", players=2)
     services.game_join(game=game, user=bob)
     mover = player_to_move(game, alice, bob)
-    move = selectors.legal_moves_of(selectors.game_table(game))[0]["move"]
+    move = selectors.legal_moves_of(repository.game_table(game))[0]["move"]
     page = window_of(windows, live_server, mover)
     page.goto(f"{live_server.url}/games/{game.pk}/?move={move.replace(' ', '+')}")
     assert page.locator("#confirm-move").is_enabled()
     assert page.input_value("#move-select") == move
     game.refresh_from_db()
-    assert selectors.game_table(game).last_seq == game.last_seq  # a GET played nothing
+    assert repository.game_table(game).last_seq == game.last_seq  # a GET played nothing

@@ -8,7 +8,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import selectors
+from games import repository, selectors
 from games.mail import services as mail_services
 from games.models import Game
 from tests.conftest import make_user
@@ -115,7 +115,7 @@ def test_two_players_play_summer_pavilion_undo_and_replay(windows, live_server, 
     for _ in range(3):
         play_by_clicking(page_to_move(game, pages), live_server, game)
     # On to phase 2 (placing tiles) through the service, then a placement by clicking.
-    while selectors.game_table(game).state.phase.name != "PLAY":
+    while repository.game_table(game).state.phase.name != "PLAY":
         play_moves(game, (alice, bob), 1)
     placed = play_by_clicking(
         page_to_move(game, pages), live_server, game, shoot, "summer-pavilion-picking"

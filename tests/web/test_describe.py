@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from games import table as tbl
+from games import table_storage as storage
 from games.boards import board_of
 from games.registry import game_type
 
@@ -19,7 +20,7 @@ def folded(name: str) -> tuple[dict, tbl.Table]:
     header, *events = [json.loads(line) for line in (FIXTURES / name).read_text().splitlines()]
     kind = game_type(header["game"])
     empty = tbl.empty(kind.engine, kind.namespace)
-    return header, tbl.fold(empty, tbl.read(empty, events))
+    return header, tbl.fold(empty, storage.read(empty, events))
 
 
 def said(header: dict, table: tbl.Table) -> list[str]:

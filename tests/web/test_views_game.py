@@ -4,7 +4,7 @@
 from django.utils import timezone
 
 from events import store
-from games import selectors, services
+from games import repository, selectors, services
 from games.models import ChatMessage, Game, SeatClock
 from tests.web.helpers import play_moves, player_to_move, started_game
 
@@ -30,7 +30,7 @@ def test_the_player_to_move_sees_boards_and_only_legal_moves(client, alice, bob)
     response = client.get(f"/games/{game.pk}/")
     text = response.text
     assert "Your turn" in text
-    legal = selectors.legal_moves_of(selectors.game_table(game))
+    legal = selectors.legal_moves_of(repository.game_table(game))
     assert text.count("<option value=") == len(legal) + 1
     assert all(f'<option value="{m["move"]}"' in text for m in legal)
     assert 'id="legal-moves"' in text and "data-pick" in text
@@ -51,7 +51,7 @@ def test_a_legal_move_is_played_and_shown_in_the_move_list(client, alice, bob):
     game = started_game(alice, bob, "azul")
     mover = player_to_move(game, alice, bob)
     client.force_login(mover)
-    move = selectors.legal_moves_of(selectors.game_table(game))[0]["move"]
+    move = selectors.legal_moves_of(repository.game_table(game))[0]["move"]
     response = client.post(f"/games/{game.pk}/move/", {"move": move, "expected_seq": game.last_seq})
     assert response.status_code == 302
     page = client.get(f"/games/{game.pk}/").text
@@ -85,7 +85,7 @@ def test_an_illegal_move_posted_by_hand_is_refused_with_a_message_after_a_redire
 def test_a_move_from_a_stale_page_or_out_of_turn_is_refused(client, alice, bob):
     game = started_game(alice, bob, "azul")
     mover = player_to_move(game, alice, bob)
-    move = selectors.legal_moves_of(selectors.game_table(game))[0]["move"]
+    move = selectors.legal_moves_of(repository.game_table(game))[0]["move"]
     client.force_login(other(mover, alice, bob))
     out_of_turn = client.post(
         f"/games/{game.pk}/move/", {"move": move, "expected_seq": game.last_seq}, follow=True
@@ -105,7 +105,7 @@ def test_someone_not_at_the_table_can_neither_see_nor_move_nor_chat(client, alic
     game = started_game(alice, bob, "azul")
     client.force_login(carol)
     assert client.get(f"/games/{game.pk}/").status_code == 403
-    move = selectors.legal_moves_of(selectors.game_table(game))[0]["move"]
+    move = selectors.legal_moves_of(repository.game_table(game))[0]["move"]
     posted = client.post(f"/games/{game.pk}/move/", {"move": move, "expected_seq": game.last_seq})
     assert posted.status_code == 403
     assert client.post(f"/games/{game.pk}/chat/", {"text": "hi"}).status_code == 403
@@ -160,18 +160,18 @@ def test_a_takeback_is_asked_and_accepted_on_the_page(client, alice, bob):
     game = started_game(alice, bob)
     play_moves(game, (alice, bob), 2)
     asker = player_to_move(game, alice, bob)
-    table = selectors.game_table(game)
+    table = repository.game_table(game)
     to_seq = table.boundaries()[-1]
     client.force_login(asker)
     assert client.post(f"/games/{game.pk}/takeback/", {"to_seq": to_seq}).status_code == 302
-    request = selectors.game_table(game).takeback.request
+    request = repository.game_table(game).takeback.request
     client.force_login(other(asker, alice, bob))
     assert 'id="takeback-accept"' in client.get(f"/games/{game.pk}/").text
     answer = client.post(
         f"/games/{game.pk}/takeback/answer/", {"request": request, "accept": "yes"}
     )
     assert answer.status_code == 302
-    assert selectors.game_table(game).last_seq > request
+    assert repository.game_table(game).last_seq > request
     assert "Takeback agreed: the last move is taken back" in client.get(f"/games/{game.pk}/").text
     bad = client.post(f"/games/{game.pk}/takeback/", {"to_seq": 3}, follow=True)
     assert "not the end of a move" in bad.text

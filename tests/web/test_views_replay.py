@@ -2,7 +2,7 @@
 
 import re
 
-from games import selectors, services
+from games import repository, services
 from tests.web.helpers import play_moves, started_game
 
 
@@ -21,7 +21,7 @@ def test_each_moment_has_its_address_and_the_list_marks_it(client, alice, bob):
     second = client.get(f"/games/{game.pk}/replay/?at={steps[2]}").text
     assert f'class="move current" data-end="{steps[2]}"' in second
     assert f'href="?at={steps[1]}"' in second and f'href="?at={steps[3]}"' in second
-    table = selectors.game_table(game, upto=steps[2])
+    table = repository.game_table(game, upto=steps[2])
     assert f"{table.scores()[0]} point" in second
 
 

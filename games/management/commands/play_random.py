@@ -7,7 +7,7 @@ import time
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from games import selectors, services
+from games import repository, selectors, services
 from games.errors import ServiceError
 from games.registry import GAME_TYPES
 
@@ -88,7 +88,7 @@ class Command(BaseCommand):
                 moves += services.bot_move(game_id=table.pk)
                 table.refresh_from_db()
                 continue
-            position = selectors.game_table(table)
+            position = repository.game_table(table)
             if default_moves:
                 engine = position.engine
                 move = engine.format(engine.default_command(position.state))

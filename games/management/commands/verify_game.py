@@ -7,8 +7,10 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from games import table as tbl
+from games import table_storage as storage
 from games.registry import GAME_TYPES
 from games.selectors import EXPORT_FORMAT
+from games.table_verification import VerificationError, verify
 
 
 class Command(BaseCommand):
@@ -23,8 +25,8 @@ class Command(BaseCommand):
         kind = GAME_TYPES[header["game"]]
         empty = tbl.empty(kind.engine, kind.namespace)
         try:
-            table = tbl.verify(empty, _records(empty, rows))
-        except tbl.VerificationError as error:
+            table = verify(empty, _records(empty, rows))
+        except VerificationError as error:
             raise CommandError(f"NOT OK: {error}") from None
         scores = list(table.scores())
         claimed = header.get("scores")
@@ -75,6 +77,6 @@ def _records(table: tbl.Table, rows: list[dict]) -> list[tbl.Record]:
     """The events of the record as the table reads them (old forms upcast, as the event
     store reads them)."""
     try:
-        return tbl.read(table, rows)
+        return storage.read(table, rows)
     except (KeyError, TypeError, ValueError) as error:
         raise CommandError(f"NOT OK: an event cannot be read ({error})") from None

@@ -4,15 +4,16 @@ never holding anything a rolled-back transaction appended."""
 import pytest
 from django.db import transaction
 
-from games import selectors, services
+from games import repository, services
 from games import table as tbl
+from games import table_storage as storage
 from tests.games.helpers import legal, play, started, to_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def full_fold(game) -> tbl.Table:
-    return tbl.fold(selectors.empty_table(game), selectors.records(game))
+    return tbl.fold(repository.empty_table(game), repository.records(game))
 
 
 def same(a: tbl.Table, b: tbl.Table) -> bool:
@@ -29,34 +30,34 @@ def test_a_cached_table_catches_up_with_moves_made_since(alice, bob):
     game = started("summer-pavilion", alice, bob)
     for _ in range(5):
         game.refresh_from_db()
-        assert same(selectors.game_table(game), full_fold(game))
+        assert same(repository.game_table(game), full_fold(game))
         play(game)
     mover = to_move(game)
     play(game)
     services.move_undo(game=game, user=mover)
     game.refresh_from_db()
-    assert same(selectors.game_table(game), full_fold(game))
+    assert same(repository.game_table(game), full_fold(game))
 
 
 def test_a_rolled_back_move_never_reaches_the_cache(alice, bob):
     game = started("azul", alice, bob)
-    before = selectors.game_table(game)
+    before = repository.game_table(game)
     with pytest.raises(RuntimeError), transaction.atomic():
         services.move_submit(game=game, user=to_move(game), move=legal(game)[0])
         raise RuntimeError("the request failed after the move")
     game.refresh_from_db()
-    after = selectors.game_table(game)
+    after = repository.game_table(game)
     assert same(after, before) and same(after, full_fold(game))
 
 
 def test_tables_read_from_the_cache_are_not_changed_by_their_readers(alice, bob):
     game = started("azul", alice, bob)
-    first = selectors.game_table(game)
+    first = repository.game_table(game)
     seq = first.last_seq
     play(game)
     assert first.last_seq == seq
     game.refresh_from_db()
-    assert selectors.game_table(game).last_seq > seq
+    assert repository.game_table(game).last_seq > seq
 
 
 def test_the_cache_keeps_the_latest_read_tables_within_its_memory_budget(alice, bob, settings):
@@ -64,16 +65,16 @@ def test_the_cache_keeps_the_latest_read_tables_within_its_memory_budget(alice, 
     for game in games:
         play(game)
         game.refresh_from_db()
-    selectors._TABLES.clear()
-    size = selectors.table_bytes(selectors.game_table(games[0]))
+    repository._TABLES.clear()
+    size = repository.table_bytes(repository.game_table(games[0]))
     settings.TABLE_CACHE_MB = 2.5 * size / 2**20
-    selectors._TABLES.clear()
-    selectors._tables_bytes = 0
+    repository._TABLES.clear()
+    repository._tables_bytes = 0
     for game in games:
-        selectors.game_table(game)
-    assert list(selectors._TABLES) == [(g.pk, g.rng_secret) for g in games[-2:]]
-    assert selectors._tables_bytes == sum(size for _, size in selectors._TABLES.values())
-    assert selectors._tables_bytes <= settings.TABLE_CACHE_MB * 2**20
+        repository.game_table(game)
+    assert list(repository._TABLES) == [(g.pk, g.rng_secret) for g in games[-2:]]
+    assert repository._tables_bytes == sum(size for _, size in repository._TABLES.values())
+    assert repository._tables_bytes <= settings.TABLE_CACHE_MB * 2**20
 
 
 def test_a_tables_estimated_size_is_near_what_it_holds(alice, bob):
@@ -81,10 +82,10 @@ def test_a_tables_estimated_size_is_near_what_it_holds(alice, bob):
     for _ in range(40):
         play(game)
     game.refresh_from_db()
-    table = selectors.game_table(game)
-    assert len(table.steps) > selectors.SAMPLE_STEPS
-    measured = selectors.deep_size(table)
-    assert 0.5 * measured <= selectors.table_bytes(table) <= 2 * measured
-    compact = tbl.compact(table)
-    measured = selectors.deep_size(compact)
-    assert 0.5 * measured <= selectors.table_bytes(compact) <= 2 * measured
+    table = repository.game_table(game)
+    assert len(table.steps) > repository.SAMPLE_STEPS
+    measured = repository.deep_size(table)
+    assert 0.5 * measured <= repository.table_bytes(table) <= 2 * measured
+    compact = storage.compact(table)
+    measured = repository.deep_size(compact)
+    assert 0.5 * measured <= repository.table_bytes(compact) <= 2 * measured
