@@ -9,6 +9,7 @@ from email import message_from_bytes, policy
 import pytest
 from django.utils import timezone
 
+from games import services
 from games.mail import render
 from games.models import NoticeKind, Outbox
 from games.notify.channels.email import outbox
@@ -79,7 +80,10 @@ def test_a_games_emails_share_a_subject_and_a_thread_and_never_repeat_a_message_
     settings.MAIL_BOARD_PICTURES = False
     settings.MAIL_REPLY_DOMAIN = "play.example"
     game = start_game(alice, bob)
-    player = player_to_move(game)
+    if player_to_move(game) == bob:
+        # Alice created the game: she is told it started (Bob, who joined last, saw it).
+        services.move_submit(game=game, user=bob, move=legal_moves_of(game_table(game))[0]["move"])
+    player = alice
     outbox.queue(
         game, 99, player.email, NoticeKind.MOVE_CONFIRMED, move="F1 blue 1", in_reply_to="<r@x>"
     )
