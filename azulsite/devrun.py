@@ -30,6 +30,22 @@ def main() -> int:
                 "azulsite",
                 "worker",
                 "--beat",
+                "--queues=celery",
+                "--loglevel=info",
+                "--concurrency=1",
+            ]
+        ),
+        # Post-game analyses in a worker of their own: they never delay a move.
+        subprocess.Popen(
+            [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "azulsite",
+                "worker",
+                "--queues=analysis",
+                "--hostname=analysis@%h",
                 "--loglevel=info",
                 "--concurrency=1",
             ]

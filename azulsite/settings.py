@@ -168,6 +168,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Post-game analyses (about a minute of CPU each) have a queue and a worker of their own,
+# so they never hold up a computer player's move or an email (Procfile, compose.yaml,
+# ``make run``).
+CELERY_TASK_ROUTES = {"games.tasks.analysis_run": {"queue": "analysis"}}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

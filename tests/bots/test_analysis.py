@@ -182,3 +182,19 @@ def test_a_long_analysis_is_run_in_slices(finished, queued, monkeypatch):
     assert queued == [("games.tasks.analysis_run", [game.pk])]
     assert tasks.analysis_run(game.pk) == 1
     assert Analysis.objects.get(game=game).done == 2
+
+
+def test_analyses_go_to_a_queue_of_their_own_and_moves_to_the_default_one():
+    """A worker of its own consumes the analyses (Procfile, compose.yaml, ``make run``), so
+    an analysis running never delays a computer player's move or an email."""
+    from django.conf import settings
+
+    from azulsite.celery import app
+
+    router = app.amqp.router
+    assert router.route({}, "games.tasks.analysis_run")["queue"].name == "analysis"
+    for name in ("games.tasks.bot_move", "games.tasks.send_outbox", "games.tasks.sweep"):
+        assert router.route({}, name)["queue"].name == app.conf.task_default_queue
+    processes = dict(line.split(": ", 1) for line in Path(settings.BASE_DIR, "Procfile").read_text().splitlines())
+    assert "--queues=analysis" in processes["analysis"]
+    assert "--queues=celery" in processes["worker"]
