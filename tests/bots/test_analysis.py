@@ -195,6 +195,7 @@ def test_analyses_go_to_a_queue_of_their_own_and_moves_to_the_default_one():
     assert router.route({}, "games.tasks.analysis_run")["queue"].name == "analysis"
     for name in ("games.tasks.bot_move", "games.tasks.send_outbox", "games.tasks.sweep"):
         assert router.route({}, name)["queue"].name == app.conf.task_default_queue
-    processes = dict(line.split(": ", 1) for line in Path(settings.BASE_DIR, "Procfile").read_text().splitlines())
+    procfile = Path(settings.BASE_DIR, "Procfile").read_text()
+    processes = dict(line.split(": ", 1) for line in procfile.splitlines())
     assert "--queues=analysis" in processes["analysis"]
     assert "--queues=celery" in processes["worker"]
