@@ -201,9 +201,10 @@ else:
     # django-ratelimit refuses a cache other processes cannot share; here there are none.
     SILENCED_SYSTEM_CHECKS += ["django_ratelimit.E003", "django_ratelimit.W001"]
 RATELIMIT_IP_META_KEY = "games.throttles.client_ip"
-# With the cache unreachable, let requests through (the cache logs it) rather than refuse
-# every sign-in: the limits are a brake on floods, not the lock on the door.
-RATELIMIT_FAIL_OPEN = True
+# With the cache unreachable, each limit decides (games/throttles.py, ``fail_closed``):
+# the sign-in emails and password tries refuse ("try again in a minute"), the rest let
+# requests through (the cache logs it).
+RATELIMIT_FAIL_OPEN = False
 
 
 # --- Email ------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ input and call one of these.
 from games.selectors import MODERATORS_GROUP, is_moderator
 from games.services.accounts import (
     SIGN_IN_MAX_AGE,
+    account_identity,
     account_sign_in,
     player_preferences_set,
     sign_in_code,
@@ -102,6 +103,7 @@ __all__ = [
     "SIGN_IN_MAX_AGE",
     "TIME_CONTROL_DAYS",
     "MoveResult",
+    "account_identity",
     "account_sign_in",
     "analyses_rebuild",
     "analyses_sweep",
