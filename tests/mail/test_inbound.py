@@ -47,6 +47,11 @@ def turn_email(sink, user):
     return [m for m in sink.to(user.email) if m["Reply-To"]][-1]
 
 
+def players_reply(fixture: str, player, to: str) -> bytes:
+    """The player's reply "1" to the reply address ``to``, as the mail client writes it."""
+    return fixture_reply(fixture, FROM=player.email, TO=to, MOVE="1", MESSAGE_ID=new_message_id())
+
+
 def reply(fixture: str, *, sender: str, to: str, move: str, message_id: str | None = None):
     raw = fixture_reply(
         fixture, FROM=sender, TO=to, MOVE=move, MESSAGE_ID=message_id or new_message_id()
@@ -100,13 +105,7 @@ def test_a_reply_from_another_address_is_refused(game, smtp, carol):
 def test_a_reply_whose_sender_failed_dmarc_is_refused(game, smtp):
     player = player_to_move(game)
     email = turn_email(smtp, player)
-    raw = fixture_reply(
-        "gmail.eml",
-        FROM=player.email,
-        TO=str(email["Reply-To"]),
-        MOVE="1",
-        MESSAGE_ID=new_message_id(),
-    )
+    raw = players_reply("gmail.eml", player, str(email["Reply-To"]))
     checked = b"Authentication-Results: mx.play.example; dmarc=fail header.from=example.com\r\n"
     assert "(DMARC failed)" in mail.reply_receive(raw=checked + raw)
     assert player_to_move(game) == player
@@ -324,13 +323,7 @@ def with_from(raw: bytes, value: str) -> bytes:
 def test_a_from_naming_the_player_beside_another_address_is_refused_unanswered(game, smtp, shape):
     player = player_to_move(game)
     email = turn_email(smtp, player)
-    raw = fixture_reply(
-        "gmail.eml",
-        FROM=player.email,
-        TO=str(email["Reply-To"]),
-        MOVE="1",
-        MESSAGE_ID=new_message_id(),
-    )
+    raw = players_reply("gmail.eml", player, str(email["Reply-To"]))
     encoded = player.email.replace("@", "=40").replace(".", "=2E")
     spoofed = with_from(raw, shape.format(victim=player.email, encoded=encoded))
     before = len(smtp.messages)
@@ -374,8 +367,7 @@ AUTHENTICATED = {
 def authenticated_reply(fixture: str, player, to: str, results: str) -> bytes:
     domain = player.email.rpartition("@")[2]
     header = results.format(domain=domain, sender=player.email)
-    raw = fixture_reply(fixture, FROM=player.email, TO=to, MOVE="1", MESSAGE_ID=new_message_id())
-    return f"Authentication-Results: {header}\r\n".encode() + raw
+    return f"Authentication-Results: {header}\r\n".encode() + players_reply(fixture, player, to)
 
 
 @pytest.mark.parametrize("fixture", list(AUTHENTICATED))
