@@ -312,6 +312,10 @@ MAIL_SWEEP_BATCH = int(os.environ.get("MAIL_SWEEP_BATCH", "500"))
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "60"))
 # Inbound mail from hosted providers: /mail/anymail/<provider>/inbound/ (basic auth secret).
 INSTALLED_APPS += ["anymail"]
+# The largest post the webhook reads, once its secret is checked (every other door keeps
+# Django's 2.5 MB): providers forward messages of 25 to 40 MB (Postmark: 35 MB of
+# attachments), JSON adds a third for base64.
+MAIL_WEBHOOK_MAX_BYTES = int(os.environ.get("MAIL_WEBHOOK_MAX_BYTES", str(60 * 1024 * 1024)))
 # Without ANYMAIL_WEBHOOK_SECRET the webhook refuses every post (games/mail/views.py).
 # Every ANYMAIL_<NAME> of the environment is passed on, e.g. a provider's signing key
 # (ANYMAIL_MAILGUN_WEBHOOK_SIGNING_KEY, ANYMAIL_POSTMARK_…), which anymail then verifies.
