@@ -674,7 +674,8 @@ PROCESS_LATE = timedelta(minutes=5)
 
 def operator_status(now) -> dict:
     """What an operator checks first: the outbox backlog and the emails in doubt, when the
-    sweep and the worker last ran, games waiting on a bot, and the errors of the last day."""
+    sweep and the worker last ran, games waiting on a bot, the read models found to differ
+    from their events (``services.drift``), and the errors of the last day."""
     pending = Outbox.objects.filter(sent_at__isnull=True, cancelled_at__isnull=True)
     day_ago = now - timedelta(days=1)
     oldest_due = pending.filter(due_at__lte=now).order_by("due_at").values_list("due_at", flat=True)
@@ -691,6 +692,7 @@ def operator_status(now) -> dict:
             for name in ("sweep", "heartbeat")
         },
         "waiting_on_bots": games_waiting_on_bots().count(),
+        "drift": beats.get("drift"),
         "errors": {
             "failing": pending.exclude(last_error="").count(),
             "given_up": Outbox.objects.filter(cancelled_at__gte=day_ago)

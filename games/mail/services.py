@@ -284,6 +284,7 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
         "reminders": reminders_queue(now=now),
         "digests": digests_queue(now=now),
         **outbox_sweep(now=now),
+        "read_models_drifted": services.drift_check(now=now),
     }
 
 

@@ -43,6 +43,7 @@ from games.services.deadlines import (
     vacation_start,
     vacations_expire,
 )
+from games.services.drift import drift_check
 from games.services.invitations import invitation_decline
 from games.services.moderation import (
     moderate_abort,
@@ -105,6 +106,7 @@ __all__ = [
     "MoveResult",
     "account_identity",
     "account_sign_in",
+    "drift_check",
     "analyses_rebuild",
     "analyses_sweep",
     "analysis_request",
