@@ -90,13 +90,13 @@ class Reply:
 def read(raw: bytes, recipients: tuple[str, ...] = ()) -> Reply:
     """Read an RFC 822 message; ``recipients`` are the envelope's (RCPT TO), when known."""
     message = message_from_bytes(raw, policy=policy.default)
-    message_id = str(message.get("Message-ID", "")).strip()
+    message_id = " ".join(_values(message, "Message-ID")).strip()
     if not message_id:
         message_id = "<sha256." + hashlib.sha256(raw).hexdigest() + "@inbound>"
     sender, sender_refused = sender_of(message)
     addresses = list(recipients)
     for header in RECIPIENT_HEADERS:
-        addresses += [address for _, address in getaddresses(message.get_all(header, []))]
+        addresses += [address for _, address in getaddresses(_values(message, header))]
     named = []
     for address in addresses:
         reply_to = tokens.read_reply_address(address)
@@ -130,17 +130,16 @@ def sender_of(message: EmailMessage) -> tuple[str, str]:
     display name (or a comment, or a quoted local part) must hold no other address, and
     the address must be a plain one already in the spelling accounts use
     (``account_identity``)."""
-    values = message.get_all("From", [])
+    values = [(name, value) for name, value in message.raw_items() if name.lower() == "from"]
     if len(values) != 1:
         return "", f"{len(values)} From headers"
-    header = values[0]
-    raw = " ".join(
-        str(value).replace("\r", "").replace("\n", "")
-        for name, value in message.raw_items()
-        if name.lower() == "from"
-    )
-    defects = [d for d in header.defects if not isinstance(d, ObsoleteHeaderDefect)]
-    groups = getattr(header, "groups", ())
+    raw = str(values[0][1]).replace("\r", "").replace("\n", "")
+    try:
+        header = message.policy.header_fetch_parse(*values[0])
+        defects = [d for d in header.defects if not isinstance(d, ObsoleteHeaderDefect)]
+        groups = header.groups
+    except HEADER_PARSER_ERRORS:
+        defects, groups = ["unparsable"], ()
     if defects:
         return "", f"From does not parse: {raw!r}"
     if len(groups) != 1 or groups[0].display_name is not None or len(groups[0].addresses) != 1:
@@ -164,22 +163,41 @@ def sender_of(message: EmailMessage) -> tuple[str, str]:
 
 
 def _header(message: EmailMessage, *names: str) -> str:
-    return " ".join(str(value) for name in names for value in message.get_all(name, []))
+    return " ".join(value for name in names for value in _values(message, name))
+
+
+# Python's header parser raises assorted errors on some malformed headers where it should
+# note a defect (IndexError on ``From: <``, AttributeError, UnboundLocalError…): any of
+# them means the header does not parse.
+HEADER_PARSER_ERRORS = (Exception,)
+
+
+def _values(message: EmailMessage, name: str) -> list[str]:
+    """The values of the header ``name``, decoded where Python's parser reads them, as
+    written where it fails on them."""
+    values = []
+    for key, raw in message.raw_items():
+        if key.lower() == name.lower():
+            try:
+                values.append(str(message.policy.header_fetch_parse(key, raw)))
+            except HEADER_PARSER_ERRORS:
+                values.append(str(raw))
+    return values
 
 
 def is_automatic(message: EmailMessage) -> bool:
     """RFC 3834 ``Auto-Submitted`` other than ``no``, a robot's ``Precedence``, an
     auto-reply header of a known responder, an out-of-office subject, or an empty sender
     (a bounce)."""
-    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
-    precedence = str(message.get("Precedence", "")).strip().lower()
+    auto = (_header(message, "Auto-Submitted") or "no").strip().lower()
+    precedence = _header(message, "Precedence").strip().lower()
     return (
         auto != "no"
         or precedence in AUTOMATIC_PRECEDENCE
         or "X-Autoreply" in message
         or "X-Autorespond" in message
         or bool(AUTOMATIC_SUBJECTS.search(_header(message, "Subject").strip()))
-        or not parseaddr(str(message.get("From", "")))[1]
+        or not parseaddr((_values(message, "From") or [""])[0])[1]
     )
 
 
@@ -191,8 +209,8 @@ def failed_authentication(message: EmailMessage, sender: str) -> bool:
     counts only for the sender's own domain). No DMARC result is no verdict. A sender can
     add such a header but gains nothing by it: it only gets their own reply refused."""
     domain = sender.rpartition("@")[2]
-    for value in message.get_all("Authentication-Results", []):
-        for method, result, properties in authentication_results(str(value)):
+    for value in _values(message, "Authentication-Results"):
+        for method, result, properties in authentication_results(value):
             if method != "dmarc":
                 continue
             checked = properties.get("header.from", "").rpartition("@")[2].strip(".")

@@ -424,3 +424,23 @@ def test_authentication_results_read_per_rfc_8601():
         ("spf", "none", {}),
     ]
     assert inbound.authentication_results("mx.example; none") == []
+
+
+# From headers on which Python's own parser raises (IndexError, AttributeError,
+# UnboundLocalError) instead of noting a defect; found by feeding it random headers.
+UNPARSABLE_FROM = ["<", " :a==\x00\t\x00;.\x00", "a@[b]@[", "x@y\r\n\t:[[<@]"]
+
+
+@pytest.mark.parametrize("value", UNPARSABLE_FROM)
+def test_a_from_pythons_parser_fails_on_is_refused_not_an_error(value):
+    raw = f"From: {value}\r\nTo: play+x@localhost\r\nMessage-ID: <u@x>\r\n\r\n1\r\n".encode()
+    reply = inbound.read(raw)
+    assert reply.sender == "" and reply.sender_refused
+
+
+@pytest.mark.django_db
+def test_a_reply_with_an_unparsable_from_is_recorded_and_refused_unanswered():
+    raw = b"From: a@[b]@[\r\nTo: <\r\nMessage-ID: <\r\nSubject: =?x?q?<?=\r\n\r\n1\r\n"
+    outcome = mail.reply_receive(raw=raw)
+    assert outcome.startswith("refused: From does not parse") and "(not answered)" in outcome
+    assert InboundMessage.objects.get().outcome == outcome
