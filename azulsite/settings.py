@@ -205,9 +205,10 @@ else:
     # django-ratelimit refuses a cache other processes cannot share; here there are none.
     SILENCED_SYSTEM_CHECKS += ["django_ratelimit.E003", "django_ratelimit.W001"]
 RATELIMIT_IP_META_KEY = "games.throttles.client_ip"
-# With the cache unreachable, let requests through (the cache logs it) rather than refuse
-# every sign-in: the limits are a brake on floods, not the lock on the door.
-RATELIMIT_FAIL_OPEN = True
+# With the cache unreachable, each limit decides (games/throttles.py, ``fail_closed``):
+# the sign-in emails and password tries refuse ("try again in a minute"), the rest let
+# requests through (the cache logs it).
+RATELIMIT_FAIL_OPEN = False
 
 
 # --- Email ------------------------------------------------------------------------------
@@ -315,6 +316,10 @@ MAIL_SWEEP_BATCH = int(os.environ.get("MAIL_SWEEP_BATCH", "500"))
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "60"))
 # Inbound mail from hosted providers: /mail/anymail/<provider>/inbound/ (basic auth secret).
 INSTALLED_APPS += ["anymail"]
+# The largest post the webhook reads, once its secret is checked (every other door keeps
+# Django's 2.5 MB): providers forward messages of 25 to 40 MB (Postmark: 35 MB of
+# attachments), JSON adds a third for base64.
+MAIL_WEBHOOK_MAX_BYTES = int(os.environ.get("MAIL_WEBHOOK_MAX_BYTES", str(60 * 1024 * 1024)))
 # Without ANYMAIL_WEBHOOK_SECRET the webhook refuses every post (games/mail/views.py).
 # Every ANYMAIL_<NAME> of the environment is passed on, e.g. a provider's signing key
 # (ANYMAIL_MAILGUN_WEBHOOK_SIGNING_KEY, ANYMAIL_POSTMARK_…), which anymail then verifies.

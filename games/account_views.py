@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games import i18n, services, throttles
 from games.errors import ServiceError
-from games.forms import EmailForm, PreferencesForm
+from games.forms import EmailForm, PasswordSignInForm, PreferencesForm
 
 
 def _next_url(request: HttpRequest, fallback: str = "/lobby/") -> str:
@@ -33,7 +33,7 @@ def sign_in(request: HttpRequest) -> HttpResponse:
     form = EmailForm(request.POST or None)
     next_url = _next_url(request)
     if request.method == "POST" and form.is_valid():
-        email = form.cleaned_data["email"].strip().lower()
+        email = form.cleaned_data["email"]
         queued = True
         if throttles.sign_in_email_allowed(request, email):
             queued = services.sign_in_request(
@@ -71,7 +71,9 @@ def sign_in_link(request: HttpRequest) -> HttpResponse:
 
 
 sign_in_password = throttles.throttled(*throttles.PASSWORD_TRIES)(
-    auth_views.LoginView.as_view(template_name="signin_password.html")
+    auth_views.LoginView.as_view(
+        template_name="signin_password.html", authentication_form=PasswordSignInForm
+    )
 )
 sign_out = auth_views.LogoutView.as_view(next_page="/")
 

@@ -19,8 +19,9 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from events import store
-from games import selectors, services
+from games import selectors, services, throttles
 from games.errors import ServiceError
+from games.forms import AdminSignInForm
 from games.mail import selectors as mail_selectors
 from games.models import BotLevel, ChatMessage, Game, Outbox, Report, Seat
 
@@ -467,3 +468,9 @@ class OutboxAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+# The admin's sign-in is a password door like /signin/password/: the same limits, counted
+# per account as that account is looked up.
+admin.site.login_form = AdminSignInForm
+admin.site.login = throttles.throttled(*throttles.PASSWORD_TRIES)(admin.site.login)

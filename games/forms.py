@@ -4,6 +4,8 @@ import re
 
 from django import forms
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
@@ -11,7 +13,7 @@ from games import i18n
 from games.boards import SIDES, lazy_title, title_of
 from games.models import BotLevel, Game
 from games.registry import GAME_TYPES
-from games.services import TIME_CONTROL_DAYS
+from games.services import TIME_CONTROL_DAYS, account_identity
 
 TIME_CONTROLS = (
     ("none", gettext_lazy("no time limit")),
@@ -58,6 +60,23 @@ class PreferencesForm(forms.Form):
 
 class EmailForm(forms.Form):
     email = forms.EmailField(label=gettext_lazy("Your email address"), max_length=254)
+
+    def clean_email(self) -> str:
+        return account_identity(self.cleaned_data["email"])
+
+
+class PasswordSignInForm(AuthenticationForm):
+    """Django's password sign-in, looking the account up by ``account_identity``: the
+    spelling its rate limit counts (``games.throttles.PASSWORD_TRIES``)."""
+
+    def clean_username(self) -> str:
+        return account_identity(self.cleaned_data["username"])
+
+
+class AdminSignInForm(AdminAuthenticationForm):
+    """The admin's password sign-in, read as ``PasswordSignInForm`` reads it."""
+
+    clean_username = PasswordSignInForm.clean_username
 
 
 class GameCreateForm(forms.Form):

@@ -63,11 +63,32 @@ def bot_seat_to_move(game: Game) -> Seat | None:
 
 
 def can_view(game: Game, user) -> bool:
-    """Players see their games; anyone sees a finished game unless it is private;
-    moderators see everything (other staff are players like any other)."""
+    """Players see their games; anyone sees a finished game unless it is private; a
+    private game is seen, from its creation on, by its players and the players invited
+    to it alone; moderators see everything (other staff are players like any other).
+    (A public game waiting for players is shown to anyone who may join it:
+    ``game_for_viewer``.)"""
     if seat_of(game, user) is not None or is_moderator(user):
         return True
-    return game.status in (Game.Status.FINISHED, Game.Status.ABORTED) and not game.private
+    if game.private:
+        return invited_seat(game, user) is not None
+    return game.status in (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def invited_seat(game: Game, user) -> Seat | None:
+    """The seat still kept for ``user``'s address at the game (from the seats already
+    read, when they were)."""
+    email = (getattr(user, "email", "") or "").lower() if user.is_authenticated else ""
+    if not email:
+        return None
+    return next(
+        (
+            seat
+            for seat in game.seats.all()
+            if seat.status == Seat.Status.INVITED and seat.invited_email.lower() == email
+        ),
+        None,
+    )
 
 
 def can_read_chat(game: Game, user) -> bool:
@@ -97,13 +118,22 @@ def is_moderator(user) -> bool:
 def game_for_viewer(game_id, user) -> Game:
     """The game if ``user`` may see it: ``NotFound`` or ``Forbidden`` otherwise."""
     game = game_with_seats(game_id)
-    if not can_view(game, user):
-        if game.status == Game.Status.OPEN:
-            return game
-        raise Forbidden(
-            "this game is visible to its players only while it is in play", code="not_visible"
+    if can_view(game, user) or (game.status == Game.Status.OPEN and not game.private):
+        return game
+    raise not_visible(game)
+
+
+def not_visible(game: Game) -> Forbidden:
+    """The refusal of a game the reader may not see."""
+    if game.private:
+        return Forbidden(
+            gettext("this game is private: only its players and the players invited to it see it"),
+            code="not_visible",
         )
-    return game
+    return Forbidden(
+        gettext("this game is visible to its players only while it is in play"),
+        code="not_visible",
+    )
 
 
 def _waiting(user) -> Q:
@@ -136,8 +166,11 @@ def waiting_for(user) -> QuerySet[Game]:
 
 
 def open_games(user=None) -> QuerySet[Game]:
-    """Games waiting for players with a seat open to anyone."""
-    games = Game.objects.filter(status=Game.Status.OPEN, seats__status=Seat.Status.OPEN)
+    """Public games waiting for players with a seat open to anyone (a private game's seats
+    are for the players invited to it: ``invitations_for``)."""
+    games = Game.objects.filter(
+        status=Game.Status.OPEN, private=False, seats__status=Seat.Status.OPEN
+    )
     if user is not None and user.is_authenticated:
         games = games.exclude(seats__user=user)
     return games.distinct().order_by("-created_at")
@@ -440,7 +473,8 @@ PROCESS_LATE = timedelta(minutes=5)
 
 def operator_status(now) -> dict:
     """What an operator checks first: the outbox backlog and the emails in doubt, when the
-    sweep and the worker last ran, games waiting on a bot, and the errors of the last day."""
+    sweep and the worker last ran, games waiting on a bot, the read models found to differ
+    from their events (``services.drift``), and the errors of the last day."""
     pending = Outbox.objects.filter(sent_at__isnull=True, cancelled_at__isnull=True)
     day_ago = now - timedelta(days=1)
     oldest_due = pending.filter(due_at__lte=now).order_by("due_at").values_list("due_at", flat=True)
@@ -460,6 +494,7 @@ def operator_status(now) -> dict:
             for name in ("sweep", "heartbeat")
         },
         "waiting_on_bots": games_waiting_on_bots().count(),
+        "drift": beats.get("drift"),
         "errors": {
             "failing": pending.exclude(last_error="").count(),
             "given_up": Outbox.objects.filter(cancelled_at__gte=day_ago, withdrawn_because="")

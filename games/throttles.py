@@ -13,8 +13,15 @@ counted by the service that sends them (``games.services.tables``), from the out
 Every limit answers 429 with ``Retry-After``, except the sign-in email's: those answer the
 same "check your email" page whether or not an email went out, so they reveal nothing
 about any address.
+
+When the cache cannot count (Redis unreachable), each limit decides (``fail_closed``): the
+sign-in doors that send emails or check passwords refuse every try with "try again in a
+minute" (503), since a flood there would be unlimited; following a sign-in link (its code
+cannot be guessed), emailed replies (their reply address, sender and game are checked
+anyway) and the API's reads go on uncounted.
 """
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
@@ -24,6 +31,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_ratelimit.core import get_usage
 from rest_framework import throttling
+
+from games.services.accounts import account_identity
 
 # Rates: "count/period", the period in s, m, h or d with an optional multiple ("15m").
 SIGN_IN_FORM_PER_IP = "20/15m"
@@ -49,16 +58,30 @@ def client_ip(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR") or "unknown"
 
 
+# How long a door that fails closed asks people to wait while the cache cannot count.
+UNCOUNTED_WAIT = 60
+
+logger = logging.getLogger(__name__)
+
+
+class Uncounted(Exception):
+    """The cache could not count a try at a limit that fails closed."""
+
+
 @dataclass(frozen=True)
 class Limit:
-    """A rate for one group of requests, counted per ``key(request)``."""
+    """A rate for one group of requests, counted per ``key(request)``; ``fail_closed``:
+    refuse the try (``Uncounted``) when the cache cannot count it, rather than let it
+    through."""
 
     group: str
     rate: str
     key: Callable[[HttpRequest], str]
+    fail_closed: bool = False
 
     def hit(self, request: HttpRequest | None) -> int:
-        """Count one try; the seconds to wait if that went over the rate, else 0."""
+        """Count one try; the seconds to wait if that went over the rate, else 0. Raises
+        ``Uncounted`` when the cache could not count it and the limit fails closed."""
         usage = get_usage(
             request,
             group=self.group,
@@ -66,7 +89,16 @@ class Limit:
             rate=self.rate,
             increment=True,
         )
-        if usage is None or not usage["should_limit"]:
+        if usage is None:
+            return 0
+        if usage["limit"] == 0:
+            # django-ratelimit's answer when the cache failed (RATELIMIT_FAIL_OPEN off);
+            # every rate here allows at least one try.
+            logger.warning("rate limit %s not counted: the cache is unreachable", self.group)
+            if self.fail_closed:
+                raise Uncounted(self.group)
+            return 0
+        if not usage["should_limit"]:
             return 0
         return max(1, usage["time_left"])
 
@@ -75,9 +107,10 @@ def by_ip(request: HttpRequest) -> str:
     return client_ip(request)
 
 
-def by_field(name: str) -> Callable[[HttpRequest], str]:
-    """The key of a posted field (an account's address), as the site stores it."""
-    return lambda request: request.POST.get(name, "").strip().lower()
+def by_account(name: str) -> Callable[[HttpRequest], str]:
+    """The account a posted field names, spelled as the sign-in looks it up
+    (``account_identity``): every spelling of one account counts against one limit."""
+    return lambda request: account_identity(request.POST.get(name, ""))
 
 
 def wait_for(request: HttpRequest | None, *limits: Limit) -> int:
@@ -97,14 +130,25 @@ def too_many(request: HttpRequest, wait: int) -> HttpResponse:
     return response
 
 
+def uncounted(request: HttpRequest) -> HttpResponse:
+    """The 503 page of a door that fails closed while the cache cannot count."""
+    response = render(request, "too_many.html", {"uncounted": True}, status=503)
+    response["Retry-After"] = str(UNCOUNTED_WAIT)
+    return response
+
+
 def throttled(*limits: Limit, methods: tuple[str, ...] = ("POST",)):
-    """A page view whose ``methods`` count against ``limits``; over one, a 429 page."""
+    """A page view whose ``methods`` count against ``limits``; over one, a 429 page; a
+    limit that fails closed and could not be counted, a 503 page."""
 
     def decorator(view):
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs):
             if request.method in methods:
-                wait = wait_for(request, *limits)
+                try:
+                    wait = wait_for(request, *limits)
+                except Uncounted:
+                    return uncounted(request)
                 if wait:
                     return too_many(request, wait)
             return view(request, *args, **kwargs)
@@ -114,11 +158,11 @@ def throttled(*limits: Limit, methods: tuple[str, ...] = ("POST",)):
     return decorator
 
 
-SIGN_IN_FORM = Limit("sign-in-form", SIGN_IN_FORM_PER_IP, by_ip)
+SIGN_IN_FORM = Limit("sign-in-form", SIGN_IN_FORM_PER_IP, by_ip, fail_closed=True)
 SIGN_IN_CODES = Limit("sign-in-code", SIGN_IN_CODES_PER_IP, by_ip)
 PASSWORD_TRIES = (
-    Limit("password-account", PASSWORD_TRIES_PER_ACCOUNT, by_field("username")),
-    Limit("password-ip", PASSWORD_TRIES_PER_IP, by_ip),
+    Limit("password-account", PASSWORD_TRIES_PER_ACCOUNT, by_account("username"), fail_closed=True),
+    Limit("password-ip", PASSWORD_TRIES_PER_IP, by_ip, fail_closed=True),
 )
 
 
@@ -127,16 +171,24 @@ def sign_in_email_allowed(request: HttpRequest, email: str) -> bool:
     client address (which so counts only emails that could go out). The page answers the
     same either way."""
     limits = (
-        Limit("sign-in-email-address", SIGN_IN_EMAILS_PER_ADDRESS, lambda request: email),
-        Limit("sign-in-email-ip", SIGN_IN_EMAILS_PER_IP, by_ip),
+        Limit(
+            "sign-in-email-address",
+            SIGN_IN_EMAILS_PER_ADDRESS,
+            lambda request: account_identity(email),
+            fail_closed=True,
+        ),
+        Limit("sign-in-email-ip", SIGN_IN_EMAILS_PER_IP, by_ip, fail_closed=True),
     )
-    return not wait_for(request, *limits)
+    try:
+        return not wait_for(request, *limits)
+    except Uncounted:
+        return False
 
 
 def reply_flood(sender: str) -> bool:
     """Count an emailed reply from ``sender``: whether that address has sent more than
     ``REPLIES_PER_SENDER`` (then the reply is ignored, unanswered)."""
-    address = (sender or "").strip().lower()
+    address = account_identity(sender)
     return bool(Limit("mail-reply", REPLIES_PER_SENDER, lambda request: address).hit(None))
 
 
@@ -146,7 +198,9 @@ class FixedWindow:
     of every request's time in the period, read and written back whole on every request
     (up to the rate's count of times: 1,200 for a signed-in client's minute). A client
     may so get up to twice the rate across the edge of two windows, which a brake on
-    floods allows."""
+    floods allows. ``fail_closed``: refuse while the cache cannot count."""
+
+    fail_closed = False
 
     def allow_request(self, request, view) -> bool:
         if self.rate is None:
@@ -162,8 +216,12 @@ class FixedWindow:
         except ValueError:
             # The window's first request (or one after the key expired).
             count = 1 if self.cache.add(key, 1, self.duration) else self.cache.incr(key)
-        # An unreachable cache answers None: let the request through (it is logged).
-        return count is None or count <= self.num_requests
+        if count is None:
+            # An unreachable cache answers None (and logs it): a throttle that fails closed
+            # refuses, asking for a minute; the others let the request through.
+            self.left = UNCOUNTED_WAIT
+            return not self.fail_closed
+        return count <= self.num_requests
 
     def wait(self) -> float:
         return self.left

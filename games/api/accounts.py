@@ -10,6 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 
+from games import services
 from games.api.toolkit import Api, errors, validated
 from games.errors import BadRequest
 from games.throttles import AnonRateThrottle, FixedWindow
@@ -19,16 +20,18 @@ class TokenAddressThrottle(AnonRateThrottle):
     """Tries at ``POST /api/token/`` per client address."""
 
     scope = "token"
+    fail_closed = True
 
 
 class TokenAccountThrottle(FixedWindow, SimpleRateThrottle):
     """Tries at ``POST /api/token/`` per account asked for, from wherever they come."""
 
     scope = "token-account"
+    fail_closed = True
 
     def get_cache_key(self, request, view) -> str | None:
         data = request.data if hasattr(request.data, "get") else {}
-        email = str(data.get("email", "")).strip().lower()
+        email = services.account_identity(data.get("email", ""))
         return self.cache_format % {"scope": self.scope, "ident": email} if email else None
 
 
@@ -58,7 +61,7 @@ class TokenApi(Api):
     )
     def post(self, request):
         data = validated(self.InputSerializer, request.data)
-        email = data["email"].lower()
+        email = services.account_identity(data["email"])
         user = authenticate(request, username=email, password=data["password"])
         if user is None:
             raise BadRequest(_("wrong email address or password"), code="invalid_credentials")

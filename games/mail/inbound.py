@@ -7,11 +7,16 @@ import hashlib
 import re
 from dataclasses import dataclass
 from email import message_from_bytes, policy
+from email.errors import ObsoleteHeaderDefect
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+
 from games.mail import tokens
+from games.services import account_identity
 
 # The line that introduces a quoted message ("On … wrote:"), in the languages mail clients
 # write it in; a long one is wrapped onto a second line by some clients (Gmail). It is left
@@ -63,7 +68,9 @@ class Reply:
     """What the service needs from an inbound email. ``unreadable`` says why its text
     cannot be read at all (the error about an unknown character set; the answer to the
     player says it in their language);
-    ``answers`` are the Message-IDs it replies to (``In-Reply-To`` and ``References``)."""
+    ``answers`` are the Message-IDs it replies to (``In-Reply-To`` and ``References``);
+    ``sender_refused`` says why ``From:`` names no one sender (``sender`` is then empty):
+    such a reply is answered to nobody."""
 
     message_id: str
     sender: str
@@ -73,6 +80,7 @@ class Reply:
     forged: bool
     unreadable: str = ""
     answers: tuple[str, ...] = ()
+    sender_refused: str = ""
 
     def lines(self) -> list[str]:
         """The lines the player wrote, in order, without empty ones."""
@@ -82,13 +90,13 @@ class Reply:
 def read(raw: bytes, recipients: tuple[str, ...] = ()) -> Reply:
     """Read an RFC 822 message; ``recipients`` are the envelope's (RCPT TO), when known."""
     message = message_from_bytes(raw, policy=policy.default)
-    message_id = str(message.get("Message-ID", "")).strip()
+    message_id = " ".join(_values(message, "Message-ID")).strip()
     if not message_id:
         message_id = "<sha256." + hashlib.sha256(raw).hexdigest() + "@inbound>"
-    sender = parseaddr(str(message.get("From", "")))[1].strip().lower()
+    sender, sender_refused = sender_of(message)
     addresses = list(recipients)
     for header in RECIPIENT_HEADERS:
-        addresses += [address for _, address in getaddresses(message.get_all(header, []))]
+        addresses += [address for _, address in getaddresses(_values(message, header))]
     named = []
     for address in addresses:
         reply_to = tokens.read_reply_address(address)
@@ -105,37 +113,165 @@ def read(raw: bytes, recipients: tuple[str, ...] = ()) -> Reply:
         addressed_to=tuple(named),
         text=text,
         automatic=is_automatic(message),
-        forged=failed_authentication(message),
+        forged=failed_authentication(message, sender),
         unreadable=unreadable,
         answers=tuple(re.findall(r"<[^<>\s]+>", _header(message, "In-Reply-To", "References"))),
+        sender_refused=sender_refused,
     )
 
 
+def sender_of(message: EmailMessage) -> tuple[str, str]:
+    """Who wrote the message: the one address of its one ``From:`` header, lower-cased,
+    and ``""``; or ``""`` and why there is no such address. Strict, since mail parsers
+    disagree on malformed headers (Python's own ``parseaddr`` reads
+    ``victim@example.com <attacker@evil.example>`` as the victim, the receiving server
+    may have checked the attacker): the header must parse without defect to exactly one
+    address (no group, no list), the lenient parser must find that same address alone, the
+    display name (or a comment, or a quoted local part) must hold no other address, and
+    the address must be a plain one already in the spelling accounts use
+    (``account_identity``)."""
+    values = [(name, value) for name, value in message.raw_items() if name.lower() == "from"]
+    if len(values) != 1:
+        return "", f"{len(values)} From headers"
+    raw = str(values[0][1]).replace("\r", "").replace("\n", "")
+    try:
+        header = message.policy.header_fetch_parse(*values[0])
+        defects = [d for d in header.defects if not isinstance(d, ObsoleteHeaderDefect)]
+        groups = header.groups
+    except HEADER_PARSER_ERRORS:
+        defects, groups = ["unparsable"], ()
+    if defects:
+        return "", f"From does not parse: {raw!r}"
+    if len(groups) != 1 or groups[0].display_name is not None or len(groups[0].addresses) != 1:
+        return "", f"From names no single address: {raw!r}"
+    (address,) = groups[0].addresses
+    spec = address.addr_spec.strip()
+    lenient = [found for _name, found in getaddresses([raw]) if found or _name]
+    if lenient != [spec]:
+        return "", f"From reads differently to another parser: {raw!r}"
+    if "@" in address.display_name:
+        return "", f"From has an address in its display name: {raw!r}"
+    if raw.count("@") != 1 or str(header).count("@") != 1:
+        return "", f"From has an address besides the sender's: {raw!r}"
+    try:
+        validate_email(spec)
+    except ValidationError:
+        return "", f"From is not a plain address: {raw!r}"
+    if account_identity(spec) != spec.lower():
+        return "", f"From is not spelled as an account: {raw!r}"
+    return spec.lower(), ""
+
+
 def _header(message: EmailMessage, *names: str) -> str:
-    return " ".join(str(value) for name in names for value in message.get_all(name, []))
+    return " ".join(value for name in names for value in _values(message, name))
+
+
+# Python's header parser raises assorted errors on some malformed headers where it should
+# note a defect (IndexError on ``From: <``, AttributeError, UnboundLocalError…): any of
+# them means the header does not parse.
+HEADER_PARSER_ERRORS = (Exception,)
+
+
+def _values(message: EmailMessage, name: str) -> list[str]:
+    """The values of the header ``name``, decoded where Python's parser reads them, as
+    written where it fails on them."""
+    values = []
+    for key, raw in message.raw_items():
+        if key.lower() == name.lower():
+            try:
+                values.append(str(message.policy.header_fetch_parse(key, raw)))
+            except HEADER_PARSER_ERRORS:
+                values.append(str(raw))
+    return values
 
 
 def is_automatic(message: EmailMessage) -> bool:
     """RFC 3834 ``Auto-Submitted`` other than ``no``, a robot's ``Precedence``, an
     auto-reply header of a known responder, an out-of-office subject, or an empty sender
     (a bounce)."""
-    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
-    precedence = str(message.get("Precedence", "")).strip().lower()
+    auto = (_header(message, "Auto-Submitted") or "no").strip().lower()
+    precedence = _header(message, "Precedence").strip().lower()
     return (
         auto != "no"
         or precedence in AUTOMATIC_PRECEDENCE
         or "X-Autoreply" in message
         or "X-Autorespond" in message
         or bool(AUTOMATIC_SUBJECTS.search(_header(message, "Subject").strip()))
-        or not parseaddr(str(message.get("From", "")))[1]
+        or not parseaddr((_values(message, "From") or [""])[0])[1]
     )
 
 
-def failed_authentication(message: EmailMessage) -> bool:
-    """Whether a receiving server found the From address forged (RFC 8601
-    ``Authentication-Results: … dmarc=fail``). A sender can add such a header but gains
-    nothing by it: it only gets their own reply refused."""
-    return "dmarc=fail" in _header(message, "Authentication-Results").lower()
+def failed_authentication(message: EmailMessage, sender: str) -> bool:
+    """Whether a receiving server found the message not to be the sender's: a DMARC
+    result (RFC 8601 ``Authentication-Results``, any spacing, several results to a header,
+    several headers) that is ``fail``, or that is about another domain than the
+    sender's (its ``header.from``: the server read another From than ours; a ``pass``
+    counts only for the sender's own domain). No DMARC result is no verdict. A sender can
+    add such a header but gains nothing by it: it only gets their own reply refused."""
+    domain = sender.rpartition("@")[2]
+    for value in _values(message, "Authentication-Results"):
+        for method, result, properties in authentication_results(value):
+            if method != "dmarc":
+                continue
+            checked = properties.get("header.from", "").rpartition("@")[2].strip(".")
+            if result == "fail" or (checked and checked != domain):
+                return True
+    return False
+
+
+# RFC 8601 section 2.2, once comments are gone: "method[/version] = result", then an
+# optional "reason = value" and "ptype.property = value" pairs, any of them spaced out.
+_METHODSPEC = re.compile(r"\s*([\w-]+)\s*(?:/\s*\d+\s*)?=\s*([\w-]+)")
+_PROPSPEC = re.compile(r'([\w-]+)\s*\.\s*([\w-]+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s;"]+)')
+
+
+def authentication_results(value: str) -> list[tuple[str, str, dict[str, str]]]:
+    """The results of one ``Authentication-Results`` header (RFC 8601): for each, the
+    method, the result and the properties (``{"header.from": "example.com"}``), all
+    lower-cased. The authserv-id is skipped (Microsoft's servers write none: their first
+    part is a result, which an authserv-id, having no ``=``, cannot be); comments are
+    dropped; a result that does not read is left out."""
+    parts = _without_comments(value).split(";")
+    results = []
+    for index, part in enumerate(parts):
+        found = _METHODSPEC.match(part) if index or "=" in part else None
+        if found is None:
+            continue
+        properties = {
+            f"{ptype}.{name}".lower(): pvalue.strip('"').lower()
+            for ptype, name, pvalue in _PROPSPEC.findall(part[found.end() :])
+        }
+        results.append((found.group(1).lower(), found.group(2).lower(), properties))
+    return results
+
+
+def _without_comments(value: str) -> str:
+    """The header without its comments (nested parentheses), quoted strings kept whole;
+    a ``;`` inside a quoted string is made a space, so that it separates nothing."""
+    kept, depth, quoted, escaped = [], 0, False, False
+    for char in value:
+        if escaped:
+            escaped = False
+            if depth == 0:
+                kept.append(char)
+            continue
+        if char == "\\":
+            escaped = True
+            if depth == 0:
+                kept.append(char)
+        elif quoted:
+            kept.append(" " if char == ";" else char)
+            quoted = char != '"'
+        elif char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif depth:
+            continue
+        else:
+            quoted = char == '"'
+            kept.append(char)
+    return "".join(kept)
 
 
 def written_text(message: EmailMessage) -> str:

@@ -264,7 +264,10 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     warnings, reminders, digests…), then the emails due, including those a lost broker
     dropped (``outbox_sweep``)."""
     now = now or timezone.now()
-    return {**services.sweep(now=now), **outbox_sweep(now=now)}
+    return {
+        **services.sweep(now=now),
+        **outbox_sweep(now=now),
+    }
 
 
 def outbox_sweep(*, now: datetime) -> dict[str, int]:
@@ -345,8 +348,16 @@ MOVE_NUMBER = re.compile(r"#?\s*(\d+)\s*[.)]?")
 def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
     if reply.automatic:
         return "ignored: automatic reply"
+    if reply.sender_refused:
+        # Nobody is answered: not the display name's address, nor any other the header
+        # names, since none of them is known to have written.
+        return f"refused: {reply.sender_refused} (not answered)"
     if throttles.reply_flood(reply.sender):
         return "ignored: too many replies from this address this hour"
+    if reply.forged:
+        # The receiving server says the sender did not write it: answering the sender
+        # would answer someone else.
+        return _refuse(None, None, record, reply, "forged")
     user = player_by_address(reply.sender)
     target = reply.addressed_to[0] if reply.addressed_to else None
     game = Game.objects.filter(pk=target.game_id).first() if target else None
@@ -355,8 +366,6 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
         return _refuse(None, user, record, reply, "wrong_address")
     if user is None or seat.user_id != user.pk:
         return _refuse(None, user, record, reply, "not_the_seats_address")
-    if reply.forged:
-        return _refuse(None, user, record, reply, "forged")
     record.game = game
     if reply.unreadable:
         return _refuse(game, user, record, reply, "unreadable", error=reply.unreadable)

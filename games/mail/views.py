@@ -1,18 +1,22 @@
 """Email doors on the web: the preferences page, unsubscribe (RFC 8058 one-click) and the
 inbound webhook of hosted mail providers (django-anymail)."""
 
+from email import message_from_bytes
 from functools import wraps
+from io import BytesIO
 
 from anymail import urls as anymail_urls
 from anymail.signals import inbound
 from anymail.utils import get_request_basic_auth
 from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
 from django.urls import URLPattern
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
@@ -142,9 +146,59 @@ def webhook_guard(view):
             )
             response["WWW-Authenticate"] = 'Basic realm="inbound mail"'
             return response
-        return view(request, *args, **kwargs)
+        return _read_within(request, settings.MAIL_WEBHOOK_MAX_BYTES) or view(
+            request, *args, **kwargs
+        )
 
     return guarded
+
+
+def _read_within(request: HttpRequest, most: int) -> HttpResponse | None:
+    """Read an authenticated provider's post whole, up to ``most`` bytes (what providers
+    forward: a reply with a photo attached is several MB, more once base64-encoded in
+    JSON), instead of under Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE``, which stays the
+    limit of every other door; form posts are parsed here for the same reason (a raw
+    message is one form field). ``None`` when read; the 413 answer when too large."""
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    body = b"" if declared > most else request.read(most + 1)
+    if declared > most or len(body) > most:
+        return JsonResponse(
+            {
+                "code": "body_too_large",
+                # An operator's message (API-style JSON for the provider): not translated.
+                "message": f"inbound mail is read up to {most} bytes (MAIL_WEBHOOK_MAX_BYTES)",
+            },
+            status=413,
+        )
+    # What HttpRequest.body itself keeps once read, so the view reads this copy.
+    request._body = body
+    request._stream = BytesIO(body)
+    if request.content_type == "multipart/form-data":
+        request._post, request._files = form_data(request.META.get("CONTENT_TYPE", ""), body)
+    return None
+
+
+def form_data(content_type: str, body: bytes) -> tuple[QueryDict, MultiValueDict]:
+    """A ``multipart/form-data`` body (RFC 7578: a MIME multipart) as Django's POST and
+    FILES, with no limit on a field's size."""
+    message = message_from_bytes(f"Content-Type: {content_type}\r\n\r\n".encode() + body)
+    post, files = QueryDict(mutable=True), MultiValueDict()
+    for part in message.get_payload() if message.is_multipart() else ():
+        name = part.get_param("name", header="content-disposition")
+        payload = part.get_payload(decode=True) or b""
+        if not name:
+            continue
+        if part.get_filename() is not None:
+            files.appendlist(
+                name, SimpleUploadedFile(part.get_filename(), payload, part.get_content_type())
+            )
+        else:
+            post.appendlist(name, payload.decode(part.get_content_charset() or "utf-8", "replace"))
+    post._mutable = False
+    return post, files
 
 
 def guarded_webhook_routes() -> tuple[list[URLPattern], str]:

@@ -144,7 +144,7 @@ class PlayerApi(Api):
             "name": display_name(player),
             "ratings": selectors.ratings_of(player),
             "stats": selectors.stats_of(player),
-            "current_games": selectors.current_games(player)[:50],
+            "current_games": selectors.current_games(player, request.user)[:50],
             "finished_games": selectors.finished_games(player, request.user),
             "head_to_head": selectors.head_to_head(player, request.user),
         }

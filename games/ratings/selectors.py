@@ -13,7 +13,15 @@ from django.utils.translation import gettext
 
 from games.boards import side_name, title_of
 from games.errors import NotFound
-from games.models import Game, GameResult, PlayerSettings, Rating, RatingChange, ResultSeat
+from games.models import (
+    Game,
+    GameResult,
+    PlayerSettings,
+    Rating,
+    RatingChange,
+    ResultSeat,
+    Seat,
+)
 from games.registry import GAME_TYPES
 from games.selectors import display_name, export_record, is_moderator
 from games.services.ratings import PROVISIONAL_GAMES, display_rating, uncertainty
@@ -114,12 +122,27 @@ def stats_of(user) -> list[dict]:
     ]
 
 
-def current_games(user) -> QuerySet[Game]:
-    """Games the player sits at that are waiting for players or in play."""
+def current_games(user, viewer) -> QuerySet[Game]:
+    """Games the player sits at that are waiting for players or in play, as ``viewer``
+    may know of them: a private game only to its players, those invited to it and the
+    moderators (``games.selectors.can_view``)."""
+    games = Game.objects.filter(
+        seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
+    ).distinct()
+    if not is_moderator(viewer):
+        games = games.filter(_private_visible(viewer))
+    return games.order_by("-last_move_at", "-created_at")
+
+
+def _private_visible(viewer) -> Q:
+    """Games public, or private with the viewer seated or invited."""
+    if not getattr(viewer, "is_authenticated", False):
+        return Q(private=False)
+    own = Seat.objects.filter(game=OuterRef("pk"))
     return (
-        Game.objects.filter(seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-        .distinct()
-        .order_by("-last_move_at", "-created_at")
+        Q(private=False)
+        | Exists(own.filter(user=viewer))
+        | Exists(own.filter(status=Seat.Status.INVITED, invited_email__iexact=viewer.email or "-"))
     )
 
 

@@ -53,7 +53,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
             "players": players_of(game),
             "linked": game.pk in seated or is_moderator(viewer),
         }
-        for game in selectors.current_games(player)[:30]
+        for game in selectors.current_games(player, viewer)[:30]
     ]
     versus = selectors.head_to_head(player, viewer)
     context = {

@@ -24,6 +24,7 @@ input and call one of these.
 from games.selectors import MODERATORS_GROUP, is_moderator
 from games.services.accounts import (
     SIGN_IN_MAX_AGE,
+    account_identity,
     account_sign_in,
     player_preferences_set,
     sign_in_code,
@@ -46,6 +47,7 @@ from games.services.deadlines import (
     vacation_start,
     vacations_expire,
 )
+from games.services.drift import drift_check
 from games.services.invitations import invitation_decline
 from games.services.moderation import (
     moderate_abort,
@@ -113,7 +115,9 @@ __all__ = [
     "SIGN_IN_MAX_AGE",
     "TIME_CONTROL_DAYS",
     "MoveResult",
+    "account_identity",
     "account_sign_in",
+    "drift_check",
     "analyses_rebuild",
     "analyses_sweep",
     "analysis_request",

@@ -3,10 +3,12 @@
 The email goes through the outbox like every other (a worker sends it, so a slow mail
 server never holds a page). Its sign-in code is opaque — the outbox row's number and a
 keyed hash of that row, the address and the account's last sign-in — so it names no
-address, works once (signing in changes the last sign-in) and for ``SIGN_IN_MAX_AGE``.
+address, works once (signing in changes the last sign-in, by a conditional UPDATE that
+one post alone wins) and for ``SIGN_IN_MAX_AGE``.
 The link carries the code in its fragment (``/signin/link/#CODE``), which browsers send
 to no server and in no ``Referer``: the page POSTs it."""
 
+import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
@@ -27,6 +29,16 @@ SIGN_IN_SALT = "azulsite.sign-in"
 SIGN_IN_MAX_AGE = timedelta(minutes=30)
 
 
+def account_identity(address: str | None) -> str:
+    """The one spelling of an account's address: the username it is stored under, the
+    name every sign-in looks it up by, and the key of every limit on it. Unicode's
+    compatibility form (NFKC, as Django's sign-in form reads a username: the fullwidth
+    ``ｐ３４`` is ``p34``), lower case, no surrounding space. Normalised before and after
+    lowering, since lowering may undo the compatibility form (``ℌ``)."""
+    value = unicodedata.normalize("NFKC", str(address or "")).strip().lower()
+    return unicodedata.normalize("NFKC", value)
+
+
 @transaction.atomic
 def sign_in_request(*, email: str, next_url: str = "/lobby/", language: str = "") -> bool:
     """Queue a sign-in email to ``email``, whose link returns to ``next_url`` (a local
@@ -34,7 +46,7 @@ def sign_in_request(*, email: str, next_url: str = "/lobby/", language: str = ""
     Creates no account (``account_sign_in`` does). Asking again within the same minute
     queues nothing more: the email on its way holds a working link. Whether an email was
     queued now."""
-    email = email.strip().lower()
+    email = account_identity(email)
     _one_at_a_time(email)
     user = User.objects.filter(username=email).first()
     minute = int(timezone.now().timestamp() // 60)
@@ -93,18 +105,29 @@ def account_sign_in(*, code: str):
             _("this sign-in link has expired (links last 30 minutes): ask for a new one"),
             code="link_expired",
         )
-    user, _created = User.objects.select_for_update().get_or_create(
+    user, _created = User.objects.get_or_create(
         username=row.recipient, defaults={"email": row.recipient}
     )
     if _last_login(user) != row.payload.get("last", ""):
-        raise BadRequest(
-            _("this sign-in link has already been used: ask for a new one"), code="link_used"
-        )
+        raise _link_used()
     if not user.is_active:
         raise Forbidden(_("this account is disabled"), code="account_disabled")
+    # The code is spent by one conditional UPDATE: of simultaneous posts of one code, one
+    # alone still finds the last sign-in the code was made with (PostgreSQL re-reads the
+    # row a concurrent UPDATE changed before deciding), the others change nothing.
+    now = timezone.now()
+    if not User.objects.filter(pk=user.pk, last_login=user.last_login).update(last_login=now):
+        raise _link_used()
+    user.last_login = now
     if language := i18n.supported(row.payload.get("language")):
         PlayerSettings.objects.update_or_create(user=user, defaults={"last_language": language})
     return user
+
+
+def _link_used() -> BadRequest:
+    return BadRequest(
+        _("this sign-in link has already been used: ask for a new one"), code="link_used"
+    )
 
 
 @transaction.atomic

@@ -5,13 +5,14 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from games.services import analysis, bots, deadlines, notices
+from games.services import analysis, bots, deadlines, drift, notices
 
 
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
     """One pass of every periodic job: vacations that ran out, computer players' moves
     (lost tasks, the timeout policy ``bot``), analyses whose task was lost, timeouts, then
-    the notices the clock causes (deadline warnings, reminders, digests). Each job handles
+    the notices the clock causes (deadline warnings, reminders, digests), and a sample of
+    finished games' read models checked against their events. Each job handles
     at most ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed columns), never all
     games. Sending the emails due is the mail door's part of the minute
     (``games.mail.services.sweep``)."""
@@ -24,4 +25,5 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
         "warnings": notices.warnings_queue(now=now),
         "reminders": notices.reminders_queue(now=now),
         "digests": notices.digests_queue(now=now),
+        "read_models_drifted": drift.drift_check(now=now),
     }

@@ -22,7 +22,8 @@ from games.refusals import plain_params, rules_error_text
 from games.registry import GAME_TYPES, game_type
 from games.repository import empty_table, records, table_snapshot_write
 from games.rules.common import IllegalMove, chosen_options
-from games.selectors import bot_actor, seat_of
+from games.selectors import bot_actor, invited_seat, not_visible, seat_of
+from games.services.accounts import account_identity
 from games.services.common import act, actor_of, locked_game
 from games.services.reactions import PROJECTIONS, Change, react
 
@@ -144,7 +145,8 @@ def game_create(
     """Open a table: the creator takes a seat, invited addresses get a seat each (and an
     invitation email with a signed link), each level in ``bots`` seats a computer player
     of that level (issue 15: "play against the computer"), the other seats stay open for
-    anyone to join; with no seat left open the game starts at once. ``reminders`` sets
+    anyone to join (a private game keeps none: its seats are for those invited); with no
+    seat left open the game starts at once. ``reminders`` sets
     the game's reminder policy (``validate_reminders``); ``rated`` whether the result
     counts for the ratings (issue 16); ``timeout_bot`` the level of the computer player
     that plays a turn whose time ran out (timeout policy ``bot``)."""
@@ -186,6 +188,14 @@ def game_create(
             )
             % {"invitations": len(emails), "bots": len(levels), "seats": free},
             code="too_many_invitations",
+        )
+    if private and len(emails) + len(levels) < players - 1:
+        raise BadRequest(
+            _(
+                "a private game has no seat open to anyone: invite a player or seat a computer "
+                "player for each free seat, or make the game public"
+            ),
+            code="private_game_open_seat",
         )
     _invitations_allowed(creator, len(emails))
     new = Game.objects.create(
@@ -297,7 +307,7 @@ def _invitations_allowed(creator, wanted: int) -> None:
 def _invited_emails(invite, creator) -> list[str]:
     emails = []
     for raw in invite or ():
-        email = str(raw).strip().lower()
+        email = account_identity(raw)
         try:
             validate_email(email)
         except ValidationError:
@@ -334,29 +344,30 @@ def invitation_seat(token: str) -> Seat:
 @transaction.atomic
 def game_join(*, game: Game, user, token: str | None = None) -> Game:
     """Take a seat: the seat an invitation names (``token``), the seat invited under the
-    user's address, or an open seat. The game starts when the last seat is taken."""
+    user's address, or an open seat — but not at a private game, whose seats are for the
+    players invited to it (to anyone else it is invisible: the answer is the same as to
+    reading it). The game starts when the last seat is taken."""
     game = locked_game(game)
+    invited = invitation_seat(token) if token is not None else None
+    named = invited is not None and invited.game_id == game.pk
+    if game.private and not (named or invited_seat(game, user) or seat_of(game, user)):
+        # Unjoinable as it is invisible: the same answer as to reading it.
+        raise not_visible(game)
     if game.status != Game.Status.OPEN:
         raise Conflict(_("this game is no longer waiting for players"), code="not_open")
     seats = list(game.seats.all())
     if any(seat.user_id == user.pk for seat in seats):
         raise Conflict(_("you already have a seat in this game"), code="already_seated")
-    if token is not None:
-        invited = invitation_seat(token)
+    if invited is not None:
         if invited.game_id != game.pk or invited.status != Seat.Status.INVITED:
             raise Conflict(
                 _("this invitation has already been used or withdrawn"), code="invitation_used"
             )
         seat = next(s for s in seats if s.pk == invited.pk)
     else:
-        seat = next(
-            (
-                s
-                for s in seats
-                if s.status == Seat.Status.INVITED and s.invited_email.lower() == user.email.lower()
-            ),
-            None,
-        ) or next((s for s in seats if s.status == Seat.Status.OPEN), None)
+        seat = invited_seat(game, user) or (
+            None if game.private else next((s for s in seats if s.status == Seat.Status.OPEN), None)
+        )
     if seat is None:
         raise Conflict(_("every seat is taken or reserved for an invited player"), code="no_seat")
     seat.user = user

@@ -7,7 +7,10 @@ from games.models import Game
 
 
 def started(game: str, *users, **options) -> Game:
-    """A game of ``game`` between ``users`` (the first creates it), started."""
+    """A game of ``game`` between ``users`` (the first creates it), started; a private
+    one with the others invited (a private game has no seat open to anyone)."""
+    if options.get("private"):
+        options.setdefault("invite", [user.email for user in users[1:]])
     table = services.game_create(creator=users[0], game=game, players=len(users), **options)
     for user in users[1:]:
         services.game_join(game=table, user=user)

@@ -35,7 +35,7 @@ def test_creating_a_game_seats_the_creator_and_leaves_the_other_seats_open(alice
             "options": {"board": "grey"},
             "time_control": {"kind": "per_move", "days": 3},
             "self_undo": False,
-            "private": True,
+            "private": False,
         },
     )
     assert response.status_code == 201
@@ -44,7 +44,7 @@ def test_creating_a_game_seats_the_creator_and_leaves_the_other_seats_open(alice
     assert body["status"] == "open" and body["players"] == 3
     assert body["options"] == {"board": "grey"}
     assert body["time_control"] == {"kind": "per_move", "days": 3}
-    assert body["self_undo"] is False and body["private"] is True
+    assert body["self_undo"] is False and body["private"] is False
     assert [seat["status"] for seat in body["seats"]] == ["joined", "open", "open"]
     assert body["seats"][0]["player"] == "Alice"
     assert body["you"]["seat"] is None and body["you"]["your_turn"] is False

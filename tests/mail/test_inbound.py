@@ -47,6 +47,11 @@ def turn_email(sink, user):
     return [m for m in sink.to(user.email) if m["Reply-To"]][-1]
 
 
+def players_reply(fixture: str, player, to: str) -> bytes:
+    """The player's reply "1" to the reply address ``to``, as the mail client writes it."""
+    return fixture_reply(fixture, FROM=player.email, TO=to, MOVE="1", MESSAGE_ID=new_message_id())
+
+
 def reply(fixture: str, *, sender: str, to: str, move: str, message_id: str | None = None):
     raw = fixture_reply(
         fixture, FROM=sender, TO=to, MOVE=move, MESSAGE_ID=message_id or new_message_id()
@@ -100,13 +105,7 @@ def test_a_reply_from_another_address_is_refused(game, smtp, carol):
 def test_a_reply_whose_sender_failed_dmarc_is_refused(game, smtp):
     player = player_to_move(game)
     email = turn_email(smtp, player)
-    raw = fixture_reply(
-        "gmail.eml",
-        FROM=player.email,
-        TO=str(email["Reply-To"]),
-        MOVE="1",
-        MESSAGE_ID=new_message_id(),
-    )
+    raw = players_reply("gmail.eml", player, str(email["Reply-To"]))
     checked = b"Authentication-Results: mx.play.example; dmarc=fail header.from=example.com\r\n"
     assert "(DMARC failed)" in mail.reply_receive(raw=checked + raw)
     assert player_to_move(game) == player
@@ -291,3 +290,157 @@ def test_reply_addresses_fit_in_a_local_part_and_name_their_seat(settings):
     assert len(address.split("@")[0]) <= 64
     assert tokens.read_reply_address(address) == tokens.ReplyTo(123456, 3, 98765)
     assert tokens.read_reply_address(address.replace("play.example", "other.example")) is None
+
+
+# The From shapes an adversarial probe played as the victim, the attacker's own domain
+# passing DMARC; and their relatives (an address in a quoted or encoded display name, or
+# in a comment; two From headers).
+SPOOFED_FROM = [
+    "{victim} <attacker@evil.example>",
+    "{victim}, attacker@evil.example",
+    "{victim})<attacker@evil.example>",
+    "<{victim}>attacker@evil.example",
+    '"{victim}" <attacker@evil.example>',
+    "=?utf-8?q?{encoded}?= <attacker@evil.example>",
+    "attacker@evil.example ({victim})",
+    "{victim}\r\nFrom: attacker@evil.example",
+    "victims: {victim};",
+]
+ATTACKER_PASSES = b"Authentication-Results: mx.example; dmarc=pass header.from=evil.example\r\n"
+
+
+def with_from(raw: bytes, value: str) -> bytes:
+    """The reply with its (first) From header replaced by ``value``."""
+    head, _sep, body = raw.partition(b"\r\n\r\n")
+    lines = head.split(b"\r\n")
+    at = next(n for n, line in enumerate(lines) if line.startswith(b"From:"))
+    lines[at] = b"From: " + value.encode()
+    return b"\r\n".join(lines) + b"\r\n\r\n" + body
+
+
+@pytest.mark.parametrize("shape", SPOOFED_FROM)
+@pytest.mark.django_db(transaction=True)
+def test_a_from_naming_the_player_beside_another_address_is_refused_unanswered(game, smtp, shape):
+    player = player_to_move(game)
+    email = turn_email(smtp, player)
+    raw = players_reply("gmail.eml", player, str(email["Reply-To"]))
+    encoded = player.email.replace("@", "=40").replace(".", "=2E")
+    spoofed = with_from(raw, shape.format(victim=player.email, encoded=encoded))
+    before = len(smtp.messages)
+    outcome = mail.reply_receive(raw=ATTACKER_PASSES + spoofed)
+    assert outcome.startswith("refused") and outcome.endswith("(not answered)"), outcome
+    assert player_to_move(game) == player
+    mail.sweep()
+    assert len(smtp.messages) == before, "nobody is answered, the victim least of all"
+    assert InboundMessage.objects.get(outcome=outcome[:255]).sender == ""
+
+
+# Real Authentication-Results headers, as the big receivers write them, with the sender's
+# domain put in; each beside a mail client's reply.
+AUTHENTICATED = {
+    "gmail.eml": (
+        "mx.google.com;\r\n       dkim=pass header.i=@{domain} header.s=20230601 "
+        "header.b=Xy12Ab3c;\r\n       spf=pass (google.com: domain of {sender} designates "
+        "209.85.220.41 as permitted sender) smtp.mailfrom={sender};\r\n       dmarc=pass "
+        "(p=NONE sp=QUARANTINE dis=NONE) header.from={domain}"
+    ),
+    "outlook.eml": (
+        "spf=pass (sender IP is 40.107.20.101)\r\n smtp.mailfrom={domain}; dkim=pass "
+        "(signature was verified)\r\n header.d={domain};dmarc=pass action=none\r\n "
+        "header.from={domain};compauth=pass reason=100"
+    ),
+    "thunderbird.eml": (
+        "mx6.messagingengine.com;\r\n    dkim=pass (2048-bit rsa key sha256) "
+        "header.d={domain} header.i=@{domain} header.b=AbCdEf12 header.a=rsa-sha256 "
+        "header.s=fm1 x-bits=2048;\r\n    dmarc=pass policy.published-domain-policy=none "
+        "policy.applied-disposition=none policy.evaluated-disposition=none "
+        "(p=none,d=none,d.eval=none) policy.policy-from=p header.from={domain};\r\n"
+        "    iprev=pass smtp.remote-ip=66.111.4.28 (out4-smtp.messagingengine.com);\r\n"
+        "    spf=pass smtp.mailfrom={sender} smtp.helo=out4-smtp.messagingengine.com"
+    ),
+    "apple_mail.eml": (
+        "mx.play.example 1; dmarc = pass (p=quarantine dis=none)\r\n header.from = {domain}"
+    ),
+}
+
+
+def authenticated_reply(fixture: str, player, to: str, results: str) -> bytes:
+    domain = player.email.rpartition("@")[2]
+    header = results.format(domain=domain, sender=player.email)
+    return f"Authentication-Results: {header}\r\n".encode() + players_reply(fixture, player, to)
+
+
+@pytest.mark.parametrize("fixture", list(AUTHENTICATED))
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_whose_dmarc_passed_for_the_senders_domain_is_played(game, smtp, fixture):
+    player = player_to_move(game)
+    email = turn_email(smtp, player)
+    raw = authenticated_reply(fixture, player, str(email["Reply-To"]), AUTHENTICATED[fixture])
+    assert mail.reply_receive(raw=raw).startswith("played"), fixture
+
+
+FAILED = [
+    "mx.play.example; dmarc = fail (p=reject) header.from = {domain}",
+    "mx.play.example;dmarc=FAIL header.from={domain}",
+    "mx.play.example; spf=pass smtp.mailfrom={sender}; dmarc=fail header.from={domain}",
+    "mx.play.example; dmarc=pass header.from=evil.example",
+    "mx.play.example; dmarc=pass (header.from={domain}) header.from=evil.example",
+    'mx.play.example; dkim=pass header.b="x;dmarc=pass"; dmarc=fail header.from={domain}',
+]
+
+
+@pytest.mark.parametrize("results", FAILED)
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_failing_dmarc_in_any_spelling_is_refused_unanswered(game, smtp, results):
+    player = player_to_move(game)
+    email = turn_email(smtp, player)
+    raw = authenticated_reply("gmail.eml", player, str(email["Reply-To"]), results)
+    before = len(smtp.messages)
+    assert "(DMARC failed)" in mail.reply_receive(raw=raw)
+    assert player_to_move(game) == player
+    mail.sweep()
+    assert len(smtp.messages) == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failure_in_a_second_authentication_results_header_counts(game, smtp):
+    player = player_to_move(game)
+    email = turn_email(smtp, player)
+    raw = authenticated_reply(
+        "outlook.eml", player, str(email["Reply-To"]), AUTHENTICATED["outlook.eml"]
+    )
+    second = b"Authentication-Results: relay.example; dmarc=fail header.from=example.com\r\n"
+    assert "(DMARC failed)" in mail.reply_receive(raw=second + raw)
+
+
+def test_authentication_results_read_per_rfc_8601():
+    results = inbound.authentication_results(
+        'mx.example 1 (comment; dmarc=fail); dkim=pass header.b="a;b" (x (nested) y);'
+        ' dmarc / 1 = pass reason = "ok" header . from = Example.COM; spf = none'
+    )
+    assert results == [
+        ("dkim", "pass", {"header.b": "a b"}),
+        ("dmarc", "pass", {"header.from": "example.com"}),
+        ("spf", "none", {}),
+    ]
+    assert inbound.authentication_results("mx.example; none") == []
+
+
+# From headers on which Python's own parser raises (IndexError, AttributeError,
+# UnboundLocalError) instead of noting a defect; found by feeding it random headers.
+UNPARSABLE_FROM = ["<", " :a==\x00\t\x00;.\x00", "a@[b]@[", "x@y\r\n\t:[[<@]"]
+
+
+@pytest.mark.parametrize("value", UNPARSABLE_FROM)
+def test_a_from_pythons_parser_fails_on_is_refused_not_an_error(value):
+    raw = f"From: {value}\r\nTo: play+x@localhost\r\nMessage-ID: <u@x>\r\n\r\n1\r\n".encode()
+    reply = inbound.read(raw)
+    assert reply.sender == "" and reply.sender_refused
+
+
+@pytest.mark.django_db
+def test_a_reply_with_an_unparsable_from_is_recorded_and_refused_unanswered():
+    raw = b"From: a@[b]@[\r\nTo: <\r\nMessage-ID: <\r\nSubject: =?x?q?<?=\r\n\r\n1\r\n"
+    outcome = mail.reply_receive(raw=raw)
+    assert outcome.startswith("refused: From does not parse") and "(not answered)" in outcome
+    assert InboundMessage.objects.get().outcome == outcome

@@ -6,6 +6,8 @@ import base64
 import hashlib
 import hmac
 import json
+import os
+from email.message import EmailMessage
 from types import SimpleNamespace
 
 import pytest
@@ -15,6 +17,7 @@ from django.core.management import call_command
 from games import throttles
 from games.mail import services as mail
 from games.models import InboundMessage
+from tests.mail.conftest import player_to_move, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +121,83 @@ def test_receive_email_needs_no_secret(settings, tmp_path, monkeypatch):
     monkeypatch.setattr("sys.stdin", SimpleNamespace(buffer=message.open("rb")))
     call_command("receive_email")
     assert InboundMessage.objects.count() == 1
+
+
+def reply_with_a_photo(player, reply_to: str, megabytes: int = 3) -> bytes:
+    """The player's reply "1", with a photo of that size attached."""
+    message = EmailMessage()
+    message["From"] = f"Player <{player.email}>"
+    message["To"] = reply_to
+    message["Subject"] = "Re: your turn"
+    message["Message-ID"] = f"<photo.{megabytes}@example.com>"
+    message.set_content("1\n\nHere is the board as I see it.\n")
+    message.add_attachment(
+        os.urandom(megabytes * 1024 * 1024), maintype="image", subtype="jpeg", filename="b.jpg"
+    )
+    return message.as_bytes()
+
+
+@pytest.fixture
+def waiting_reply(alice, bob, smtp, settings):
+    """The player to move and the reply address of their turn email; the webhook on."""
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret", "MAILGUN_WEBHOOK_SIGNING_KEY": "k3y"}
+    game = start_game(alice, bob)
+    player = player_to_move(game)
+    mail.sweep()
+    turn = [m for m in smtp.to(player.email) if m["Reply-To"]][-1]
+    return game, player, str(turn["Reply-To"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_with_a_photo_posted_as_json_is_played(client, waiting_reply):
+    game, player, reply_to = waiting_reply
+    raw = reply_with_a_photo(player, reply_to).decode()
+    body = json.dumps({"RecordType": "Inbound", "RawEmail": raw, "Headers": []})
+    assert len(body) > 3_000_000
+    response = client.post(
+        POSTMARK, body, content_type="application/json", HTTP_AUTHORIZATION=basic("hook:secret")
+    )
+    assert response.status_code == 200
+    assert InboundMessage.objects.get().outcome.startswith("played")
+    assert player_to_move(game) != player
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_with_a_photo_posted_as_a_form_is_played(client, waiting_reply):
+    game, player, reply_to = waiting_reply
+    form = {
+        **mailgun_form(b"k3y", forged=False),
+        "body-mime": reply_with_a_photo(player, reply_to).decode(),
+    }
+    response = client.post(
+        "/mail/anymail/mailgun/inbound_mime/", form, HTTP_AUTHORIZATION=basic("hook:secret")
+    )
+    assert response.status_code == 200, response.content
+    assert InboundMessage.objects.get().outcome.startswith("played")
+    assert player_to_move(game) != player
+
+
+def test_past_the_webhooks_own_limit_a_post_gets_413_and_other_doors_keep_djangos(client, settings):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret"}
+    settings.MAIL_WEBHOOK_MAX_BYTES = 1_000_000
+    big = json.dumps({"RecordType": "Inbound", "RawEmail": "x" * 1_000_001, "Headers": []})
+    response = client.post(
+        POSTMARK, big, content_type="application/json", HTTP_AUTHORIZATION=basic("hook:secret")
+    )
+    assert response.status_code == 413 and response.json()["code"] == "body_too_large"
+    unauthenticated = client.post(POSTMARK, big, content_type="application/json")
+    assert unauthenticated.status_code == 401
+    elsewhere = client.post("/signin/", {"email": "x" * 3_000_000})
+    assert elsewhere.status_code == 400
+    assert not InboundMessage.objects.exists()
+
+
+def test_a_mangled_form_post_is_refused_without_an_error(client, settings):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret", "MAILGUN_WEBHOOK_SIGNING_KEY": "k3y"}
+    response = client.post(
+        "/mail/anymail/mailgun/inbound_mime/",
+        b"--xx\r\nnot a part",
+        content_type="multipart/form-data; boundary=xx",
+        HTTP_AUTHORIZATION=basic("hook:secret"),
+    )
+    assert response.status_code == 400

@@ -4,7 +4,10 @@ from games import repository, selectors, services
 
 
 def started_game(alice, bob, game: str = "summer-pavilion", **options):
-    """A two-player game, created by alice and joined by bob (so it has started)."""
+    """A two-player game, created by alice and joined by bob (so it has started); bob is
+    invited to a private one."""
+    if options.get("private"):
+        options.setdefault("invite", [bob.email])
     created = services.game_create(creator=alice, game=game, players=2, **options)
     services.game_join(game=created, user=bob)
     created.refresh_from_db()

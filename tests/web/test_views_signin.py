@@ -4,6 +4,7 @@ in a path or query; bad links get a clear page; limits answer the same neutral p
 staff keep passwords, rate-limited; signing out is a POST."""
 
 import re
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from types import SimpleNamespace
@@ -12,12 +13,16 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.db import connection
+from django.test import Client, RequestFactory
 from django.utils import timezone
+from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
 
 from games import services, throttles
 from games.mail import services as mail_services
 from games.mail import tokens
 from games.models import NoticeKind, Outbox
+from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -270,3 +275,154 @@ def test_concurrent_requests_for_one_address_queue_one_email_a_minute():
         list(pool.map(ask, range(16)))
     rows = Outbox.objects.filter(kind=NoticeKind.SIGN_IN).count()
     assert 1 <= rows <= 2  # one, or two if the minute turned meanwhile
+
+
+# Spellings of alice@example.com: each is the same account to the sign-in (Django's form
+# reads a username in Unicode's compatibility form), so each counts against one limit.
+SAME_ACCOUNT = {
+    "fullwidth": "ａｌｉｃｅ@example.com",
+    "mixed case": "Alice@Example.COM",
+    "compatibility": "𝐚lice@ｅｘａｍｐｌｅ.com",
+    "spaced": "  alice@example.com ",
+}
+# A confusable (Cyrillic а) is another account: it must not open alice's.
+CONFUSABLE = "аlice@example.com"
+
+
+@pytest.mark.parametrize("spelling", list(SAME_ACCOUNT.values()), ids=list(SAME_ACCOUNT))
+def test_every_spelling_of_an_account_is_the_one_the_limit_counts(spelling):
+    assert services.account_identity(spelling) == "alice@example.com"
+    assert services.account_identity(CONFUSABLE) != "alice@example.com"
+
+
+@pytest.mark.parametrize(
+    "spelling", [*SAME_ACCOUNT.values(), CONFUSABLE], ids=[*SAME_ACCOUNT, "confusable"]
+)
+def test_after_five_wrong_passwords_no_look_alike_spelling_signs_in(client, alice, spelling):
+    for _ in range(5):
+        client.post("/signin/password/", {"username": alice.email, "password": "guess"})
+    right = client.post("/signin/password/", {"username": spelling, "password": "pw-alice"})
+    assert right.status_code == (429 if spelling != CONFUSABLE else 200)
+    assert client.get("/lobby/").status_code == 302
+
+
+def test_wrong_passwords_under_look_alike_spellings_count_against_the_account(client, alice):
+    for spelling in [*SAME_ACCOUNT.values(), "ＡＬＩＣＥ@EXAMPLE.COM"]:
+        client.post("/signin/password/", {"username": spelling, "password": "guess"})
+    right = client.post("/signin/password/", {"username": alice.email, "password": "pw-alice"})
+    assert right.status_code == 429
+
+
+def test_any_spelling_of_the_account_signs_in_with_the_right_password(client, alice):
+    response = client.post(
+        "/signin/password/", {"username": SAME_ACCOUNT["fullwidth"], "password": "pw-alice"}
+    )
+    assert response.status_code == 302
+    assert client.get("/lobby/").status_code == 200
+
+
+def test_the_admin_sign_in_is_limited_per_account_like_the_sites(client, alice):
+    alice.is_staff = True
+    alice.save()
+    for _ in range(5):
+        client.post("/admin/login/", {"username": alice.email, "password": "guess"})
+    right = client.post(
+        "/admin/login/", {"username": SAME_ACCOUNT["fullwidth"], "password": "pw-alice"}
+    )
+    assert right.status_code == 429
+    assert client.get("/admin/").status_code == 302
+
+
+def test_the_api_token_is_limited_per_account_whatever_the_spelling(alice, monkeypatch):
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "token-account", "3/hour")
+    api = APIClient()
+    for _ in range(3):
+        api.post("/api/token/", {"email": alice.email, "password": "guess"}, format="json")
+    right = api.post(
+        "/api/token/", {"email": "Alice@Example.com", "password": "pw-alice"}, format="json"
+    )
+    assert right.status_code == 429
+
+
+def test_sign_in_emails_to_spellings_of_one_address_count_as_one_address(client):
+    for spelling in ("dora@example.com", "Dora@example.com", "dora@ｅｘａｍｐｌｅ.com"):
+        client.post("/signin/", {"email": spelling})
+    rows = Outbox.objects.filter(kind=NoticeKind.SIGN_IN)
+    assert set(rows.values_list("recipient", flat=True)) == {"dora@example.com"}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("new_account", [False, True], ids=["existing account", "new account"])
+def test_ten_simultaneous_posts_of_one_code_sign_in_once(new_account, settings):
+    settings.SITE_URL = "https://play.example"
+    email = "dora@example.com" if new_account else make_user("erin").email
+    Client().post("/signin/", {"email": email})
+    path_and_code = link_from_mail(email)
+    start = threading.Barrier(10)
+
+    def post(_):
+        client = Client()
+        try:
+            start.wait()
+            return sign_in_with(client, path_and_code).status_code
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        statuses = list(pool.map(post, range(10)))
+    assert statuses.count(302) == 1, statuses
+    assert set(statuses) == {302, 400}
+    assert get_user_model().objects.filter(username=email).count() == 1
+
+
+def cut_the_cache(settings) -> None:
+    """The rate limits' cache unreachable (nothing listens on port 1), configured as
+    production's Redis is: errors ignored and logged, a short time to connect."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 0.2,
+                "SOCKET_TIMEOUT": 0.2,
+            },
+        }
+    }
+
+
+@pytest.fixture
+def cache_down(settings):
+    cut_the_cache(settings)
+
+
+def test_with_the_cache_down_password_tries_are_refused_for_a_minute(client, alice, cache_down):
+    response = client.post("/signin/password/", {"username": alice.email, "password": "pw-alice"})
+    assert response.status_code == 503 and response["Retry-After"] == "60"
+    assert "try again in a minute" in response.text
+    assert client.get("/lobby/").status_code == 302
+    admin = client.post("/admin/login/", {"username": alice.email, "password": "pw-alice"})
+    assert admin.status_code == 503
+
+
+def test_with_the_cache_down_no_sign_in_email_goes_out(client, cache_down):
+    response = client.post("/signin/", {"email": "dora@example.com"})
+    assert response.status_code == 503 and response["Retry-After"] == "60"
+    assert not Outbox.objects.exists()
+    assert not throttles.sign_in_email_allowed(RequestFactory().post("/"), "dora@example.com")
+
+
+def test_with_the_cache_down_pages_and_links_already_sent_still_work(client, alice, settings):
+    client.post("/signin/", {"email": alice.email})
+    link = link_from_mail()
+    cut_the_cache(settings)
+    assert client.get("/signin/").status_code == 200
+    assert sign_in_with(client, link).status_code == 302
+    assert client.get("/lobby/").status_code == 200
+
+
+def test_with_the_cache_down_the_api_token_is_refused_and_reads_go_on(alice, cache_down):
+    api = APIClient()
+    token = api.post("/api/token/", {"email": alice.email, "password": "pw-alice"}, format="json")
+    assert token.status_code == 429 and token["Retry-After"] == "60"
+    assert api.get("/api/games/999999/").status_code == 404

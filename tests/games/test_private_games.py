@@ -1,0 +1,123 @@
+"""A private game, from its creation on, is seen and joined by its players and the players
+invited to it alone (moderators see it too): not listed among the open games, its page
+and its API refused to anyone else, and its seats taken by nobody else (issue 34)."""
+
+import pytest
+from django.test import Client
+
+from games import services
+from games.models import Game, Seat
+from tests.conftest import make_user
+from tests.games.api_helpers import client_for, moderator_user, post, url
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def private(alice, bob):
+    """alice's private game of three, bob and carol invited, waiting for them."""
+    return services.game_create(
+        creator=alice,
+        game="azul",
+        players=3,
+        private=True,
+        invite=[bob.email, "carol@example.com"],
+    )
+
+
+@pytest.fixture
+def private_with_an_open_seat(alice):
+    """A private game with a seat open, as games were made before private games kept none
+    (the shape the probe found listed and joined)."""
+    game = services.game_create(creator=alice, game="azul", players=2)
+    Game.objects.filter(pk=game.pk).update(private=True)
+    game.refresh_from_db()
+    return game
+
+
+def signed_in(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def test_a_private_game_is_not_listed_among_the_open_games(private, private_with_an_open_seat, bob):
+    outsider = make_user("dave")
+    listed = client_for(outsider).get("/api/games/", {"filter": "open"}).json()["results"]
+    assert listed == []
+    for user in (outsider, bob):
+        listed = client_for(user).get("/api/games/", {"filter": "open"}).json()["results"]
+        assert private.pk not in [game["id"] for game in listed]
+    assert f"/games/{private.pk}/" not in signed_in(outsider).get("/lobby/").text
+    invited = client_for(bob).get("/api/games/", {"filter": "active"}).json()["results"]
+    assert [game["id"] for game in invited] == []
+    assert f"/games/{private.pk}/" in signed_in(bob).get("/lobby/").text, "under invitations"
+
+
+def test_a_private_games_page_is_refused_to_visitors_and_outsiders(private, alice, bob):
+    outsider = make_user("dave")
+    assert signed_in().get(f"/games/{private.pk}/").status_code == 403
+    assert signed_in(outsider).get(f"/games/{private.pk}/").status_code == 403
+    assert signed_in(outsider).get(f"/games/{private.pk}/seq").status_code == 403
+    for user in (alice, bob, moderator_user()):
+        assert signed_in(user).get(f"/games/{private.pk}/").status_code == 200, user
+
+
+def test_a_private_games_api_is_refused_to_visitors_and_outsiders(private, alice, bob):
+    assert client_for(None).get(url(private)).status_code == 401
+    refused = client_for(make_user("dave")).get(url(private))
+    assert refused.status_code == 403 and refused.json()["code"] == "not_visible"
+    for user in (alice, bob, moderator_user()):
+        assert client_for(user).get(url(private)).status_code == 200
+
+
+@pytest.mark.parametrize("which", ["invitations only", "with an open seat"])
+def test_an_outsider_cannot_join_a_private_game(private, private_with_an_open_seat, which):
+    game = private if which == "invitations only" else private_with_an_open_seat
+    outsider = make_user("dave")
+    response = post(client_for(outsider), url(game, "join"))
+    assert response.status_code == 403 and response.json()["code"] == "not_visible"
+    signed_in(outsider).post(f"/games/{game.pk}/join/")
+    assert not game.seats.filter(user=outsider).exists()
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN
+
+
+def test_an_outsider_cannot_join_with_an_invitation_to_another_game(private, alice):
+    other = services.game_create(creator=alice, game="azul", players=2, invite=["erin@example.com"])
+    token = services.invitation_token(other.seats.get(status=Seat.Status.INVITED))
+    response = post(client_for(make_user("erin")), url(private, "join"), {"token": token})
+    assert response.status_code == 403
+
+
+def test_the_invited_players_join_and_the_game_starts(private, bob, carol):
+    assert post(client_for(bob), url(private, "join")).status_code == 200
+    seat = private.seats.get(invited_email=carol.email)
+    token = services.invitation_token(seat)
+    assert post(client_for(carol), url(private, "join"), {"token": token}).status_code == 200
+    private.refresh_from_db()
+    assert private.status == Game.Status.ACTIVE
+
+
+def test_a_private_game_keeps_no_seat_open_to_anyone(alice):
+    response = post(
+        client_for(alice), "/api/games/", {"game": "azul", "players": 2, "private": True}
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "private_game_open_seat"
+    assert not Game.objects.exists()
+    with_a_bot = {"game": "azul", "players": 2, "private": True, "bots": ["easy"]}
+    assert post(client_for(alice), "/api/games/", with_a_bot).status_code == 201
+
+
+def test_a_players_profile_shows_their_private_games_to_those_who_may_see_them(private, alice, bob):
+    public = services.game_create(creator=alice, game="azul", players=2)
+    for viewer, shown in ((make_user("dave"), False), (bob, True), (alice, True)):
+        profile = client_for(viewer).get(f"/api/players/{alice.pk}/")
+        ids = [game["id"] for game in profile.json()["current_games"]]
+        assert public.pk in ids and (private.pk in ids) is shown, viewer
+    for viewer, shown in ((make_user("erin"), False), (bob, True)):
+        page = signed_in(viewer).get(f"/players/{alice.pk}/")
+        ids = [row["game"].pk for row in page.context["current"]]
+        assert public.pk in ids and (private.pk in ids) is shown, viewer
