@@ -2,13 +2,7 @@
 ``IllegalMove`` saying why not) and the event it causes. Rules reference
 ``rules/summer-pavilion.md``; ``engine.decide`` chooses the function by the command."""
 
-from games.rules.common import (
-    IllegalMove,
-    count_of,
-    fast_constructor,
-    remove_counts,
-    total,
-)
+from games.rules.common import IllegalMove, count_of, fast_constructor, remove_counts, total
 from games.rules.summer_pavilion.board import (
     COLOUR_COUNT,
     CORNER_SPACES,
