@@ -9,7 +9,6 @@ from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_l
 from games.boards import words
 from games.boards.svg import Palette, document, element, group, text
 from games.rules.miyabi import PROVISIONAL
-from games.rules.miyabi.engine import footprint
 from games.rules.miyabi.model import (
     GRID,
     BonusTileTaken,
@@ -19,6 +18,7 @@ from games.rules.miyabi.model import (
     Shape,
     TilePlaced,
 )
+from games.rules.miyabi.placement import footprint
 
 # The game's name on the pages: the published editions have their own in each language.
 TITLE = pgettext_lazy("game title", "Miyabi")

@@ -15,19 +15,16 @@ from games.rules.azul.engine import (
     decide_and_evolve,
     decode,
     decode_command,
-    default_command,
     encode,
     encode_command,
     evolve,
     is_barrier,
     is_over,
-    legal_commands,
     outcome,
     replay,
     scores,
     start,
     to_move,
-    view,
 )
 from games.rules.azul.model import (
     CENTRE,
@@ -46,7 +43,9 @@ from games.rules.azul.model import (
     TilesTaken,
     WallTiled,
 )
+from games.rules.azul.moves import default_command, legal_commands
 from games.rules.azul.notation import format, parse
+from games.rules.azul.view import view
 from games.rules.common import IllegalMove, InvalidNotation, Outcome
 
 __all__ = [

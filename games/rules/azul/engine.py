@@ -11,7 +11,6 @@ After a command, ``decide`` adds every automatic event until a player must choos
 import random
 from collections.abc import Collection, Iterable
 from dataclasses import replace
-from functools import lru_cache
 from typing import assert_never
 
 from games.rules.azul.board import (
@@ -77,7 +76,6 @@ from games.rules.common import (
     fast_constructor,
     fold,
     shared_winners,
-    table_view,
 )
 
 NAME = "azul"
@@ -85,7 +83,6 @@ PLAYERS = range(2, 5)
 OPTIONS = {"wall": WALL_SIDES}
 
 NO_TILES: Counts = (0,) * COLOURS
-ALL_LINES = (1 << PATTERN_LINES) - 1
 # Built on every move and every event folded: see ``fast_constructor``.
 _State = fast_constructor(State)
 _PlayerBoard = fast_constructor(PlayerBoard)
@@ -94,13 +91,6 @@ _WallTiled = fast_constructor(WallTiled)
 _FloorLineCleared = fast_constructor(FloorLineCleared)
 COLOUR_OF = tuple(Colour)
 """The ``Colour`` of a colour index, without the enum's slower lookup by value."""
-_TAKES = {
-    (source, colour, line): TakeTiles(source, colour, line)
-    for source in (CENTRE, *range(max(FACTORIES.values())))
-    for colour in Colour
-    for line in (*range(PATTERN_LINES), FLOOR)
-}
-"""Every ``TakeTiles`` command, built once: commands are values, shared safely."""
 EMPTY_BOARD = PlayerBoard(0, (EMPTY_LINE,) * PATTERN_LINES, EMPTY_WALL, (), False)
 
 
@@ -329,7 +319,7 @@ def decide_and_evolve(
     bots and playouts need not ``evolve`` every event a second time."""
     match command:
         case TakeTiles():
-            event: Event = _take_tiles(state, command)
+            event: Event = take_tiles(state, command)
         case PlaceOnWall():
             event = _place_on_wall(state, command)
         case _:
@@ -342,7 +332,7 @@ def decide_and_evolve(
     return events, state
 
 
-def _take_tiles(state: State, command: TakeTiles) -> TilesTaken:
+def take_tiles(state: State, command: TakeTiles) -> TilesTaken:
     """Phase A: all tiles of one colour from one factory display (the rest to the centre)
     or from the centre (the first to do so this round also takes the first player marker
     onto their floor line), placed right to left on one pattern line; what does not fit
@@ -352,7 +342,7 @@ def _take_tiles(state: State, command: TakeTiles) -> TilesTaken:
     still takes it (and starts the next round); it loses no points, as only the 7 spaces
     do."""
     if state.phase is not Phase.OFFER:
-        raise _not_now(state, "take_tiles")
+        raise not_now(state, "take_tiles")
     source, colour, line = command.source, command.colour, command.line
     if source != CENTRE and not 0 <= source < len(state.factories):
         raise IllegalMove(
@@ -407,9 +397,9 @@ def _place_on_wall(state: State, command: PlaceOnWall) -> WallTiled:
     """Grey wall: the tile may go to any empty space of its row, but no colour may appear
     twice in a vertical column."""
     if state.phase is not Phase.TILING:
-        raise _not_now(state, "choose_wall_column")
+        raise not_now(state, "choose_wall_column")
     board = state.boards[state.turn]
-    row = _complete_line(board)
+    row = complete_line(board)
     assert row is not None, "decide stops in the tiling phase only for a choice"
     colour = board.lines[row].colour
     column = command.column
@@ -442,7 +432,7 @@ def _next_tiling(state: State) -> Event | None:
     line is scored and cleared."""
     seat = state.turn
     board = state.boards[seat]
-    row = _complete_line(board)
+    row = complete_line(board)
     if row is None:
         occupied = min(FLOOR_SPACES, len(board.floor) + board.marker)
         points = max(floor_penalty(occupied), -board.score)
@@ -533,57 +523,6 @@ def _bonus(board: PlayerBoard) -> Bonus:
 # --- questions about a state ----------------------------------------------------------------
 
 
-def legal_commands(state: State) -> list[Command]:
-    """Every command the player to move may give, each once: factory displays in order,
-    then the centre; colours in wall order; pattern lines top to bottom, then the floor."""
-    match state.phase:
-        case Phase.OFFER:
-            accepting = _lines_accepting(state.boards[state.turn])
-            commands: list[Command] = []
-            for source, offer in _offers(state):
-                for colour in _colours_in(offer):
-                    lines = accepting >> colour * PATTERN_LINES & ALL_LINES
-                    commands.extend(_takes(source, colour, lines))
-            return commands
-        case Phase.TILING:
-            board = state.boards[state.turn]
-            row = _complete_line(board)
-            assert row is not None, "decide stops in the tiling phase only for a choice"
-            columns = grey_wall_columns(board.wall, row, board.lines[row].colour)
-            return [PlaceOnWall(column) for column in columns]
-        case Phase.REFILL | Phase.OVER:
-            return []
-        case _:
-            assert_never(state.phase)
-
-
-def default_command(state: State) -> Command:
-    """The command that wastes least, for timeouts and bots. Taking tiles: fewest tiles
-    (and the first player marker) on the floor line or in the lid, then most tiles on the
-    pattern line, then the first factory display (the centre last), colour and line in
-    ``legal_commands`` order. Choosing a grey wall column: the most points, then the
-    leftmost column."""
-    commands = legal_commands(state)
-    if not commands:
-        raise _not_now(state, "command")
-    if state.phase is Phase.TILING:
-        board = state.boards[state.turn]
-        row = _complete_line(board)
-        return max(
-            commands,
-            key=lambda command: (
-                score_wall_placement(board.wall, row, command.column),
-                -command.column,
-            ),
-        )
-
-    def waste(command: TakeTiles) -> tuple[int, int]:
-        taken = _take_tiles(state, command)
-        return (taken.count - taken.placed + taken.marker, -taken.placed)
-
-    return min(commands, key=waste)
-
-
 def to_move(state: State) -> int | None:
     """The seat that must act next (from 0), or ``None`` when nobody must."""
     return state.turn if state.phase in (Phase.OFFER, Phase.TILING) else None
@@ -634,81 +573,12 @@ def decode_command(data: dict) -> Command:
     return CODEC.decode(data)
 
 
-def view(state: State, seat: int | None = None) -> dict:
-    """What ``seat`` may see (``None``: a spectator), JSON-safe: the keys every game shares
-    (``table_view``) and Azul's table. Azul hides nothing but the bag, so every seat sees
-    the same: the bag only as a count, the lid (face up in the box) per colour."""
-    return {
-        **table_view(
-            game=NAME,
-            seat=seat,
-            round=state.round,
-            rounds=None,
-            phase=state.phase.value,
-            to_move=to_move(state),
-            start_player=state.start_seat,
-            scores=scores(state),
-            ended_by=state.end_reason and state.end_reason.value,
-        ),
-        "wall_side": state.wall_side,
-        "bag": sum(state.bag),
-        "lid": list(state.lid),
-        "factories": [list(factory) for factory in state.factories],
-        "centre": list(state.centre),
-        "marker_in_centre": state.marker_in_centre,
-        "boards": [
-            {
-                "lines": [{"colour": line.colour, "count": line.count} for line in board.lines],
-                "wall": [list(row) for row in board.wall],
-                "floor": list(board.floor),
-                "marker": board.marker,
-            }
-            for board in state.boards
-        ],
-    }
-
-
 # --- small helpers --------------------------------------------------------------------------
 
 
-def _offers(state: State) -> list[tuple[int, Counts]]:
-    return [*enumerate(state.factories), (CENTRE, state.centre)]
-
-
-def _lines_accepting(board: PlayerBoard) -> int:
-    """Phase A: the pattern lines that may take each colour (an empty line whose wall row
-    lacks the colour, or a line of that colour not yet complete), as the bits
-    ``colour * PATTERN_LINES + line`` of one number: cheap to work out and to cache by."""
-    accepting = 0
-    for line, held in enumerate(board.lines):
-        if not held.count:
-            accepting |= _colours_missing(board.wall[line]) << line
-        elif held.count <= line:
-            accepting |= 1 << (held.colour * PATTERN_LINES + line)
-    return accepting
-
-
-@lru_cache(maxsize=1024)
-def _colours_missing(wall_row: tuple[int | None, ...]) -> int:
-    """The colours a wall row lacks, as the bits ``colour * PATTERN_LINES``."""
-    missing = (colour for colour in range(COLOURS) if colour not in wall_row)
-    return sum(1 << colour * PATTERN_LINES for colour in missing)
-
-
-@lru_cache(maxsize=4096)
-def _colours_in(offer: Counts) -> tuple[int, ...]:
-    return tuple(colour for colour in range(COLOURS) if offer[colour])
-
-
-@lru_cache(maxsize=2048)
-def _takes(source: int, colour: int, lines: int) -> tuple[TakeTiles, ...]:
-    """The takes of one colour from one source onto each pattern line in ``lines`` (bits),
-    top to bottom, then onto the floor line."""
-    onto = [line for line in range(PATTERN_LINES) if lines >> line & 1]
-    return tuple(_TAKES[source, colour, line] for line in (*onto, FLOOR))
-
-
-def _complete_line(board: PlayerBoard) -> int | None:
+def complete_line(board: PlayerBoard) -> int | None:
+    """Phase B: the topmost complete pattern line, the next to move to the wall (``None``:
+    none)."""
     for row, line in enumerate(board.lines):
         if line.count == row + 1:
             return row
@@ -720,7 +590,7 @@ def _source(source: int) -> int | None:
     return None if source == CENTRE else source
 
 
-def _not_now(state: State, action: str) -> IllegalMove:
+def not_now(state: State, action: str) -> IllegalMove:
     """Why ``action`` (``take_tiles``, ``choose_wall_column``, ``command``) cannot be done in
     this phase."""
     match state.phase:

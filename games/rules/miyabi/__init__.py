@@ -10,7 +10,6 @@ from games.rules.miyabi.data import PROVISIONAL, Provisional
 from games.rules.miyabi.engine import (
     NAME,
     OPTIONS,
-    ORIENTATIONS,
     PLAYERS,
     decide,
     decide_and_evolve,
@@ -50,6 +49,7 @@ from games.rules.miyabi.model import (
     TilePlaced,
 )
 from games.rules.miyabi.notation import format, parse
+from games.rules.miyabi.placement import ORIENTATIONS
 
 __all__ = [
     "NAME",

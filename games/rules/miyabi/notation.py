@@ -13,8 +13,8 @@ what the move list shows and what the API accepts. Case-insensitive.
 import re
 
 from games.rules.common import InvalidNotation
-from games.rules.miyabi.engine import CANONICAL
 from games.rules.miyabi.model import GRID, Command, GardenObject, Pass, PlaceTile, Shape, Tile
+from games.rules.miyabi.placement import CANONICAL
 
 OBJECT_LETTERS = {
     GardenObject.MAPLE: "M",

@@ -9,13 +9,11 @@ from games.rules.summer_pavilion.engine import (
     decide_and_evolve,
     decode,
     decode_command,
-    default_command,
     encode,
     encode_command,
     evolve,
     is_barrier,
     is_over,
-    legal_commands,
     outcome,
     replay,
     scores,
@@ -41,6 +39,7 @@ from games.rules.summer_pavilion.model import (
     TilePlaced,
     TilesTaken,
 )
+from games.rules.summer_pavilion.moves import default_command, legal_commands
 from games.rules.summer_pavilion.notation import format, parse
 from games.rules.summer_pavilion.view import view
 

@@ -4,8 +4,6 @@ rng they are given), ``evolve`` folds events into the state and never draws."""
 import dataclasses
 import random
 from collections.abc import Collection, Iterable
-from functools import cache, lru_cache
-from itertools import combinations_with_replacement
 from typing import assert_never
 
 from games.rules.common import (
@@ -27,24 +25,14 @@ from games.rules.common import (
 from games.rules.summer_pavilion.board import (
     BOARD_SPACES,
     COLOUR_COUNT,
-    CORNER_SPACES,
-    COSTS,
     FACTORIES,
-    MAX_COST,
-    MULTICOLOUR_STAR_BONUS,
-    NUMBER_BONUS,
-    NUMBER_SETS,
     ROUNDS,
-    SPACES_PER_STAR,
-    STAR_BONUS,
-    STARS,
     START_SCORE,
     SUPPLY_SPACES,
     TILES_PER_COLOUR,
     TILES_PER_FACTORY,
     Side,
     index,
-    star_and_space,
 )
 from games.rules.summer_pavilion.model import (
     BonusTilesTaken,
@@ -67,21 +55,17 @@ from games.rules.summer_pavilion.model import (
     TilesTaken,
 )
 from games.rules.summer_pavilion.rules import (
-    ALL_COLOURS,
     NO_TILES,
-    affordable_wilds,
-    cost_of,
+    number_points,
     one_of,
-    only_wild,
-    payment,
-    payment_error,
     points_lost,
-    run_length,
-    star_accepts,
-    star_tiles,
-    sub_multisets,
-    surrounded,
-    tiles_taken,
+    star_points,
+)
+from games.rules.summer_pavilion.turns import (
+    choose_bonus_tiles,
+    pass_and_keep,
+    place_tile,
+    take_tiles,
 )
 
 NAME = "summer-pavilion"
@@ -198,13 +182,10 @@ def _with_player(players: tuple[Player, ...], seat: int, player: Player) -> tupl
 
 # The evolvers of the commonest events build State and Player directly, not by
 # ``dataclasses.replace`` (which cost more than the rest of a fold), and with
-# ``fast_constructor``, as ``decide`` builds the commonest events: bots fold an event for
-# every move they try.
+# ``fast_constructor``, as ``decide`` builds the commonest events (``turns``): bots fold an
+# event for every move they try.
 _State = fast_constructor(State)
 _Player = fast_constructor(Player)
-_TilesTaken = fast_constructor(TilesTaken)
-_TilePlaced = fast_constructor(TilePlaced)
-_Passed = fast_constructor(Passed)
 _SupplyRefilled = fast_constructor(SupplyRefilled)
 
 
@@ -434,164 +415,15 @@ def _command_event(state: State, command: Command) -> Event:
         raise IllegalMove("between_rounds", action="command")
     match command:
         case TakeTiles():
-            return _take(state, command)
+            return take_tiles(state, command)
         case PlaceTile():
-            return _place(state, command)
+            return place_tile(state, command)
         case ChooseBonusTiles():
-            return _choose_bonus(state, command)
+            return choose_bonus_tiles(state, command)
         case Pass():
-            return _pass(state, command)
+            return pass_and_keep(state, command)
         case _:
             raise IllegalMove("not_a_command", game="summer-pavilion")
-
-
-def _refuse_unless_phase(state: State, phase: Phase, action: str) -> None:
-    """Refuse ``action`` (``take_tiles``, ``place_tile``, ``pass``) outside ``phase``."""
-    if state.bonus_due:
-        raise IllegalMove("bonus_due", count=state.bonus_due)
-    if state.phase is not phase:
-        code = "not_acquire_phase" if phase is Phase.ACQUIRE else "not_play_phase"
-        raise IllegalMove(code, action=action, current=state.phase.name.lower())
-
-
-def _valid_colour(colour: object) -> bool:
-    return type(colour) is int and 0 <= colour < COLOUR_COUNT
-
-
-def _take(state: State, command: TakeTiles) -> TilesTaken:
-    """Rulebook phase 1: take from one factory display or the centre."""
-    _refuse_unless_phase(state, Phase.ACQUIRE, "take_tiles")
-    source, colour, wild = command.source, command.colour, state.wild
-    if source is not None and not (type(source) is int and 0 <= source < len(state.factories)):
-        raise IllegalMove("no_such_factory", factory=source, factories=len(state.factories))
-    if not _valid_colour(colour):
-        raise IllegalMove("no_such_colour", colour=colour, colours=COLOUR_COUNT)
-    tiles = state.centre if source is None else state.factories[source]
-    if not tiles[colour]:
-        raise IllegalMove("source_lacks_colour", source=source, colour=colour)
-    if colour == wild and not only_wild(tiles, wild):
-        raise IllegalMove("wild_taken_alone", source=source, wild=wild)
-    taken = tiles_taken(tiles, colour, wild)
-    seat = state.current
-    first_from_centre = source is None and state.token_taker is None
-    return _TilesTaken(
-        seat=seat,
-        source=source,
-        colour=colour,
-        taken=taken,
-        to_centre=NO_TILES if source is None else remove_counts(tiles, taken),
-        start_token=first_from_centre,
-        points_lost=points_lost(state.players[seat].score, total(taken))
-        if first_from_centre
-        else 0,
-    )
-
-
-def _place(state: State, command: PlaceTile) -> TilePlaced:
-    """Rulebook phase 2: place one tile on an empty space, paying its cost."""
-    _refuse_unless_phase(state, Phase.PLAY, "place_tile")
-    star, space, colour, wilds = command.star, command.space, command.colour, command.wilds
-    if not (type(star) is int and 0 <= star < STARS):
-        raise IllegalMove("no_such_star", star=star, stars=STARS)
-    if not (type(space) is int and 1 <= space <= SPACES_PER_STAR):
-        raise IllegalMove("no_such_space", space=space, spaces=SPACES_PER_STAR)
-    if not _valid_colour(colour):
-        raise IllegalMove("no_such_colour", colour=colour, colours=COLOUR_COUNT)
-    if type(wilds) is not int:
-        raise IllegalMove("wilds_not_a_number")
-    seat = state.current
-    player = state.players[seat]
-    position = index(star, space)
-    if player.board[position] is not None:
-        raise IllegalMove("space_covered", star=star, space=space)
-    accepted = star_accepts(state.side, player.board, star)
-    if colour not in accepted:
-        raise IllegalMove("star_refuses_colour", star=star, accepted=tuple(accepted), colour=colour)
-    cost = cost_of(state.side, position)
-    problem = payment_error(player.beside, cost, colour, wilds, state.wild)
-    if problem:
-        code, params = problem
-        raise IllegalMove(code, **params)
-    return _placement_event(state, seat, command, payment(cost, colour, wilds, state.wild))
-
-
-def _placement_event(state: State, seat: int, command: PlaceTile, spent: Counts) -> TilePlaced:
-    """Rulebook "Scoring": 1 point per tile of the connected run; surrounded structures
-    earn supply tiles (``SHORT_SUPPLY_GIVES_WHAT_IS_THERE``)."""
-    position = index(command.star, command.space)
-    old = state.players[seat].board
-    board = old[:position] + (command.colour,) + old[position + 1 :]
-    structures = surrounded(board, position)
-    earned = sum(structure.bonus for structure in structures)
-    return _TilePlaced(
-        seat=seat,
-        star=command.star,
-        space=command.space,
-        colour=command.colour,
-        spent=spent,
-        points=run_length(board, position),
-        structures=tuple(structure.name for structure in structures),
-        bonus_tiles=_bonus_available(state, earned),
-    )
-
-
-SHORT_SUPPLY_GIVES_WHAT_IS_THERE = True
-"""Ruling (rules reference; the rulebook is silent): when the supply holds fewer tiles than
-the bonus earned, the player takes what is there (``False`` would give no bonus at all)."""
-
-
-def _bonus_available(state: State, earned: int) -> int:
-    on_supply = sum(tile is not None for tile in state.supply)
-    if earned <= on_supply:
-        return earned
-    return on_supply if SHORT_SUPPLY_GIVES_WHAT_IS_THERE else 0
-
-
-def _choose_bonus(state: State, command: ChooseBonusTiles) -> BonusTilesTaken:
-    """Rulebook "Scoring": take the bonus tiles of your choice from the supply, wild tiles
-    allowed."""
-    if not state.bonus_due:
-        raise IllegalMove("no_bonus_due")
-    colours = command.colours
-    if not (isinstance(colours, tuple) and all(_valid_colour(c) for c in colours)):
-        raise IllegalMove("bonus_not_colours")
-    if len(colours) != state.bonus_due:
-        raise IllegalMove("bonus_count", count=state.bonus_due, chosen=len(colours))
-    if list(colours) != sorted(colours):
-        raise IllegalMove("bonus_not_sorted")
-    spaces: list[int] = []
-    for colour in colours:
-        space = next(
-            (i for i, tile in enumerate(state.supply) if tile == colour and i not in spaces),
-            None,
-        )
-        if space is None:
-            raise IllegalMove("supply_lacks_colour", colour=colour)
-        spaces.append(space)
-    return BonusTilesTaken(seat=state.current, spaces=tuple(spaces), tiles=colours)
-
-
-def _pass(state: State, command: Pass) -> Passed:
-    """Rulebook "Passing": keep up to 4 tiles on the corners, discard the rest (−1 each)."""
-    _refuse_unless_phase(state, Phase.PLAY, "pass")
-    keep = command.keep
-    if not (isinstance(keep, tuple) and all(_valid_colour(c) for c in keep)):
-        raise IllegalMove("kept_not_colours")
-    if len(keep) > CORNER_SPACES:
-        raise IllegalMove("keep_too_many", most=CORNER_SPACES, kept=len(keep))
-    if list(keep) != sorted(keep):
-        raise IllegalMove("kept_not_sorted")
-    player = state.players[state.current]
-    kept = count_of(keep, COLOUR_COUNT)
-    if any(k > b for k, b in zip(kept, player.beside, strict=True)):
-        raise IllegalMove("kept_not_beside")
-    discarded = remove_counts(player.beside, kept)
-    return _Passed(
-        seat=state.current,
-        kept=kept,
-        discarded=discarded,
-        points_lost=points_lost(player.score, total(discarded)),
-    )
 
 
 def _end_of_round(state: State, rng: random.Random) -> NextRoundPrepared | GameEnded:
@@ -631,29 +463,6 @@ def _supply_refill(state: State, after: Event, rng: random.Random) -> SupplyRefi
     draw = draw_tiles(state.bag, state.tower, len(empty), rng)
     return _SupplyRefilled(
         spaces=empty[: len(draw.tiles)], tiles=draw.tiles, bag_refilled_after=draw.refilled_after
-    )
-
-
-def star_points(board: tuple[int | None, ...]) -> int:
-    """End of the game: completed stars (single-coloured by colour, multicolour 12)."""
-    points = 0
-    for star in range(STARS):
-        tiles = star_tiles(board, star)
-        if len(tiles) < SPACES_PER_STAR:
-            continue
-        if len(set(tiles)) == 1:
-            points += STAR_BONUS[tiles[0]]
-        else:
-            points += MULTICOLOUR_STAR_BONUS
-    return points
-
-
-def number_points(side: Side, board: tuple[int | None, ...]) -> int:
-    """End of the game: every space printed with 1 (2, 3, 4) covered: 4 (8, 12, 16)."""
-    return sum(
-        NUMBER_BONUS[number]
-        for number, spaces in NUMBER_SETS[side].items()
-        if all(board[i] is not None for i in spaces)
     )
 
 
@@ -700,187 +509,6 @@ def outcome(state: State, seats: Collection[int] | None = None) -> Outcome:
         raise ValueError("the game is not over")
     final = scores(state)
     return Outcome(scores=final, winners=shared_winners([(score,) for score in final], seats))
-
-
-def legal_commands(state: State) -> list[Command]:
-    """Every command ``decide`` accepts in this state, each once."""
-    if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-        return []
-    if state.bonus_due:
-        counts = count_of(tuple(t for t in state.supply if t is not None), COLOUR_COUNT)
-        return list(_bonus_choices(counts, state.bonus_due))
-    if state.phase is Phase.ACQUIRE:
-        return _legal_takes(state)
-    player = state.players[state.current]
-    commands = _legal_placements(state, player)
-    missing = ~_as_bits(player.beside)
-    commands.extend(command for needed, command in PASSES if not needed & missing)
-    return commands
-
-
-# Commands are values, shared safely: each is built once here and handed out by every
-# ``legal_commands`` (bots list them at every step they try).
-TAKES = {
-    (source, colour): TakeTiles(source, colour)
-    for source in (*range(max(FACTORIES.values())), None)
-    for colour in ALL_COLOURS
-}
-PLACEMENTS = tuple(
-    tuple(
-        tuple(PlaceTile(*star_and_space(position), colour, wilds) for wilds in range(MAX_COST))
-        for colour in ALL_COLOURS
-    )
-    for position in range(BOARD_SPACES)
-)
-"""``PLACEMENTS[position][colour][wilds]``."""
-
-
-def _as_bits(tiles: Counts) -> int:
-    """Up to ``CORNER_SPACES`` tiles of each colour as bits (colour c's k tiles are bits 4c to
-    4c + k - 1), so that the tiles of a pass fit those beside the board when their bits are a
-    subset (more than 4 of a colour change nothing: no more can be kept)."""
-    bits = 0
-    for colour, count in enumerate(tiles):
-        bits |= ((1 << min(count, CORNER_SPACES)) - 1) << (CORNER_SPACES * colour)
-    return bits
-
-
-PASSES = tuple(
-    (_as_bits(count_of(keep, COLOUR_COUNT)), Pass(keep))
-    for size in range(CORNER_SPACES + 1)
-    for keep in combinations_with_replacement(ALL_COLOURS, size)
-)
-"""Every pass with the tiles it keeps, as ``_as_bits``."""
-
-
-@lru_cache(maxsize=1024)
-def _bonus_choices(supply: Counts, due: int) -> tuple[ChooseBonusTiles, ...]:
-    return tuple(ChooseBonusTiles(choice) for choice in sub_multisets(supply, due))
-
-
-def _legal_takes(state: State) -> list[Command]:
-    wild = state.wild
-    commands: list[Command] = []
-    for source, tiles in enumerate(state.factories):
-        if any(tiles):
-            commands.extend(_takes_from(source, tiles, wild))
-    commands.extend(_takes_from(None, state.centre, wild))
-    return commands
-
-
-@lru_cache(maxsize=8192)
-def _takes_from(source: int | None, tiles: Counts, wild: int) -> tuple[TakeTiles, ...]:
-    """Rulebook phase 1: a take of every colour but the wild one, or of the wild colour alone
-    from a source that holds nothing else (displays and the centre recur: cached)."""
-    if only_wild(tiles, wild):
-        return (TAKES[source, wild],)
-    return tuple(TAKES[source, c] for c in ALL_COLOURS if tiles[c] and c != wild)
-
-
-def _legal_placements(state: State, player: Player) -> list[Command]:
-    beside, wild, side, board = player.beside, state.wild, state.side, player.board
-    costs = COSTS[side]
-    wilds_held = min(beside[wild], MAX_COST)
-    spans = [
-        _wilds_by_cost(min(held, MAX_COST), wilds_held, colour == wild)
-        for colour, held in enumerate(beside)
-    ]
-    commands: list[Command] = []
-    for star in range(STARS):
-        payable = tuple((c, spans[c]) for c in star_accepts(side, board, star) if beside[c])
-        if payable:
-            first, last = star * SPACES_PER_STAR, (star + 1) * SPACES_PER_STAR
-            commands.extend(_star_placements(first, board[first:last], costs[first:last], payable))
-    return commands
-
-
-@lru_cache(maxsize=8192)
-def _star_placements(
-    first: int,
-    spaces: tuple[int | None, ...],
-    costs: tuple[int, ...],
-    payable: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
-) -> tuple[PlaceTile, ...]:
-    """The placements on one star, whose spaces start at board position ``first``, for the
-    colours it accepts that can be paid (``_wilds_by_cost`` of each): stars and hands recur
-    from listing to listing."""
-    commands: list[PlaceTile] = []
-    for offset, tile in enumerate(spaces):
-        if tile is None:
-            by_colour = PLACEMENTS[first + offset]
-            for colour, wilds in payable:
-                start, stop = wilds[costs[offset]]
-                commands.extend(by_colour[colour][start:stop])
-    return tuple(commands)
-
-
-@cache
-def _wilds_by_cost(held: int, wilds_held: int, is_wild: bool) -> tuple[tuple[int, int], ...]:
-    """``affordable_wilds`` for every cost from 0 to ``MAX_COST``, as slice bounds into
-    ``PLACEMENTS``: the same few answers for every space of every listing. Tile counts above
-    ``MAX_COST`` change nothing."""
-    spans = (affordable_wilds(held, wilds_held, cost, is_wild) for cost in range(MAX_COST + 1))
-    return tuple((wilds.start, wilds.stop) for wilds in spans)
-
-
-# Default command (timeouts and bots) ------------------------------------------------------------
-
-
-def default_command(state: State) -> Command:
-    """Deterministic, wastes least:
-
-    - bonus tiles: wild tiles of the round first, then the colours the player holds most of
-      (ties by colour order);
-    - phase 1: the take that gains most tiles net of the start player penalty (ties: the
-      first in ``legal_commands`` order, factories before the centre);
-    - phase 2: the placement scoring most points plus bonus tiles, then the one discarding
-      fewest tiles, then the one spending most wild tiles (they lose their use at the end of
-      the round); with no placement, pass keeping up to 4 tiles: next round's wild colour
-      first, then the colours held most.
-    """
-    if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
-        raise IllegalMove("game_over", action="command")
-    player = state.players[state.current]
-    if state.bonus_due:
-        available = [t for t in state.supply if t is not None]
-        ranked = sorted(available, key=lambda c: _usefulness(c, player.beside, state.wild))
-        return ChooseBonusTiles(tuple(sorted(ranked[: state.bonus_due])))
-    if state.phase is Phase.ACQUIRE:
-        return max(_legal_takes(state), key=lambda take: _net_gain(state, take))
-    placements = _legal_placements(state, player)
-    if placements:
-        return max(placements, key=_placement_value(state, player))
-    next_wild = state.wild + 1 if state.round < ROUNDS else None
-    held = [c for c in ALL_COLOURS for _ in range(player.beside[c])]
-    held.sort(key=lambda c: _usefulness(c, player.beside, next_wild))
-    return Pass(tuple(sorted(held[:CORNER_SPACES])))
-
-
-def _usefulness(colour: int, beside: Counts, wild: int | None) -> tuple[int, int, int]:
-    """Sort key, most useful first."""
-    return (colour != wild, -beside[colour], colour)
-
-
-def _net_gain(state: State, take: TakeTiles) -> int:
-    event = _take(state, take)
-    return total(event.taken) - event.points_lost
-
-
-def _placement_value(state: State, player: Player):
-    """Sort key of a placement for ``default_command``: points plus bonus tiles (the same
-    for every colour on a space, so worked out once per space), fewest tiles spent, most
-    wild tiles spent."""
-    gains: dict[int, int] = {}
-
-    def value(place: PlaceTile) -> tuple[int, int, int]:
-        position = index(place.star, place.space)
-        if position not in gains:
-            board = player.board[:position] + (place.colour,) + player.board[position + 1 :]
-            earned = sum(structure.bonus for structure in surrounded(board, position))
-            gains[position] = run_length(board, position) + _bonus_available(state, earned)
-        return (gains[position], -cost_of(state.side, position), place.wilds)
-
-    return value
 
 
 # Events as data -----------------------------------------------------------------------------------

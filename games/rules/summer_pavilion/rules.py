@@ -1,6 +1,6 @@
 """Pure rule helpers named after rulebook terms: what a source gives, what a space accepts,
-what a placement costs and scores, which structures it surrounds. No events, no state
-changes: ``engine`` builds on these."""
+what a placement costs and scores, which structures it surrounds, what completed stars and
+numbers score at the end. No events, no state changes: ``engine`` builds on these."""
 
 from itertools import combinations_with_replacement
 
@@ -10,8 +10,13 @@ from games.rules.summer_pavilion.board import (
     COLOUR_COUNT,
     COSTS,
     LOWEST_SCORE,
+    MULTICOLOUR_STAR_BONUS,
+    NUMBER_BONUS,
+    NUMBER_SETS,
     SPACES_PER_STAR,
+    STAR_BONUS,
     STAR_COLOUR,
+    STARS,
     STRUCTURES_AT,
     Side,
     Structure,
@@ -149,3 +154,26 @@ def sub_multisets(counts: Counts, size: int) -> list[tuple[int, ...]]:
         for choice in combinations_with_replacement(present, size)
         if all(choice.count(c) <= counts[c] for c in choice)
     ]
+
+
+def star_points(board: tuple[int | None, ...]) -> int:
+    """End of the game: completed stars (single-coloured by colour, multicolour 12)."""
+    points = 0
+    for star in range(STARS):
+        tiles = star_tiles(board, star)
+        if len(tiles) < SPACES_PER_STAR:
+            continue
+        if len(set(tiles)) == 1:
+            points += STAR_BONUS[tiles[0]]
+        else:
+            points += MULTICOLOUR_STAR_BONUS
+    return points
+
+
+def number_points(side: Side, board: tuple[int | None, ...]) -> int:
+    """End of the game: every space printed with 1 (2, 3, 4) covered: 4 (8, 12, 16)."""
+    return sum(
+        NUMBER_BONUS[number]
+        for number, spaces in NUMBER_SETS[side].items()
+        if all(board[i] is not None for i in spaces)
+    )

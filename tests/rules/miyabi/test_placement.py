@@ -13,7 +13,8 @@ from games.rules.miyabi import (
     legal_commands,
     parse,
 )
-from games.rules.miyabi.engine import CANONICAL, footprint, placement_problem, visible_objects
+from games.rules.miyabi.engine import visible_objects
+from games.rules.miyabi.placement import CANONICAL, footprint, placement_problem
 from tests.rules.miyabi.tables import garden, play, table, tile, with_garden
 
 

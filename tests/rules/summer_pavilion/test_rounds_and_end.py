@@ -25,7 +25,7 @@ from games.rules.summer_pavilion.board import (
     YELLOW,
     Side,
 )
-from games.rules.summer_pavilion.engine import number_points, star_points
+from games.rules.summer_pavilion.rules import number_points, star_points
 
 from .tables import board, phase_two, tiles
 
