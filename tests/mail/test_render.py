@@ -78,7 +78,11 @@ def test_a_games_emails_share_a_subject_and_a_thread_and_never_repeat_a_message_
     settings.MAIL_BOARD_PICTURES = False
     settings.MAIL_REPLY_DOMAIN = "play.example"
     game = start_game(alice, bob)
-    player = player_to_move(game)
+    # Alice is told the game started (Bob's joining started it); the seat order is drawn,
+    # so her "your turn" is queued here when Bob moves first.
+    player = alice
+    if player_to_move(game) != alice:
+        outbox.queue(game, game.last_seq, alice.email, NoticeKind.YOUR_TURN, seat=0)
     outbox.queue(
         game, 99, player.email, NoticeKind.MOVE_CONFIRMED, move="F1 blue 1", in_reply_to="<r@x>"
     )
