@@ -3,9 +3,11 @@ monospaced text, in lines of at most 78 characters (RFC 5322 2.1.1); the HTML pa
 the boards as a PNG picture attached inline (``cid:``), fitting a 390 px phone. The legal
 moves are numbered and grouped by source, then colour, each in HTML also a link that opens
 the game's page with that move chosen (a link only opens a page: the page's button
-plays it). Headers: Reply-To for moving by reply, RFC 8058 unsubscribe, a Message-ID of
-the row, and one subject per game with ``References`` to the game's first email, so mail
-clients thread a game's emails."""
+plays it). Each email opens with what happened and what is asked (``headlines``): the
+text part's first line, and in HTML a hidden preheader that mail lists show. Headers:
+Reply-To for moving by reply, RFC 8058 unsubscribe, a Message-ID of the row, and one
+subject per game (its title and players, ``texts.game_subject``) with ``References`` to
+the game's first email, so mail clients thread a game's emails."""
 
 import re
 import textwrap
