@@ -3,9 +3,11 @@ monospaced text, in lines of at most 78 characters (RFC 5322 2.1.1); the HTML pa
 the boards as a PNG picture attached inline (``cid:``), fitting a 390 px phone. The legal
 moves are numbered and grouped by source, then colour, each in HTML also a link that opens
 the game's page with that move chosen (a link only opens a page: the page's button
-plays it). Headers: Reply-To for moving by reply, RFC 8058 unsubscribe, a Message-ID of
-the row, and one subject per game with ``References`` to the game's first email, so mail
-clients thread a game's emails."""
+plays it). Each email opens with what happened and what is asked (``headlines``): the
+text part's first line, and in HTML a hidden preheader that mail lists show. Headers:
+Reply-To for moving by reply, RFC 8058 unsubscribe, a Message-ID of the row, and one
+subject per game (its title and players, ``texts.game_subject``) with ``References`` to
+the game's first email, so mail clients thread a game's emails."""
 
 import re
 import textwrap
@@ -20,18 +22,19 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import services
 from games.boards import clickable_moves
 from games.i18n import speaking_to
-from games.mail import pictures, texts, tokens
+from games.mail import headlines, pictures, texts, tokens
 from games.mail.positions import position_text
 from games.mail.selectors import player_by_address
 from games.models import Game, NoticeKind, Outbox
 from games.repository import game_table
-from games.selectors import bot_name, display_name, legal_moves_of, players_of, waiting_for
+from games.selectors import display_name, legal_moves_of, players_of, waiting_for
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
 TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WARNING)
@@ -62,6 +65,10 @@ def move_url(game: Game, move: str) -> str:
     """The game's page with ``move`` chosen, waiting for the player to confirm it."""
     return f"{game_url(game)}?move={quote(move)}"
 
+
+# After the hidden preheader: blank space that keeps a mail list from showing the greeting
+# after it as part of the preview.
+PREHEADER_PADDING = mark_safe("&zwnj;&nbsp;" * 60)
 
 # The longest line of the text part (RFC 5322 2.1.1 recommends 78 characters).
 TEXT_WIDTH = 78
@@ -140,11 +147,14 @@ class Section:
 
 @dataclass
 class Email:
-    """What the templates show; ``headers`` go on the message."""
+    """What the templates show: ``preview`` says what happened and what is asked (the
+    text part's first line, the HTML part's hidden preheader and first paragraph), the
+    ``paragraphs`` follow the greeting; ``headers`` go on the message."""
 
     subject: str
     greeting: str
     paragraphs: list[str]
+    preview: str = ""
     sections: list[Section] = field(default_factory=list)
     links: list[tuple[str, str]] = field(default_factory=list)
     preferences_url: str = ""
@@ -238,51 +248,33 @@ def compose(row: Outbox, now: datetime) -> Email:
                 "the move or its number to the reply address given under each game."
             )
         ]
+        email.preview = headlines.digest(waiting) if waiting else email.paragraphs[0]
         email.sections = [section(each, user, now) for each in waiting]
         return _finish(email, row, user)
-    title = texts.game_title(game)
     email.links = [(_("Open the game"), game_url(game))]
     if kind == NoticeKind.INVITATION:
         values = {"creator": display_name(game.created_by), "game": texts.game_name(game.game_type)}
         # Translators: %(creator)s is a player's name, %(game)s a game's name ("Azul").
         email.subject = _("%(creator)s invites you to play %(game)s") % values
-        email.paragraphs = [
-            # Translators: %(time_control)s is e.g. "3 days per move" or "no time limit".
-            ngettext(
-                "%(creator)s invites you to a game of %(game)s for %(count)s player "
-                "(%(time_control)s).",
-                "%(creator)s invites you to a game of %(game)s for %(count)s players "
-                "(%(time_control)s).",
-                game.players,
-            )
-            % {**values, "count": game.players, "time_control": texts.time_control_text(game)},
-            _("Open the invitation to take your seat."),
-        ]
+        # Translators: %(time_control)s is e.g. "3 days per move" or "no time limit".
+        email.preview = ngettext(
+            "%(creator)s invites you to a game of %(game)s for %(count)s player "
+            "(%(time_control)s).",
+            "%(creator)s invites you to a game of %(game)s for %(count)s players "
+            "(%(time_control)s).",
+            game.players,
+        ) % {**values, "count": game.players, "time_control": texts.time_control_text(game)}
+        email.paragraphs = [_("Open the invitation to take your seat.")]
         email.links = [(_("Open the invitation"), absolute("invitation", payload.get("token", "")))]
         return _finish(email, row, user)
     email.sections = [section(game, user, now)]
-    values = {"title": title, "to_seq": payload.get("to_seq", ""), "move": payload.get("move", "")}
-    if kind == NoticeKind.REPLY_REFUSED:
-        values["reason"] = texts.refusal_reason(payload)
-    email.subject = title
-    email.paragraphs = [str(texts.KIND_TEXT[kind]) % values]
+    email.subject = texts.game_subject(game)
+    email.preview = headlines.headline(row, seat_of_user(game, user), now)
     match kind:
         case NoticeKind.REPLY_REFUSED:
             email.paragraphs.append(texts.words_hint(game))
         case NoticeKind.DEADLINE_WARNING:
             email.paragraphs += [texts.deadline_text(game, now), texts.timeout_text(game)]
-        case NoticeKind.TIMEOUT if payload.get("policy") == Game.TimeoutPolicy.FORFEIT:
-            email.paragraphs.append(_("You forfeited the game."))
-        case NoticeKind.TIMEOUT if payload.get("policy") == Game.TimeoutPolicy.BOT:
-            email.paragraphs.append(
-                _("%(bot)s played for you: %(move)s.")
-                % {"bot": bot_name(game.timeout_bot), "move": payload.get("move", "")}
-            )
-        case NoticeKind.TIMEOUT:
-            # Translators: %(move)s is a move in the notation, e.g. "F3 blue 4".
-            email.paragraphs.append(
-                _("The move %(move)s was played for you.") % {"move": payload.get("move", "")}
-            )
         case NoticeKind.GAME_OVER:
             email.paragraphs.append(texts.result_text(game))
             email.links.append((_("Replay the game"), replay_url(game)))
@@ -294,9 +286,9 @@ def refusal_without_game(row: Outbox) -> Email:
     return Email(
         subject=_("Your reply could not be read as a move"),
         greeting=_("Hello,"),
+        preview=_("Your email was not played: %(reason)s")
+        % {"reason": texts.refusal_reason(row.payload or {})},
         paragraphs=[
-            _("Your email was not played: %(reason)s")
-            % {"reason": texts.refusal_reason(row.payload or {})},
             _(
                 "To move by email, reply to the latest turn email of the game with the move or "
                 "its number."
@@ -314,8 +306,8 @@ def sign_in(row: Outbox) -> Email:
     return Email(
         subject=_("Your sign-in link for azulsite"),
         greeting=_("Hello,"),
+        preview=_("Follow this link to sign in to azulsite (it works once, within 30 minutes):"),
         paragraphs=[
-            _("Follow this link to sign in to azulsite (it works once, within 30 minutes):"),
             _("If the page asks for a code, copy this one: %(code)s") % {"code": code},
             _(
                 "If you did not ask for it, ignore this email: nothing happens unless the "
@@ -364,6 +356,7 @@ def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
             "email": email,
             "site_url": settings.SITE_URL,
             "language": translation.get_language(),
+            "preheader_padding": PREHEADER_PADDING,
         }
         text = fold(render_to_string("mail/message.txt", context))
         html = render_to_string("mail/message.html", context)

@@ -1,6 +1,7 @@
-"""What the emails say: the first paragraph of each kind, the games' names and titles, a
-game's status, why a reply was refused, deadlines and durations, the time control and the
-result, in the active language (``games.i18n.speaking_to`` sets the reader's)."""
+"""What the emails say besides their first line (``headlines``): the games' names, titles
+and subjects, a game's status, why a reply was refused, deadlines and durations, the time
+control and the result, in the active language (``games.i18n.speaking_to`` sets the
+reader's)."""
 
 from datetime import datetime
 
@@ -9,28 +10,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.mail import words
-from games.models import Game, NoticeKind
+from games.models import Game
 from games.selectors import bot_name, players_of
-
-# The first paragraph of each kind about one game; ``%(title)s`` and the row's payload
-# fill them in. The subject is the game's (one per game, so mail clients thread its emails).
-KIND_TEXT = {
-    # Translators: %(title)s is a game's title, e.g. "Azul #12".
-    NoticeKind.GAME_STARTED: gettext_lazy("Everyone has joined: %(title)s has started."),
-    NoticeKind.YOUR_TURN: gettext_lazy("It is your turn in %(title)s."),
-    NoticeKind.REMINDER: gettext_lazy("%(title)s is still waiting for your move."),
-    NoticeKind.DEADLINE_WARNING: gettext_lazy("Your time in %(title)s is running out."),
-    NoticeKind.TIMEOUT: gettext_lazy("Your time ran out in %(title)s."),
-    NoticeKind.GAME_OVER: gettext_lazy("%(title)s is over."),
-    # Translators: %(to_seq)s is the number of an event in the game's move log.
-    NoticeKind.TAKEBACK_REQUEST: gettext_lazy(
-        "A player asks to take %(title)s back to the position after event %(to_seq)s. "
-        "Accept or decline on the game's page."
-    ),
-    # Translators: %(move)s is a move in the notation, e.g. "F3 blue 4" (never translated).
-    NoticeKind.MOVE_CONFIRMED: gettext_lazy("Your move %(move)s is played in %(title)s."),
-    NoticeKind.REPLY_REFUSED: gettext_lazy("Your reply was not played: %(reason)s"),
-}
 
 # A game's state in a sentence of its own (not "The game is <status>": the words agree
 # with the word for game in each language).
@@ -68,11 +49,26 @@ def game_name(slug: str) -> str:
 
 
 def game_title(game: Game) -> str:
-    # Translators: the title of one game, the subject of its emails, e.g. "Azul #12".
+    # Translators: the title of one game, e.g. "Azul #12" (its emails' subject begins so).
     # Write the number the way your language does (e.g. "nr 12", "n.º 12").
     return pgettext("email subject", "%(game)s #%(number)s") % {
         "game": game_name(game.game_type),
         "number": game.pk,
+    }
+
+
+def game_subject(game: Game) -> str:
+    """The subject of every email of a started game, "Azul #4 · Alice, Bob, Carol": one
+    per game, so that mail clients that compare subjects keep its emails in one thread
+    (what each email says is its first line, ``headlines``)."""
+    names = [p["player"] for p in players_of(game) if p["seat"] is not None and p["player"]]
+    if not names:
+        return game_title(game)
+    # Translators: the subject of a game's emails, "Azul #4 · Alice, Bob, Carol";
+    # %(players)s are the players' names in seat order, separated by commas.
+    return pgettext("email subject", "%(title)s · %(players)s") % {
+        "title": game_title(game),
+        "players": ", ".join(names),
     }
 
 

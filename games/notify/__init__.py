@@ -89,8 +89,9 @@ def timed_out(game: Game, seat: Seat, *, moves: list[str]) -> None:
     )
 
 
-def takeback_asked(game: Game, request: int, to_seq: int, seats: list[Seat]) -> None:
-    """The players of ``seats`` (the others still in the game), who answer the request."""
+def takeback_asked(game: Game, request: int, to_seq: int, seats: list[Seat], *, asker: int) -> None:
+    """The players of ``seats`` (the others still in the game), who answer the request of
+    seat ``asker`` to go back to the position after ``to_seq``."""
     for seat in _players(seats):
         tell(
             Notice(
@@ -98,7 +99,7 @@ def takeback_asked(game: Game, request: int, to_seq: int, seats: list[Seat]) -> 
                 request,
                 game=game,
                 user=seat.user,
-                payload={"request": request, "to_seq": to_seq},
+                payload={"request": request, "to_seq": to_seq, "seat": asker},
             )
         )
 

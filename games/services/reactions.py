@@ -186,7 +186,7 @@ def takeback_notices(change: Change) -> None:
             for seat in joined_seats(change.game)
             if seat.position != asked.seat and seat.position not in change.after.resigned
         ]
-        notify.takeback_asked(change.game, asked.request, asked.to_seq, others)
+        notify.takeback_asked(change.game, asked.request, asked.to_seq, others, asker=asked.seat)
 
 
 Reaction = Callable[[Change], None]

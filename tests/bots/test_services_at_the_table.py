@@ -225,7 +225,8 @@ def test_the_timeout_email_names_the_computer_player_that_played(alice, bob):
     sweep(now=game.deadline + timedelta(minutes=1))
     row = Outbox.objects.get(game=game, kind=NoticeKind.TIMEOUT)
     email = compose(row, timezone.now())
-    assert f"Computer (easy) played for you: {row.payload['move']}." in email.paragraphs
+    assert "so Computer (easy) played this move for you: " in email.preview
+    assert email.preview.endswith(f" ({row.payload['move']}).")
 
 
 @pytest.mark.django_db

@@ -194,29 +194,43 @@ def test_a_game_between_a_polish_and_a_spanish_player_writes_to_each_in_their_la
     speaks(alice, "pl")
     speaks(bob, "es")
     game = start_game(alice, bob, carol)
-    english = {}
-    with translation.override("en"):
-        english["subject"] = texts.game_title(game)
-        english["started"] = gettext("Everyone has joined: %(title)s has started.") % {
-            "title": english["subject"]
+    names = [seat.user.first_name for seat in game.seats.order_by("position")]
+    first = player_to_move(game)
+
+    def started(reader) -> str:
+        """The first line of the game's start, in the active language."""
+        values = {"title": title(), "players": ", ".join(names), "first": first.first_name}
+        if reader == first:
+            said = gettext("%(title)s has started. Seat order: %(players)s; you move first.")
+        else:
+            said = gettext("%(title)s has started. Seat order: %(players)s; %(first)s moves first.")
+        return said % values
+
+    def title() -> str:
+        return pgettext("email subject", "%(game)s #%(number)s") % {
+            "game": texts.game_name(game.game_type),
+            "number": game.pk,
         }
+
     for user, language in ((alice, "pl"), (bob, "es")):
+        with translation.override("en"):
+            english = {"title": title(), "started": started(user)}
         row = Outbox.objects.get(game=game, recipient=user.email, kind=NoticeKind.GAME_STARTED)
         message = render.message(row, timezone.now())
         body, visible = parts(message)
         markup = message.alternatives[0][0]
         assert f'<html lang="{language}">' in markup
         with translation.override(language):
-            subject = pgettext("email subject", "%(game)s #%(number)s") % {
-                "game": texts.game_name(game.game_type),
-                "number": game.pk,
+            subject = pgettext("email subject", "%(title)s · %(players)s") % {
+                "title": title(),
+                "players": ", ".join(names),
             }
-            started = gettext("Everyone has joined: %(title)s has started.") % {"title": subject}
+            line = started(user)
             hello = gettext("Hello %(name)s,") % {"name": user.first_name}
         assert message.subject == subject
-        assert message.subject != english["subject"], f"a {language} subject"
-        assert started != english["started"], f"a {language} body"
-        assert started in body and started in visible
+        assert english["title"] not in message.subject, f"a {language} subject"
+        assert line != english["started"], f"a {language} body"
+        assert body.startswith(line) and line in visible
         assert english["started"] not in body
         assert hello in body
 

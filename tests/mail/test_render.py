@@ -90,7 +90,9 @@ def test_a_games_emails_share_a_subject_and_a_thread_and_never_repeat_a_message_
     rows = list(Outbox.objects.filter(game=game, recipient=player.email).order_by("pk"))
     assert [row.kind for row in rows] == ["game_started", "your_turn", "move_confirmed"]
     started, turn, confirmed = (render.message(row, timezone.now()) for row in rows)
-    assert started.subject == turn.subject == confirmed.subject == f"Azul #{game.pk}"
+    names = ", ".join(seat.user.first_name for seat in game.seats.order_by("position"))
+    subject = f"Azul #{game.pk} · {names}"
+    assert started.subject == turn.subject == confirmed.subject == subject
     assert "In-Reply-To" not in started.extra_headers
     assert (
         turn.extra_headers["In-Reply-To"]

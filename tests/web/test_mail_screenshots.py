@@ -8,9 +8,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from games import services
 from games.mail import render
 from games.models import NoticeKind, Outbox, PlayerSettings
-from tests.mail.conftest import start_game
+from games.repository import game_table
+from tests.mail.conftest import player_to_move, start_game
 
 pytestmark = pytest.mark.browser
 
@@ -52,3 +54,40 @@ def test_the_turn_email_fits_a_phone_and_a_desktop_in_every_language(
                 ".map(a => a.getBoundingClientRect().height))"
             )
             assert smallest >= 44, "tap targets of at least 44 px"
+
+
+@pytest.mark.django_db
+def test_what_happened_opens_the_email_and_its_preheader_stays_hidden(
+    alice, bob, windows, screenshots, shoot, settings
+):
+    """Issue 28: the first thing read is what happened (a takeback asked, in words); the
+    preheader that a mail list shows is not on the page."""
+    settings.MAIL_BOARD_PICTURES = True
+    (screenshots / "mail").mkdir(exist_ok=True)
+    game = start_game(alice, bob)
+    for _ in range(2):
+        table = game_table(game)
+        mover = player_to_move(game)
+        move = table.engine.format(table.engine.default_command(table.state))
+        services.move_submit(game=game, user=mover, move=move)
+    asking = player_to_move(game)
+    answering = bob if asking == alice else alice
+    services.takeback_request(game=game, user=asking, to_seq=game_table(game).steps[0].last)
+    row = Outbox.objects.get(game=game, kind=NoticeKind.TAKEBACK_REQUEST)
+    for language in ("en", "pl"):
+        PlayerSettings.objects.update_or_create(user=answering, defaults={"language": language})
+        email = render.message(row, timezone.now())
+        html = email.alternatives[0].content
+        for cid, png in email.pictures:
+            html = html.replace(
+                f"cid:{cid}", f"data:image/png;base64,{base64.b64encode(png).decode()}"
+            )
+        line = " ".join(email.body.split("\n\n")[0].split())
+        for width in (390, 800):
+            page = windows(viewport={"width": width, "height": 900}).new_page()
+            page.set_content(html)
+            shoot(page, f"mail/takeback-{language}-{width}")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            assert page.locator(".preheader").is_hidden()
+            shown = page.locator("p").nth(1).inner_text()
+            assert " ".join(shown.split()) == line
