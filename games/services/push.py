@@ -1,0 +1,84 @@
+"""A player's devices for Web Push: a browser's subscription stored (``push_subscribe``) or
+removed (``push_unsubscribe``), and one delivery pushed (``push_send``, the Celery task's
+service). The endpoint must be a known push service (``notify.channels.push.endpoints``):
+the site posts, signed, to whatever address is stored."""
+
+import base64
+import binascii
+from datetime import UTC, datetime
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.errors import BadRequest
+from games.models import PushSubscription
+from games.notify.channels.push import endpoints
+
+# RFC 8291: the device's key is an uncompressed P-256 point, its secret 16 bytes.
+P256DH_BYTES = 65
+AUTH_BYTES = 16
+# The largest expirationTime taken (milliseconds since 1970): year 9999.
+LATEST_EXPIRY_MS = 253_402_300_799_000
+
+
+@transaction.atomic
+def push_subscribe(
+    *, user, endpoint: str, p256dh: str, auth: str, expiration_time: int | None = None
+) -> tuple[PushSubscription, bool]:
+    """Store a device's subscription for ``user`` (a browser's ``PushSubscription``);
+    whether it is new for them. An endpoint names one device: stored for another player
+    (the device signed in as someone else), it moves to ``user``."""
+    refused = endpoints.refusal(endpoint)
+    if refused:
+        raise BadRequest(
+            # Translators: %(reason)s says why, e.g. "example.com is not a known push service".
+            _("this push endpoint is refused: %(reason)s") % {"reason": refused},
+            code="push_endpoint_refused",
+        )
+    _check_key("keys.p256dh", p256dh, P256DH_BYTES)
+    _check_key("keys.auth", auth, AUTH_BYTES)
+    expires_at = None
+    if expiration_time is not None:
+        if not 0 <= expiration_time <= LATEST_EXPIRY_MS:
+            raise _invalid("expirationTime", _("milliseconds since 1970, or null"))
+        expires_at = datetime.fromtimestamp(expiration_time / 1000, tz=UTC)
+    known = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+    new = known is None or known.user_id != user.pk
+    subscription, _created = PushSubscription.objects.update_or_create(
+        endpoint=endpoint,
+        defaults={"user": user, "p256dh": p256dh, "auth": auth, "expires_at": expires_at},
+    )
+    return subscription, new
+
+
+def push_unsubscribe(*, user, endpoint: str) -> bool:
+    """Forget one of ``user``'s devices (and the pushes waiting for it); whether it was
+    stored."""
+    deleted, _by_model = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
+    return bool(deleted)
+
+
+def push_send(*, delivery_id: int) -> str:
+    """Push one delivery (queued when the transaction that wrote it committed)."""
+    # Imported when pushing: the web processes never load the HTTP and crypto stack.
+    from games.notify.channels.push import sending
+
+    return sending.send(delivery_id=delivery_id)
+
+
+def _check_key(field: str, value: str, length: int) -> None:
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        raw = b""
+    if len(raw) != length:
+        raise _invalid(field, _("%(bytes)s bytes in base64url expected") % {"bytes": length})
+
+
+def _invalid(field: str, message: str) -> BadRequest:
+    return BadRequest(
+        _("%(field)s: %(errors)s") % {"field": field, "errors": message},
+        code="invalid_input",
+        field=field,
+        errors={field: [message]},
+    )
