@@ -47,8 +47,17 @@ self.addEventListener("notificationclick", (event) => {
   const url = new URL(event.notification.data.url, self.location.origin).href;
   event.waitUntil(
     self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      // The game's window if one is open, else one of the site's windows taken there (an
+      // installed app has one), else a new one.
       const open = windows.find((client) => client.url === url);
-      return open ? open.focus() : self.clients.openWindow(url);
+      if (open) {
+        return open.focus();
+      }
+      const other = windows.find((client) => "navigate" in client);
+      if (other) {
+        return other.navigate(url).then((client) => client && client.focus());
+      }
+      return self.clients.openWindow(url);
     })
   );
 });
