@@ -12,18 +12,16 @@ import json
 import time
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games.models import NoticeKind, PushDelivery, PushSubscription
 from games.notify.channels.push import texts
 from tests.conftest import make_user
 from tests.mail.conftest import start_game
 from tests.push.conftest import Device
+from tests.web.test_browser_pages import SIZES, window_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 FCM = "https://fcm.googleapis.com/fcm/send/browser-test-device"
 # What a subscribed browser's PushManager answers, for a browser without a push service.
 STAND_IN_PUSH_MANAGER = """
@@ -46,19 +44,10 @@ STAND_IN_PUSH_MANAGER = """
 
 
 def signed_in_window(windows, live_server, user, size="desktop"):
-    context = windows(viewport=SIZES[size])
-    context.grant_permissions(["notifications"], origin=live_server.url)
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
-    )
-    page = context.new_page()
-    page.problems = []
-    page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
-    return context, page
+    """A window of ``user`` (``window_of``) whose site may show notifications."""
+    page = window_of(windows, live_server, user, size)
+    page.context.grant_permissions(["notifications"], origin=live_server.url)
+    return page.context, page
 
 
 def until(page, script: str, timeout: float = 15.0):
