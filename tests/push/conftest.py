@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, utils
 
 from games.notify.channels.push import vapid
+from tests.mail.conftest import smtp, start_worker  # noqa: F401 (a real worker, in test_worker)
 
 
 def b64(data: bytes) -> str:

@@ -4,7 +4,7 @@ the delivery row), then the task queued at commit pushes it, once."""
 import pytest
 
 from games.models import NoticeKind, PushDelivery
-from tests.mail.conftest import smtp, start_game, start_worker  # noqa: F401 (fixtures)
+from tests.mail.conftest import start_game
 from tests.mail.test_services_outbox import wait_until
 from tests.push.test_sending import subscribe
 
