@@ -17,6 +17,7 @@ sweep gives such a row up after ``WEB_PUSH_CLAIM_STALE_SECONDS`` and never sends
 import json
 import logging
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
@@ -96,9 +97,9 @@ def _post(row: PushDelivery, data: str) -> requests.Response:
     subscription = row.subscription
     ttl, urgency = DELIVERY.get(row.kind, (86400, "normal"))
     endpoint = subscription.endpoint
-    origin = "{0.scheme}://{0.netloc}".format(requests.utils.urlparse(endpoint))
+    parts = urlsplit(endpoint)
     claims = {
-        "aud": origin,
+        "aud": f"{parts.scheme}://{parts.netloc}",
         "sub": settings.WEB_PUSH_CONTACT,
         "exp": int(timezone.now().timestamp()) + 12 * 3600,
     }

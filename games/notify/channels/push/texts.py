@@ -67,7 +67,10 @@ def _said(row: PushDelivery, game: Game, title: str) -> tuple[str, str]:
             deadline = game.deadline and formats.date_format(
                 timezone.localtime(game.deadline), "SHORT_DATETIME_FORMAT"
             )
-            body = _("Move before %(deadline)s.") % {"deadline": deadline} if deadline else ""
+            if deadline:
+                body = _("Move before %(deadline)s.") % {"deadline": deadline}
+            else:
+                body = _("It is your turn.")
             return _("Your time is running out in %(game)s") % values, body
         case NoticeKind.TIMEOUT:
             if row.payload.get("policy") == Game.TimeoutPolicy.FORFEIT:
