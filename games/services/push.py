@@ -7,6 +7,7 @@ import base64
 import binascii
 from datetime import UTC, datetime
 
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -35,8 +36,12 @@ def push_subscribe(
             _("this push endpoint is refused: %(reason)s") % {"reason": refused},
             code="push_endpoint_refused",
         )
-    _check_key("keys.p256dh", p256dh, P256DH_BYTES)
+    point = _check_key("keys.p256dh", p256dh, P256DH_BYTES)
     _check_key("keys.auth", auth, AUTH_BYTES)
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:
+        raise _invalid("keys.p256dh", _("not a P-256 public key")) from None
     expires_at = None
     if expiration_time is not None:
         if not 0 <= expiration_time <= LATEST_EXPIRY_MS:
@@ -66,13 +71,14 @@ def push_send(*, delivery_id: int) -> str:
     return sending.send(delivery_id=delivery_id)
 
 
-def _check_key(field: str, value: str, length: int) -> None:
+def _check_key(field: str, value: str, length: int) -> bytes:
     try:
         raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
     except (binascii.Error, ValueError):
         raw = b""
     if len(raw) != length:
         raise _invalid(field, _("%(bytes)s bytes in base64url expected") % {"bytes": length})
+    return raw
 
 
 def _invalid(field: str, message: str) -> BadRequest:

@@ -117,6 +117,7 @@ def test_a_loopback_port_allowed_by_the_operator_takes_plain_http(alice, setting
     ("change", "field"),
     [
         (lambda body: body["keys"].update(p256dh="c2hvcnQ"), "keys.p256dh"),
+        (lambda body: body["keys"].update(p256dh="BA" + "A" * 85), "keys.p256dh"),
         (lambda body: body["keys"].update(auth="!!"), "keys.auth"),
         (lambda body: body.pop("keys"), "keys"),
         (lambda body: body.update(expirationTime=-5), "expirationTime"),

@@ -76,6 +76,11 @@ def send(*, delivery_id: int, now: datetime | None = None) -> str:
         response = _post(row, data)
     except requests.RequestException as error:
         return _failed(ours, row, str(error) or type(error).__name__, now)
+    except ValueError as error:
+        # The device's keys cannot be encrypted for: no attempt will do better.
+        log.error("push %s cannot be encrypted: %s", row.pk, error)
+        ours.update(cancelled_at=now, last_error=f"cannot encrypt: {error}"[:500])
+        return "failed"
     if response.status_code < 300:
         ours.update(sent_at=timezone.now(), last_error="")
         return "sent"
