@@ -9,6 +9,7 @@ import pytest
 from django.contrib.staticfiles import finders
 
 from games.models import NoticeKind, PlayerSettings, PushSubscription
+from tests.conftest import make_user
 from tests.mail.conftest import start_game
 
 pytestmark = pytest.mark.django_db
@@ -99,3 +100,18 @@ def test_the_preferences_page_chooses_per_kind_email_push_both_or_neither(alice,
     assert 'name="push_kinds" value="reminder" checked' in page
     assert 'name="push_kinds" value="game_over">' in page
     assert "Devices now: 1." in page
+
+
+def test_operators_see_the_pushes_in_the_admin(alice, bob, client):
+    root = make_user("root", is_staff=True, is_superuser=True)
+    PushSubscription.objects.create(
+        user=alice, endpoint="https://fcm.googleapis.com/x", p256dh="k", auth="a"
+    )
+    start_game(alice, bob)
+    client.force_login(root)
+
+    listed = client.get("/admin/games/pushdelivery/")
+
+    assert listed.status_code == 200 and "game_started" in listed.content.decode()
+    client.force_login(alice)
+    assert client.get("/admin/games/pushdelivery/").status_code == 302
