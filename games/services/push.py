@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.errors import BadRequest
@@ -18,6 +19,9 @@ from games.notify.channels.push import endpoints
 # RFC 8291: the device's key is an uncompressed P-256 point, its secret 16 bytes.
 P256DH_BYTES = 65
 AUTH_BYTES = 16
+# A player's devices at most: each notice is a push to every one of them, so the oldest
+# goes when one more subscribes (a device long replaced, most likely).
+MAX_DEVICES = 20
 # The largest expirationTime taken (milliseconds since 1970): year 9999.
 LATEST_EXPIRY_MS = 253_402_300_799_000
 
@@ -28,7 +32,8 @@ def push_subscribe(
 ) -> tuple[PushSubscription, bool]:
     """Store a device's subscription for ``user`` (a browser's ``PushSubscription``);
     whether it is new for them. An endpoint names one device: stored for another player
-    (the device signed in as someone else), it moves to ``user``."""
+    (the device signed in as someone else), it moves to ``user``. A player keeps their
+    ``MAX_DEVICES`` latest devices."""
     refused = endpoints.refusal(endpoint)
     if refused:
         raise BadRequest(
@@ -49,10 +54,18 @@ def push_subscribe(
         expires_at = datetime.fromtimestamp(expiration_time / 1000, tz=UTC)
     known = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
     new = known is None or known.user_id != user.pk
+    defaults = {"user": user, "p256dh": p256dh, "auth": auth, "expires_at": expires_at}
+    if new:
+        # A device moved to another player is their newest.
+        defaults["created_at"] = timezone.now()
     subscription, _created = PushSubscription.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={"user": user, "p256dh": p256dh, "auth": auth, "expires_at": expires_at},
+        endpoint=endpoint, defaults=defaults
     )
+    if new:
+        kept = PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk")
+        PushSubscription.objects.filter(
+            pk__in=list(kept.values_list("pk", flat=True)[MAX_DEVICES:])
+        ).delete()
     return subscription, new
 
 

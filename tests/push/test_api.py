@@ -44,6 +44,16 @@ def test_a_player_has_as_many_devices_as_they_subscribe(alice):
     assert len(unb64(listed["public_key"])) == 65
 
 
+def test_a_player_keeps_their_latest_devices(alice, settings):
+    from games.services.push import MAX_DEVICES
+
+    for number in range(MAX_DEVICES + 2):
+        post(alice, Device().subscription(f"{FCM}{number}"))
+
+    kept = client_for(alice).get(URL).json()["endpoints"]
+    assert kept == [f"{FCM}{number}" for number in range(2, MAX_DEVICES + 2)]
+
+
 def test_a_device_signed_in_as_another_player_moves_to_them(alice, bob):
     body = Device().subscription(FCM)
     post(alice, body)
