@@ -113,6 +113,16 @@ def test_a_gone_subscription_is_forgotten(alice, bob, push_service, device):
     assert not PushDelivery.objects.filter(subscription__user=alice).exists()
 
 
+def test_an_expired_subscription_is_forgotten_without_a_request(alice, bob, push_service, device):
+    subscription = subscribe(alice, device, push_service, "alice-phone")
+    start_game(alice, bob)
+    PushSubscription.objects.filter(pk=subscription.pk).update(expires_at=later(seconds=-1))
+
+    assert sending.send(delivery_id=delivery(alice, NoticeKind.GAME_STARTED).pk) == "gone"
+
+    assert not PushSubscription.objects.exists() and not push_service.received
+
+
 @pytest.mark.parametrize("status", [429, 500, 503])
 def test_a_busy_push_service_is_tried_again_later(alice, bob, push_service, device, status):
     subscribe(alice, device, push_service, "alice-phone")

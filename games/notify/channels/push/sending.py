@@ -51,7 +51,7 @@ TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WAR
 
 def send(*, delivery_id: int, now: datetime | None = None) -> str:
     """Push one row if it is due and nobody claimed it: ``sent``, ``skipped`` (not wanted
-    or out of date), ``gone`` (the subscription ended), ``failed`` (tried again later, or
+    or out of date), ``gone`` (the subscription ended or expired), ``failed`` (tried again later, or
     given up), ``busy`` (claimed by another worker), ``not due`` or ``done``."""
     now = now or timezone.now()
     row = (
@@ -63,6 +63,11 @@ def send(*, delivery_id: int, now: datetime | None = None) -> str:
         return "done"
     if row.due_at > now:
         return "not due"
+    expires_at = row.subscription.expires_at
+    if expires_at is not None and expires_at <= now:
+        # The push service said when it would end the subscription: it has.
+        row.subscription.delete()
+        return "gone"
     reason = skip_reason(row, now)
     if reason:
         _unclaimed(row).update(cancelled_at=now, withdrawn_because=reason)
