@@ -8,6 +8,7 @@ filesystem broker under ``var/``, and every email written as an ``.eml`` file un
 
 import os
 import secrets
+from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -331,6 +332,26 @@ ANYMAIL = {
         if name.startswith("ANYMAIL_")
     },
 }
+
+# --- Web Push (issue 28: games/notify/channels/push) -------------------------------------
+# The VAPID private key that signs every push (base64url of the raw P-256 key, as web-push
+# tools print it); empty: one made once and kept in var/vapid_private_key. Its public half
+# is served to the pages (and GET /api/push-subscriptions/).
+WEB_PUSH_VAPID_PRIVATE_KEY = os.environ.get("WEB_PUSH_VAPID_PRIVATE_KEY", "")
+# Who push services may contact about our pushes (the VAPID "sub" claim).
+WEB_PUSH_CONTACT = os.environ.get("WEB_PUSH_CONTACT") or (
+    SITE_URL if SITE_URL.startswith("https://") else "mailto:" + parseaddr(DEFAULT_FROM_EMAIL)[1]
+)
+# The push services the site posts to (https only): "host", "*.domain" or "host:port"; a
+# loopback "127.0.0.1:8765" also allows plain http to that port (tests, self-hosters).
+WEB_PUSH_ALLOWED_HOSTS = env_list(
+    "WEB_PUSH_ALLOWED_HOSTS",
+    "fcm.googleapis.com,updates.push.services.mozilla.com,web.push.apple.com,*.notify.windows.com",
+)
+# A push service that does not answer within this many seconds is tried again later.
+WEB_PUSH_TIMEOUT = float(os.environ.get("WEB_PUSH_TIMEOUT", "10"))
+# A claimed push not marked sent after this long was lost with its worker: never resent.
+WEB_PUSH_CLAIM_STALE_SECONDS = int(os.environ.get("WEB_PUSH_CLAIM_STALE_SECONDS", "600"))
 
 LOGGING = {
     "version": 1,

@@ -23,7 +23,7 @@ from games import selectors, services, throttles
 from games.errors import ServiceError
 from games.forms import AdminSignInForm
 from games.mail import selectors as mail_selectors
-from games.models import BotLevel, ChatMessage, Game, Outbox, Report, Seat
+from games.models import BotLevel, ChatMessage, Game, Outbox, PushDelivery, Report, Seat
 
 User = get_user_model()
 
@@ -468,6 +468,27 @@ class OutboxAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(PushDelivery)
+class PushDeliveryAdmin(OutboxAdmin):
+    """The pushes, for the site's operators (superusers): read-only, like the emails. A
+    push lost with its worker is cancelled and says so in its last error."""
+
+    list_display = (
+        "id",
+        "kind",
+        "subscription",
+        "game",
+        "created_at",
+        "sent_at",
+        "cancelled_at",
+        "attempts",
+        "last_error",
+    )
+    list_filter = ("kind",)
+    search_fields = ("subscription__user__email", "subscription__endpoint")
+    readonly_fields = [field.name for field in PushDelivery._meta.fields]
 
 
 # The admin's sign-in is a password door like /signin/password/: the same limits, counted

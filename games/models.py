@@ -222,6 +222,67 @@ class Outbox(models.Model):
         return f"{self.kind} to {self.recipient} (game {self.game_id}, seq {self.seq})"
 
 
+class PushSubscription(models.Model):
+    """A browser's Web Push subscription (its ``PushSubscription.toJSON()``): where the
+    push service takes messages for one device of ``user`` (``endpoint``), and the keys the
+    messages are encrypted for (RFC 8291: ``p256dh``, the device's public key, and
+    ``auth``, the shared secret). An endpoint belongs to one device, so to one player."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.CharField(max_length=1024, unique=True)
+    p256dh = models.CharField(max_length=128)
+    auth = models.CharField(max_length=64)
+    # When the push service will end it (``expirationTime``), if it said.
+    expires_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"push to {self.user_id} at {self.endpoint[:60]}"
+
+
+class PushDelivery(models.Model):
+    """A notice to push to one subscription (the push channel of ``games.notify``), written
+    in the transaction of what caused it: at most one per (subscription, game, key, kind).
+    Sent once by whoever claims it first (``claimed_at``, a conditional UPDATE), after
+    commit; a claim whose worker stopped is never sent again (at most once)."""
+
+    subscription = models.ForeignKey(
+        PushSubscription, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    key = models.PositiveIntegerField()
+    kind = models.CharField(max_length=24, choices=NoticeKind.choices)
+    payload = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    due_at = models.DateTimeField(default=timezone.now)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+    # Why it was cancelled because it no longer applied (not an error), as in ``Outbox``.
+    withdrawn_because = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["subscription", "game", "key", "kind"], name="push_once_per_key"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["due_at"],
+                condition=models.Q(sent_at__isnull=True, cancelled_at__isnull=True),
+                name="push_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} pushed to {self.subscription_id} (game {self.game_id}, {self.key})"
+
+
 class ChatMessage(models.Model):
     """A message in a game's chat. Moderators hide, never delete (the hiding is logged as
     an event of the game)."""

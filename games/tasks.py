@@ -25,6 +25,12 @@ def send_outbox(outbox_id: int) -> str:
 
 
 @shared_task
+def send_push(delivery_id: int) -> str:
+    """Push one delivery (queued when the transaction that wrote it committed)."""
+    return services.push_send(delivery_id=delivery_id)
+
+
+@shared_task
 def bot_move(game_id: int) -> int:
     """A computer player's move (queued when a change left a bot seat to move)."""
     return services.bot_move(game_id=game_id)
@@ -38,7 +44,8 @@ def analysis_run(game_id: int) -> int:
 
 @shared_task
 def sweep() -> dict:
-    """Every minute: timeouts, warnings, reminders, vacations, digests and due emails."""
+    """Every minute: timeouts, warnings, reminders, vacations, digests, due pushes and
+    due emails."""
     done = mail.sweep()
     services.process_beat(name="sweep", detail=done)
     return done

@@ -4,12 +4,15 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from games import views
+from games import app_views, views
 from games.ratings import views as ratings_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", RedirectView.as_view(url=static("games/favicon.svg"), permanent=True)),
+    path("manifest.webmanifest", app_views.manifest, name="manifest"),
+    path("sw.js", app_views.service_worker, name="service-worker"),
+    path("offline/", app_views.offline, name="offline"),
     path("lobby/", views.lobby, name="lobby"),
     path("games/new/", views.game_new, name="game-new"),
     path("invite/<str:token>/", views.invitation, name="invitation"),

@@ -43,8 +43,8 @@ from games.errors import BadRequest, ServiceError
 from games.i18n import speaking_to
 from games.mail import inbound, render, texts, words
 from games.mail.selectors import player_by_address, player_by_token
-from games.models import Game, InboundMessage, NoticeKind, Outbox, PlayerSettings, SeatClock
-from games.notify import preferences
+from games.models import Game, InboundMessage, NoticeKind, Outbox, PlayerSettings
+from games.notify import preferences, presence
 from games.notify.channels import channel
 from games.repository import game_table
 from games.rules.common import InvalidNotation
@@ -190,13 +190,7 @@ def skip_reason(row: Outbox, now: datetime) -> str:
         return "no longer this player's turn"
     if row.kind == NoticeKind.YOUR_TURN and _turn_shown_elsewhere(row):
         return "a later turn email, or the game-started email, shows this turn"
-    window = timedelta(seconds=settings.MAIL_ACTIVE_WINDOW_SECONDS)
-    if (
-        row.kind != NoticeKind.DEADLINE_WARNING
-        and SeatClock.objects.filter(
-            seat__game=game, seat__position=seat, last_seen_at__gte=now - window
-        ).exists()
-    ):
+    if row.kind != NoticeKind.DEADLINE_WARNING and presence.looking(game, seat, now):
         return "the player is on the game's page"
     return ""
 

@@ -27,13 +27,15 @@ from games.errors import ServiceError
 from games.i18n import preferences_of, speaking_to, supported
 from games.mail import services
 from games.mail.selectors import player_by_token
-from games.models import NoticeKind, PlayerSettings
+from games.models import NoticeKind, PlayerSettings, PushSubscription
 from games.notify.channels import channel
 from games.notify.preferences import wants
 
 EMAIL = channel("email")
+PUSH = channel("push")
 
-# Translators: each completes "Email me when…" on the email preferences page.
+# Translators: each completes "Tell me when…" on the preferences page (by email, by a
+# notification on the player's devices).
 KIND_LABELS = {
     NoticeKind.GAME_STARTED: gettext_lazy("a game you joined has started"),
     NoticeKind.YOUR_TURN: gettext_lazy("it is your turn"),
@@ -76,25 +78,39 @@ def _preferences(request: HttpRequest, user) -> HttpResponse:
                     game_services.vacation_end(user=user)
                     message = _("Welcome back: your clocks run again.")
                 case _:
-                    game_services.notices_choose(
-                        user=user,
-                        channel_name=EMAIL.name,
-                        wanted_kinds=request.POST.getlist("kinds"),
-                        daily_digest=request.POST.get("daily_digest") == "on",
-                    )
+                    _choose(request, user)
                     message = _("Your preferences are saved.")
         except ServiceError as refused:
             error = refused.message
     prefs = PlayerSettings.objects.filter(user=user).first() or PlayerSettings(user=user)
     left = game_services.vacation_left(prefs, timezone.now())
     context = {
-        "kinds": [(kind, label, wants(prefs, kind, EMAIL)) for kind, label in KIND_LABELS.items()],
+        "kinds": [
+            (kind, label, wants(prefs, kind, EMAIL), wants(prefs, kind, PUSH))
+            for kind, label in KIND_LABELS.items()
+        ],
+        "devices": PushSubscription.objects.filter(user=user).count(),
         "prefs": prefs,
         "vacation_days_left": round(left.total_seconds() / 86400, 1),
         "message": message,
         "error": error,
     }
     return render(request, "mail/preferences.html", context, status=400 if error else 200)
+
+
+def _choose(request: HttpRequest, user) -> None:
+    """Save the kinds chosen per channel: the email column (``kinds``) and, when the form
+    has it (``columns``), the push column (``push_kinds``)."""
+    daily_digest = request.POST.get("daily_digest") == "on"
+    columns = {EMAIL.name: "kinds", PUSH.name: "push_kinds"}
+    for name in [EMAIL.name, *request.POST.getlist("columns")]:
+        if name in columns:
+            game_services.notices_choose(
+                user=user,
+                channel_name=name,
+                wanted_kinds=request.POST.getlist(columns[name]),
+                daily_digest=daily_digest,
+            )
 
 
 @csrf_exempt

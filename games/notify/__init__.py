@@ -31,6 +31,14 @@ def withdraw(*, game: Game, kind: str, after_seq: int, reason: str, now: datetim
         channel.withdraw(game=game, kind=kind, after_seq=after_seq, reason=reason, now=now)
 
 
+def send_due(*, now: datetime) -> dict[str, int]:
+    """The minute sweep's hook: every channel sends what is due and no task sent."""
+    done: dict[str, int] = {}
+    for channel in every_channel():
+        done.update(channel.send_due(now=now))
+    return done
+
+
 def _players(seats: list[Seat], *, but: int | None = None) -> list[Seat]:
     """The seats of people (not computer players), without the one of user ``but``."""
     return [seat for seat in seats if seat.user_id is not None and seat.user_id != but]

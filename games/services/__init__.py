@@ -14,6 +14,7 @@ input and call one of these.
 - ``ratings``: results of finished games and the players' ratings (a projection).
 - ``bots``: computer players' moves (bot seats, the timeout policy ``bot``).
 - ``analysis``: the hard computer player's judgement of a finished game's moves.
+- ``push``: a player's devices for Web Push, and pushing one notice.
 - ``notices``: the notices the clock causes (reminders, warnings, digests), and each
   player's choice of channels; who is told what is ``games.notify``'s.
 - ``sweep``: the minute sweep, every periodic job in order.
@@ -81,6 +82,7 @@ from games.services.notices import (
     warnings_queue,
 )
 from games.services.operations import process_beat
+from games.services.push import push_send, push_subscribe, push_unsubscribe
 from games.services.ratings import (
     profile_visibility_set,
     ratings_game_finished,
@@ -154,6 +156,9 @@ __all__ = [
     "move_undo",
     "notices_choose",
     "process_beat",
+    "push_send",
+    "push_subscribe",
+    "push_unsubscribe",
     "profile_visibility_set",
     "ratings_game_finished",
     "ratings_game_reopened",

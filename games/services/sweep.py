@@ -5,17 +5,19 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from games import notify
 from games.services import analysis, bots, deadlines, drift, notices
 
 
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
     """One pass of every periodic job: vacations that ran out, computer players' moves
     (lost tasks, the timeout policy ``bot``), analyses whose task was lost, timeouts, then
-    the notices the clock causes (deadline warnings, reminders, digests), and a sample of
+    the notices the clock causes (deadline warnings, reminders, digests), the channels'
+    notices due that no task sent (``notify.send_due``: web push), and a sample of
     finished games' read models checked against their events. Each job handles
     at most ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed columns), never all
-    games. Sending the emails due is the mail door's part of the minute
-    (``games.mail.services.sweep``)."""
+    games. Sending the emails due is the mail door's part of
+    the minute (``games.mail.services.sweep``)."""
     now = now or timezone.now()
     return {
         "vacations_ended": deadlines.vacations_expire(now=now),
@@ -25,5 +27,6 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
         "warnings": notices.warnings_queue(now=now),
         "reminders": notices.reminders_queue(now=now),
         "digests": notices.digests_queue(now=now),
+        **notify.send_due(now=now),
         "read_models_drifted": drift.drift_check(now=now),
     }

@@ -33,6 +33,7 @@ ENDPOINTS = {
     "/api/leaderboard/{game}/": {"get"},
     "/api/archive/": {"get"},
     "/api/archive/export/": {"get"},
+    "/api/push-subscriptions/": {"get", "post", "delete"},
 }
 
 

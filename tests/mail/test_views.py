@@ -27,8 +27,9 @@ def test_preferences_turn_kinds_off_and_choose_the_digest(alice, client):
     assert saved.status_code == 200 and b"saved" in saved.content
     prefs = PlayerSettings.objects.get(user=alice)
     assert prefs.daily_digest
-    assert prefs.channels[NoticeKind.REMINDER] == []
-    assert prefs.channels[NoticeKind.YOUR_TURN] == ["email"]
+    # The form of the email column alone: the push column keeps its default (every kind).
+    assert prefs.channels[NoticeKind.REMINDER] == ["push"]
+    assert prefs.channels[NoticeKind.YOUR_TURN] == ["push", "email"]
 
 
 @pytest.mark.django_db

@@ -5,11 +5,25 @@ channel: a folder with a ``Channel`` subclass and one line in ``CHANNELS``."""
 from functools import cache
 from importlib import import_module
 
-from games.models import Game
+from games.models import Game, NoticeKind
 
 CHANNELS = {
     "email": "games.notify.channels.email.EmailChannel",
+    "push": "games.notify.channels.push.PushChannel",
 }
+
+# The notices about a game of one of its players, which a player may turn off by channel.
+# The others (answers to what the player asked for: a sign-in link, an emailed reply) are
+# email's and always go.
+GAME_KINDS = (
+    NoticeKind.GAME_STARTED,
+    NoticeKind.YOUR_TURN,
+    NoticeKind.REMINDER,
+    NoticeKind.DEADLINE_WARNING,
+    NoticeKind.TIMEOUT,
+    NoticeKind.GAME_OVER,
+    NoticeKind.TAKEBACK_REQUEST,
+)
 
 
 class Channel:
@@ -29,6 +43,12 @@ class Channel:
     def withdraw(self, *, game: Game, kind: str, after_seq: int, reason: str, now) -> int:
         """Withdraw the waiting notices of ``kind`` about events after ``after_seq``."""
         raise NotImplementedError
+
+    def send_due(self, *, now) -> dict[str, int]:
+        """The minute sweep's part: send what is due and no task sent (counts by name).
+        A channel whose door sends its rows (email: the mail door's ``outbox_sweep``)
+        has nothing to do here."""
+        return {}
 
 
 @cache

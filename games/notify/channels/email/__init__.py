@@ -3,22 +3,14 @@ the change and sent once by the mail door (``games.mail.services.outbox_send``) 
 commit, or by the minute sweep if the broker lost the task. Everything the email does
 (the board picture, threading, reply-to-move, unsubscribe) is the mail door's."""
 
-from games.models import Game, NoticeKind, Outbox
-from games.notify.channels import Channel
+from games.models import Game, Outbox
+from games.notify.channels import GAME_KINDS, Channel
 from games.notify.channels.email import outbox
 
 
 class EmailChannel(Channel):
     name = "email"
-    optional_kinds = (
-        NoticeKind.GAME_STARTED,
-        NoticeKind.YOUR_TURN,
-        NoticeKind.REMINDER,
-        NoticeKind.DEADLINE_WARNING,
-        NoticeKind.TIMEOUT,
-        NoticeKind.GAME_OVER,
-        NoticeKind.TAKEBACK_REQUEST,
-    )
+    optional_kinds = GAME_KINDS
 
     def deliver(self, notice) -> bool:
         return outbox.queue(
