@@ -65,3 +65,12 @@ def test_a_forfeit_says_the_game_is_lost_and_a_takeback_has_its_own_topic(alice,
 
     assert forfeit["body"] == "You forfeited the game."
     assert (forfeit["tag"], takeback["tag"]) == (f"game-{game.pk}", f"game-{game.pk}-takeback")
+
+
+def test_a_takeback_push_names_the_player_asking(alice, bob):
+    game = start_game(alice, bob)
+    bob_seat = game.seats.get(user=bob).position
+
+    takeback = said(alice, game, NoticeKind.TAKEBACK_REQUEST, seat=bob_seat, to_seq=3)
+
+    assert takeback["body"] == "Bob asks to take back moves: answer on the game's page."

@@ -82,7 +82,15 @@ def _said(row: PushDelivery, game: Game, title: str) -> tuple[str, str]:
         case NoticeKind.GAME_OVER:
             return _("%(game)s is over") % values, _final_score(game)
         case NoticeKind.TAKEBACK_REQUEST:
-            body = _("An opponent asks to take back moves: answer on the game's page.")
+            names = {player["seat"]: player["player"] for player in players_of(game)}
+            asker = names.get(row.payload.get("seat"))
+            if asker:
+                # Translators: %(player)s is the name of the player asking for a takeback.
+                body = _("%(player)s asks to take back moves: answer on the game's page.") % {
+                    "player": asker
+                }
+            else:
+                body = _("An opponent asks to take back moves: answer on the game's page.")
             return _("Takeback asked in %(game)s") % values, body
     return title, ""
 
