@@ -16,40 +16,20 @@ def stop(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+def worker(*options: str) -> subprocess.Popen:
+    """A Celery worker of one process with ``options``."""
+    command = [sys.executable, "-m", "celery", "-A", "azulsite", "worker"]
+    return subprocess.Popen([*command, *options, "--loglevel=info", "--concurrency=1"])
+
+
 def main() -> int:
     signal.signal(signal.SIGTERM, stop)
     python = sys.executable
     processes = [
         subprocess.Popen([python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"]),
-        subprocess.Popen(
-            [
-                python,
-                "-m",
-                "celery",
-                "-A",
-                "azulsite",
-                "worker",
-                "--beat",
-                "--queues=celery",
-                "--loglevel=info",
-                "--concurrency=1",
-            ]
-        ),
+        worker("--beat", "--queues=celery"),
         # Post-game analyses in a worker of their own: they never delay a move.
-        subprocess.Popen(
-            [
-                python,
-                "-m",
-                "celery",
-                "-A",
-                "azulsite",
-                "worker",
-                "--queues=analysis",
-                "--hostname=analysis@%h",
-                "--loglevel=info",
-                "--concurrency=1",
-            ]
-        ),
+        worker("--queues=analysis", "--hostname=analysis@%h"),
     ]
     url = f"http://{HOST}:{PORT}/"
     try:

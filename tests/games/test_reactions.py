@@ -82,16 +82,26 @@ def test_a_move_taken_back_withdraws_its_turn_notice_before_it_leaves(alice, bob
     assert waiting.last_error == ""
 
 
-def test_a_computer_player_to_move_is_asked_to_play_once_the_change_commits(
-    alice, monkeypatch, django_capture_on_commit_callbacks
-):
-
-    asked = []
+@pytest.fixture
+def asked(monkeypatch) -> list:
+    """The tasks the reactions asked a worker for, instead of a broker."""
+    sent = []
     monkeypatch.setattr(
-        reactions, "send_quickly", lambda name, args, **kw: asked.append((name, args)) or True
+        reactions, "send_quickly", lambda name, args, **kw: sent.append((name, args)) or True
     )
+    return sent
+
+
+def against_the_computer(alice) -> Game:
     game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
     game.refresh_from_db()
+    return game
+
+
+def test_a_computer_player_to_move_is_asked_to_play_once_the_change_commits(
+    alice, asked, django_capture_on_commit_callbacks
+):
+    game = against_the_computer(alice)
     seq = 0  # the start, when the computer player moves first
     if to_move(game) == alice:
         seq = game.last_seq
@@ -102,14 +112,9 @@ def test_a_computer_player_to_move_is_asked_to_play_once_the_change_commits(
 
 
 def test_a_computer_player_whose_move_leaves_it_to_move_is_asked_again_at_once(
-    alice, monkeypatch, django_capture_on_commit_callbacks
+    alice, asked, django_capture_on_commit_callbacks
 ):
-    asked = []
-    monkeypatch.setattr(
-        reactions, "send_quickly", lambda name, args, **kw: asked.append((name, args)) or True
-    )
-    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
-    game.refresh_from_db()
+    game = against_the_computer(alice)
     if to_move(game) == alice:
         play(game)
     game = locked_game(game.pk)
