@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email import policy
@@ -94,7 +95,8 @@ def smtp(settings):
 class Worker:
     """``celery -A azulsite worker`` in its own process, on the test database and Redis."""
 
-    def __init__(self, smtp_port: int, broker_url: str) -> None:
+    def __init__(self, smtp_port: int, broker_url: str, *, number: int = 0) -> None:
+        self.name = f"test-{number}@{socket.gethostname()}"
         database = connection.settings_dict
         env = {
             **os.environ,
@@ -122,6 +124,7 @@ class Worker:
                 "--without-mingle",
                 "--without-gossip",
                 "--loglevel=warning",
+                f"--hostname={self.name}",
             ],
             cwd=ROOT,
             env=env,
@@ -129,6 +132,14 @@ class Worker:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
+
+    def wait_until_ready(self, app, timeout: float = 120.0) -> None:
+        """Wait until the worker answers a ping: on a busy machine, starting Django and
+        Celery takes longer than the tests' waits for an email."""
+        deadline = time.monotonic() + timeout
+        while not app.control.ping(destination=[self.name], timeout=1.0):
+            assert self.process.poll() is None, "the worker stopped"
+            assert time.monotonic() < deadline, "the worker did not start"
 
     def kill(self) -> None:
         if self.process.poll() is None:
@@ -153,8 +164,9 @@ def start_worker(smtp):
     app.connection_for_write().default_channel.client.flushdb()
 
     def start() -> Worker:
-        worker = Worker(smtp.port, django_settings.CELERY_BROKER_URL)
+        worker = Worker(smtp.port, django_settings.CELERY_BROKER_URL, number=len(workers))
         workers.append(worker)
+        worker.wait_until_ready(app)
         return worker
 
     yield start
