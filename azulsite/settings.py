@@ -118,6 +118,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A web process and a worker share the file: wait for the lock instead of failing.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+# Reads that tolerate lag (replay, archive, exports, leaderboards) from a streaming replica
+# when DATABASE_REPLICA_URL names one (games/replica.py); the suite mirrors the primary.
+_replica_url = os.environ.get("DATABASE_REPLICA_URL", "")
+READ_REPLICA = bool(_replica_url)
+DATABASES["replica"] = {
+    **DATABASES["default"],
+    **(
+        dj_database_url.parse(_replica_url, conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")))
+        if _replica_url
+        else {}
+    ),
+    "OPTIONS": DATABASES["default"].get("OPTIONS", {}),
+    "TEST": {"MIRROR": "default"},
+}
+DATABASE_ROUTERS = ["games.replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -15,6 +15,10 @@ ten moves of every finished game. Everything talks to 127.0.0.1 only.
 The server's own time for each move and poll comes from gunicorn's access log (the
 target is 3 ms a move on a quiet machine, with 1 client).
 
+Before each scenario, the framework's floor with as many clients (issue 33): the cheapest
+authenticated DRF POST through the same middleware, inserting one row in one transaction
+(``bench/floor_wsgi.py``), its requests/s and server time against the moves'.
+
 Before each scenario, raw single-row INSERT transactions per second with as many writers
 (``bench/store.py``'s baseline) on the same database, and the ratio of moves to those.
 
@@ -94,7 +98,8 @@ def start_gunicorn(
 ) -> subprocess.Popen:
     command = [
         str(Path(sys.executable).with_name("gunicorn")),
-        "azulsite.wsgi",
+        # The site plus the floor's route (bench/floor_wsgi.py).
+        "bench.floor_wsgi",
         "--bind",
         f"{LOCALHOST}:{port}",
         "--workers",
@@ -145,6 +150,12 @@ def make_players(count: int) -> list[str]:
             user.save()
         tokens.append(Token.objects.get_or_create(user=user)[0].key)
     return tokens
+
+
+FLOOR_TABLE = (
+    "CREATE TABLE IF NOT EXISTS bench_floor (id bigserial PRIMARY KEY, player integer,"
+    " data jsonb, recorded_at timestamptz NOT NULL DEFAULT now())"
+)
 
 
 # --- a client -------------------------------------------------------------------------------
@@ -288,7 +299,7 @@ def play_one(
 def server_times(access_log: str, start: int) -> dict[str, list[float]]:
     """The server's seconds for each move (POST …/moves/ answered 201) and legal-moves
     poll (GET …/legal-moves/ answered 200) logged after byte ``start`` of the access log."""
-    times: dict[str, list[float]] = {"move": [], "legal": []}
+    times: dict[str, list[float]] = {"move": [], "legal": [], "floor": []}
     with open(access_log, "rb") as log:
         log.seek(start)
         for line in log.read().decode().splitlines():
@@ -297,6 +308,8 @@ def server_times(access_log: str, start: int) -> dict[str, list[float]]:
                 times["move"].append(int(micros) / 1e6)
             elif method == "GET" and path.endswith("/legal-moves/") and status == "200":
                 times["legal"].append(int(micros) / 1e6)
+            elif method == "POST" and path == FLOOR_PATH and status == "201":
+                times["floor"].append(int(micros) / 1e6)
     return times
 
 
@@ -327,6 +340,36 @@ def scenario(port: int, tokens: list[str], clients: int, args) -> dict:
         "games": [g for r in results for g in r.games],
         "errors": [e for r in results for e in r.errors],
     }
+
+
+FLOOR_PATH = "/api/bench-floor/"
+
+
+def floor_scenario(port: int, tokens: list[str], clients: int, seconds: float) -> dict:
+    """The framework's floor: ``clients`` clients (each a thread with its own keep-alive
+    connection and user) POST ``FLOOR_PATH`` (one row in one transaction, bench/floor_wsgi.py)
+    back to back for ``seconds``: requests per second and their latency."""
+    stop_at = time.monotonic() + seconds
+    latencies: list[list[float]] = [[] for _ in range(clients)]
+    errors: list[str] = []
+
+    def client(index: int) -> None:
+        api = Api(port)
+        while time.monotonic() < stop_at:
+            started = time.perf_counter()
+            status, body = api.call("POST", FLOOR_PATH, tokens[2 * index], {"n": 1})
+            if status != 201:
+                errors.append(f"floor {status}: {body}")
+                return
+            latencies[index].append(time.perf_counter() - started)
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    done = [seconds for mine in latencies for seconds in mine]
+    return {"per_second": len(done) / seconds, "latency": done, "errors": errors}
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -386,6 +429,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=4, help="gthread threads per worker")
     parser.add_argument("--database-url", default=DEFAULT_DATABASE)
     parser.add_argument("--raw-seconds", type=float, default=5.0, help="raw INSERTs per run")
+    parser.add_argument("--floor-seconds", type=float, default=10.0, help="floor POSTs per run")
     args = parser.parse_args()
     if urlsplit(args.database_url).hostname != LOCALHOST:
         raise SystemExit(f"the benchmark talks to {LOCALHOST} only: use a database there")
@@ -402,6 +446,10 @@ def main() -> None:
             check=True,
         )
         tokens = make_players(2 * max(args.clients))
+        import psycopg
+
+        with psycopg.connect(args.database_url, autocommit=True) as database:
+            database.execute(FLOOR_TABLE)
         port = free_port()
         access_log = os.path.join(var_dir, "access.log")
         server = start_gunicorn(env, port, args.workers, args.threads, access_log)
@@ -414,7 +462,10 @@ def main() -> None:
             for clients in args.clients:
                 raw = raw_inserts(clients, args.raw_seconds)
                 logged = os.path.getsize(access_log)
-                results.append({**scenario(port, tokens, clients, args), "raw": raw})
+                floor = floor_scenario(port, tokens, clients, args.floor_seconds)
+                results.append(
+                    {**scenario(port, tokens, clients, args), "raw": raw, "floor": floor}
+                )
                 results[-1]["server"] = server_times(access_log, logged)
                 print(
                     f"  {clients} client(s): {results[-1]['moves']} moves in the window; raw "
@@ -425,6 +476,7 @@ def main() -> None:
             server.wait(timeout=30)
     report(results)
     ratios(results)
+    against_floor(results)
 
 
 def raw_inserts(writers: int, seconds: float) -> float:
@@ -442,6 +494,34 @@ def raw_inserts(writers: int, seconds: float) -> float:
 # before it.
 TARGET_ONE = 0.10
 BEFORE_SIXTEEN = 23.5
+
+
+# Issue 33: against the framework's floor in the same run, a move's server time at most
+# 1.5 times the floor's at 1 client; moves/s at 16 clients at least 0.6 of its requests/s.
+FLOOR_TIME = 1.5
+FLOOR_RATE = 0.6
+
+
+def against_floor(results: list[dict]) -> None:
+    print("\nAgainst the floor (an authenticated DRF POST inserting one row, same run):")
+    for r in results:
+        floor, server = r["floor"], r["server"]
+        move_p50, floor_p50 = percentile(server["move"], 0.5), percentile(server["floor"], 0.5)
+        line = (
+            f"{r['clients']:>3} client(s): server p50 move {move_p50 * 1000:.1f} ms / floor"
+            f" {floor_p50 * 1000:.1f} ms = {move_p50 / floor_p50:.2f}"
+        )
+        if r["clients"] == 1:
+            line += f" (target <= {FLOOR_TIME})"
+        line += (
+            f"; moves/s {r['per_second']:.1f} / floor requests/s {floor['per_second']:.1f}"
+            f" = {r['per_second'] / floor['per_second']:.2f}"
+        )
+        if r["clients"] == 16:
+            line += f" (target >= {FLOOR_RATE})"
+        print(line)
+        for error in floor["errors"][:3]:
+            print(f"floor error: {error}")
 
 
 def ratios(results: list[dict]) -> None:

@@ -37,6 +37,7 @@ from games.presenters.game_page import (
 )
 from games.presenters.replay import replay_context
 from games.registry import GAME_TYPES
+from games.replica import lag_tolerant
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -343,6 +344,7 @@ def game_seq(request: HttpRequest, game_id: int) -> JsonResponse:
 
 @require_GET
 @refusal_page
+@lag_tolerant
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Any moment of a game one may see: ``?at=N`` is the seq shown (the end of a move)."""
     game = selectors.game_for_viewer(game_id, request.user)

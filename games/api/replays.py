@@ -21,6 +21,7 @@ from games.api.toolkit import (
 )
 from games.errors import NotFound
 from games.models import Game
+from games.replica import LagTolerant
 
 
 class GameEventsApi(Api):
@@ -41,7 +42,7 @@ class GameEventsApi(Api):
         return Response(selectors.events_after(game, after))
 
 
-class ExportApi(JsonLinesApi):
+class ExportApi(LagTolerant, JsonLinesApi):
     """The game record as JSON lines: a header (game, options, seats, result), then every
     event's public form. ``manage.py verify_game`` replays it through the rules."""
 

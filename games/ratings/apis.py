@@ -29,6 +29,7 @@ from games.errors import NotFound
 from games.ratings import selectors
 from games.ratings.forms import SIDES
 from games.registry import GAME_TYPES
+from games.replica import LagTolerant
 from games.selectors import display_name
 
 PLAYER_ID = OpenApiParameter("player_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -188,7 +189,7 @@ class RatingHistoryApi(Api):
         return Response(self.OutputSerializer({"count": count, "results": points}).data)
 
 
-class LeaderboardApi(Api):
+class LeaderboardApi(LagTolerant, Api):
     """The ladder of one game: active players past their provisional games, best first."""
 
     @extend_schema_serializer(component_name="LeaderboardPage")
@@ -221,7 +222,7 @@ class LeaderboardApi(Api):
         return Response(self.OutputSerializer({"count": count, "results": rows}).data)
 
 
-class ArchiveApi(Api):
+class ArchiveApi(LagTolerant, Api):
     """Search finished games; ``won``/``lost`` are about ``player`` (or you)."""
 
     class QuerySerializer(PageSerializer):
@@ -274,7 +275,7 @@ class ArchiveApi(Api):
         return Response(self.OutputSerializer(body).data)
 
 
-class ArchiveExportApi(JsonLinesApi):
+class ArchiveExportApi(LagTolerant, JsonLinesApi):
     """All your games as JSON lines: each game's export (a header line, then its events)."""
 
     permission_classes = [IsAuthenticated]

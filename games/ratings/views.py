@@ -18,6 +18,7 @@ from games.ratings import selectors
 from games.ratings.charts import rating_chart
 from games.ratings.forms import ArchiveForm
 from games.registry import GAME_TYPES
+from games.replica import lag_tolerant
 from games.selectors import display_name, is_moderator, players_of
 from games.views import refusal_page
 
@@ -87,6 +88,7 @@ def privacy_post(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @refusal_page
+@lag_tolerant
 def leaderboard_page(request: HttpRequest, game: str | None = None) -> HttpResponse:
     """The ladder of one game: active players past their provisional games."""
     game = game or next(iter(GAME_TYPES))
@@ -113,6 +115,7 @@ def leaderboard_page(request: HttpRequest, game: str | None = None) -> HttpRespo
 
 
 @require_GET
+@lag_tolerant
 def archive_page(request: HttpRequest) -> HttpResponse:
     """Search finished games by player, game, side, players, dates and result."""
     form = ArchiveForm(request.GET or None, viewer=request.user)

@@ -4,13 +4,14 @@ per game, Message-IDs that never repeat."""
 
 import re
 import struct
+import uuid
 from email import message_from_bytes, policy
 
 import pytest
 from django.utils import timezone
 
 from games import services
-from games.mail import render
+from games.mail import pictures, render
 from games.models import NoticeKind, Outbox
 from games.notify.channels.email import outbox
 from games.repository import game_table
@@ -48,8 +49,37 @@ def test_the_turn_email_of_each_game_shows_its_boards_as_an_inline_picture(
     assert f'src="cid:boards-{game.pk}"' in html.get_content()
     assert picture["Content-ID"] == f"<boards-{game.pk}>"
     width, height = png_size(picture.get_content())
-    assert width == 600 and height > 300
+    assert width == 780 and height > 300, "twice a phone's width (390 px)"
+    assert picture.get_content()[25] == 3, "a palette PNG"
+    assert len(picture.get_content()) <= 60 * 1024
     assert 'width="600" style="display: block; width: 100%;' in html.get_content()
+
+
+@pytest.mark.django_db
+def test_a_picture_is_drawn_once_for_every_email_that_shows_it(alice, bob, settings, monkeypatch):
+    settings.MAIL_BOARD_PICTURES = True
+    game = start_game(alice, bob, game="miyabi")
+    drawn = []
+    monkeypatch.setattr(pictures, "rasterized", lambda svg: drawn.append(svg) or b"png")
+    # A name no earlier run has drawn under (the cache is Redis, shared between runs).
+    monkeypatch.setattr(pictures, "DRAWN_BY", uuid.uuid4().hex)
+    first = turn_email_of(game)[1]
+    again = turn_email_of(game)[1]
+    assert len(drawn) == 1
+    assert first.get_payload()[1].get_payload()[1].get_content() == b"png"
+    assert again.get_payload()[1].get_payload()[1].get_content() == b"png"
+    pictures.forget()
+
+
+@pytest.mark.django_db
+def test_no_picture_when_board_pictures_are_off(alice, bob, settings):
+    settings.MAIL_BOARD_PICTURES = False
+    game = start_game(alice, bob, game="azul")
+    _, email = turn_email_of(game)
+    assert [part.get_content_type() for part in email.get_payload()] == [
+        "text/plain",
+        "text/html",
+    ]
 
 
 @pytest.mark.parametrize(("kind", "players"), GAMES)

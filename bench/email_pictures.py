@@ -1,0 +1,126 @@
+"""What the board picture adds to a turn email (issue 33): the CPU of a whole turn email
+(``games.mail.render.message``) with and without its picture, measured interleaved in one
+run, and the picture's size, for every game and player count.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/azulsite_bench \
+        .venv/bin/python bench/email_pictures.py [--reps 5] [--moves 8]
+
+For each game and player count, a game is started and played ``--moves`` moves into its
+first round by the computer players' default command; its latest turn email is then
+rendered ``--reps`` times with ``MAIL_BOARD_PICTURES`` on and off alternately. "cold" draws
+every picture anew (the picture cache emptied before each render: the cost of the first
+email of a position); "warm" renders with the cache as the first render left it (every
+further email of the same picture: another reader of the same position, a reminder).
+Printed: CPU ms of the rendering process (``time.process_time``: on a busy shared machine
+wall time says more about the others), median (min–max) over the repetitions, the ratio of
+each repetition's pair (target: ≤ 2), and the PNG's KiB (target: ≤ 60).
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/azulsite_bench")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azulsite.settings")
+
+from bench.store import migrated  # noqa: E402
+
+CASES = [(kind, players) for kind in ("azul", "summer-pavilion", "miyabi") for players in (2, 3, 4)]
+
+
+def played_game(kind: str, players: int, moves: int):
+    """A started game of ``players`` new users, ``moves`` default moves into it."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.models import Game
+    from games.registry import GAME_TYPES
+    from games.repository import game_table
+
+    run = uuid.uuid4().hex[:6]
+    users = [
+        get_user_model().objects.create_user(f"b{run}{i}", f"b{run}{i}@example.org", "x")
+        for i in range(players)
+    ]
+    game = services.game_create(creator=users[0], game=kind, players=players)
+    for user in users[1:]:
+        services.game_join(game=game, user=user)
+    engine = GAME_TYPES[kind].engine
+    for _ in range(moves):
+        game = Game.objects.get(pk=game.pk)
+        state = game_table(game).state
+        if game.to_move is None:
+            break
+        command = engine.format(engine.default_command(state))
+        user = game.seats.get(position=game.to_move).user
+        services.move_submit(game=game, user=user, move=command)
+    return Game.objects.get(pk=game.pk)
+
+
+def cpu_ms(row, now) -> tuple[float, object]:
+    """CPU milliseconds of rendering ``row``'s email, and the email."""
+    from games.mail import render
+
+    start = time.process_time()
+    result = render.message(row, now)
+    return (time.process_time() - start) * 1000, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--moves", type=int, default=8)
+    arguments = parser.parse_args()
+    migrated()
+    from django.conf import settings
+    from django.core.mail.message import EmailMultiAlternatives
+    from django.utils import timezone
+
+    from games.mail import pictures
+    from games.models import NoticeKind, Outbox
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    spread = lambda values: (  # noqa: E731
+        f"{statistics.median(values):6.1f} ({min(values):.1f}–{max(values):.1f})"
+    )
+    print(
+        f"{'game':>16} {'p':>2} {'without ms':>20} {'cold ms':>22} {'cold ratio':>16}"
+        f" {'warm ms':>20} {'warm ratio':>12} {'KiB':>5}"
+    )
+    for kind, players in CASES:
+        game = played_game(kind, players, arguments.moves)
+        row = Outbox.objects.filter(game=game, kind=NoticeKind.YOUR_TURN).latest("id")
+        now = timezone.now()
+        without, cold, warm, ratios, warm_ratios = [], [], [], [], []
+        size = 0
+        settings.MAIL_BOARD_PICTURES = False
+        cpu_ms(row, now)  # the first render of a process imports and compiles templates
+        for _ in range(arguments.reps):
+            settings.MAIL_BOARD_PICTURES = False
+            off, _message = cpu_ms(row, now)
+            settings.MAIL_BOARD_PICTURES = True
+            getattr(pictures, "forget", lambda: None)()  # the code before issue 33 kept none
+            on, message = cpu_ms(row, now)
+            hot, _message = cpu_ms(row, now)
+            assert isinstance(message, EmailMultiAlternatives)
+            size = max(len(png) for _cid, png in message.pictures) / 1024
+            without.append(off)
+            cold.append(on)
+            warm.append(hot)
+            ratios.append(on / off)
+            warm_ratios.append(hot / off)
+        print(
+            f"{kind:>16} {players:>2} {spread(without):>20} {spread(cold):>22}"
+            f" {min(ratios):5.2f}–{max(ratios):.2f}{'':>5} {spread(warm):>20}"
+            f" {min(warm_ratios):5.2f}–{max(warm_ratios):.2f}{'':>2} {size:5.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
