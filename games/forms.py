@@ -174,6 +174,20 @@ class GameCreateForm(forms.Form):
                     },
                 )
 
+    def clean(self) -> dict:
+        data = super().clean()
+        players, bots = data.get("players"), data.get("bots") or 0
+        if players and bots >= players:
+            self.add_error(
+                "bots",
+                gettext(
+                    "Too many computer players: in a game of %(players)s players one seat is "
+                    "yours, so choose fewer than %(players)s."
+                )
+                % {"players": players},
+            )
+        return data
+
     def game_options(self) -> dict:
         slug = self.cleaned_data["game"]
         return {
