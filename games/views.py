@@ -83,6 +83,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "finished": _rows(selectors.games_for_user(user, "finished")[:30]),
         "open": _rows(selectors.open_games(user)[:30]),
         "invitations": _rows(selectors.invitations_for(user)),
+        "poll_ms": LOBBY_POLL_MILLISECONDS,
     }
     return render(request, "lobby.html", context)
 
@@ -217,6 +218,10 @@ PAGE_WORDS = {
 
 # The refusals of a typed move that are about its text: said next to the box that holds it.
 MISTYPED = ("invalid_notation", "illegal_move")
+
+
+# The lobby reads itself again this often while it is on the screen.
+LOBBY_POLL_MILLISECONDS = 10000
 
 
 def _game_action(view):

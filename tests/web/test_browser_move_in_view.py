@@ -4,6 +4,7 @@ nothing lies over a place the player can tap next."""
 
 import pytest
 
+from games import services, views
 from tests.conftest import make_user
 from tests.web.helpers import player_to_move, started_game
 from tests.web.test_browser_pages import window_of
@@ -110,3 +111,24 @@ def test_the_header_fits_one_line_on_a_phone_and_holds_the_players_pages(
         assert page.locator(f"#site-menu a[href='{name}']").is_visible(), name
     assert page.locator("#moderation-link").count() == 0
     shoot(page, "header-menu-phone")
+
+
+def test_unread_chat_shows_at_the_top_of_a_phone_screen(windows, live_server, shoot):
+    alice, bob = make_user("alice"), make_user("bob")
+    game = started_game(alice, bob, "azul")
+    page = window_of(windows, live_server, alice, "phone")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    services.chat_post(game=game, user=bob, text="Good luck!")
+    page.wait_for_selector("#unread-top:not([hidden])", timeout=15000)
+    assert page.evaluate(IN_VIEW, "#unread-top")[2]
+    assert "1" in page.inner_text("#unread-top")
+
+
+def test_the_lobby_updates_itself(windows, live_server, monkeypatch):
+    monkeypatch.setattr(views, "LOBBY_POLL_MILLISECONDS", 500)
+    alice, bob = make_user("alice"), make_user("bob")
+    page = window_of(windows, live_server, alice, "phone")
+    page.goto(f"{live_server.url}/lobby/")
+    game = services.game_create(creator=bob, game="miyabi", players=2)
+    page.wait_for_selector(f"#lobby-games a[href='/games/{game.pk}/']", timeout=15000)
+    assert not page.problems

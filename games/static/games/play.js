@@ -236,11 +236,13 @@
   }
 
   function showUnread(baseTitle) {
-    var badge = $("unread");
-    if (badge) {
+    // The badge by the chat, and its twin at the top of the page (a link down to the chat).
+    ["unread", "unread-top"].forEach(function (id) {
+      var badge = $(id);
+      if (!badge) return;
       badge.hidden = unread === 0;
-      badge.textContent = unread ? String(unread) : "";
-    }
+      badge.textContent = unread ? (id === "unread-top" ? "\uD83D\uDCAC " : "") + unread : "";
+    });
     document.title = (unread ? "(" + unread + ") " : "") + baseTitle;
   }
 
