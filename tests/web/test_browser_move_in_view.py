@@ -6,7 +6,7 @@ import pytest
 
 from games import services, views
 from tests.conftest import make_user
-from tests.web.helpers import player_to_move, started_game
+from tests.web.helpers import play_moves, player_to_move, started_game
 from tests.web.test_browser_pages import window_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -131,4 +131,33 @@ def test_the_lobby_updates_itself(windows, live_server, monkeypatch):
     page.goto(f"{live_server.url}/lobby/")
     game = services.game_create(creator=bob, game="miyabi", players=2)
     page.wait_for_selector(f"#lobby-games a[href='/games/{game.pk}/']", timeout=15000)
+    assert not page.problems
+
+
+def test_the_replay_steps_in_place_with_its_controls_in_view_on_a_phone(
+    windows, live_server, shoot
+):
+    alice, bob = make_user("alice"), make_user("bob")
+    game = started_game(alice, bob, "azul")
+    play_moves(game, (alice, bob), 4)
+    page = window_of(windows, live_server, alice, "phone")
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?at=99999")
+    last = int(page.get_attribute("#replay", "data-index"))
+    moments = page.evaluate("JSON.parse(document.getElementById('replay').dataset.moments)")
+    # The address names the step shown.
+    assert page.url.endswith(f"?at={moments[-1]}")
+    page.evaluate("window.marker = 'same page'")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert page.evaluate(IN_VIEW, "#previous")[2]
+    page.click("#previous")
+    page.wait_for_function(
+        f"() => document.getElementById('replay').dataset.index === '{last - 1}'"
+    )
+    assert page.url.endswith(f"?at={moments[-2]}")
+    assert f"step {last - 1} of {last}" in page.inner_text("#position")
+    assert page.evaluate("window.marker") == "same page"  # no full page load
+    assert page.evaluate(IN_VIEW, "#next")[2]
+    page.go_back()
+    page.wait_for_function(f"() => document.getElementById('replay').dataset.index === '{last}'")
+    page.screenshot(path="var/screenshots/viewport-replay-phone.png")
     assert not page.problems
