@@ -69,6 +69,11 @@ class PasswordSignInForm(AuthenticationForm):
     """Django's password sign-in, looking the account up by ``account_identity``: the
     spelling its rate limit counts (``games.throttles.PASSWORD_TRIES``)."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The account is found by its email address, whatever Django calls the field.
+        self.fields["username"].label = gettext_lazy("Your email address")
+
     def clean_username(self) -> str:
         return account_identity(self.cleaned_data["username"])
 

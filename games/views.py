@@ -339,7 +339,11 @@ def rematch_post(request: HttpRequest, game_id: int) -> HttpResponse:
     """Open the rematch (same players and options, seats rotated) and go to it."""
     game = selectors.game_for_viewer(game_id, request.user)
     new = services.game_rematch(game=game, user=request.user)
-    messages.success(request, gettext("Rematch opened: the other players are invited."))
+    if new.status == Game.Status.ACTIVE:
+        # Every other seat went to a computer player: the game has already begun.
+        messages.success(request, gettext("Rematch started against the computer."))
+    else:
+        messages.success(request, gettext("Rematch opened: the other players are invited."))
     return redirect("game", game_id=new.pk)
 
 

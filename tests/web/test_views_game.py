@@ -158,6 +158,7 @@ def test_undo_takes_the_move_back_and_strikes_it_from_the_list(client, alice, bo
     assert game.to_move == selectors.seat_of(game, mover).position
     page = client.get(f"/games/{game.pk}/").text
     assert 'class="move voided"' in page and "took back their move" in page
+    assert "–." not in page  # a taken-back move has no number
     again = client.post(f"/games/{game.pk}/undo/", follow=True)
     assert "nothing to undo" in again.text.lower()
 
@@ -259,3 +260,12 @@ def test_an_action_address_opened_after_signing_in_leads_to_the_game(client, ali
     for action in ("move", "undo"):
         back = client.get(f"/games/{game.pk}/{action}/")
         assert back.status_code == 302 and back["Location"] == f"/games/{game.pk}/"
+
+
+def test_a_rematch_against_the_computer_says_it_has_started(client, alice):
+    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    services.game_resign(game=game, user=alice)
+    client.force_login(alice)
+    answer = client.post(f"/games/{game.pk}/rematch/", follow=True)
+    assert "Rematch started against the computer." in answer.text
+    assert "the other players are invited" not in answer.text
