@@ -111,7 +111,7 @@ class ModerationForm(forms.Form):
         data = super().clean()
         for name in self.REQUIRED.get(data.get("action"), []):
             if data.get(name) in (None, ""):
-                self.add_error(name, gettext("This action needs it."))
+                self.add_error(name, gettext("The chosen action needs this field."))
         if data.get("action") == "replace_seat" and data.get("email"):
             data["user"] = User.objects.filter(email__iexact=data["email"]).first()
             if data["user"] is None:

@@ -69,6 +69,11 @@ class PasswordSignInForm(AuthenticationForm):
     """Django's password sign-in, looking the account up by ``account_identity``: the
     spelling its rate limit counts (``games.throttles.PASSWORD_TRIES``)."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The account is found by its email address, whatever Django calls the field.
+        self.fields["username"].label = gettext_lazy("Your email address")
+
     def clean_username(self) -> str:
         return account_identity(self.cleaned_data["username"])
 
@@ -173,6 +178,20 @@ class GameCreateForm(forms.Form):
                         "option": OPTION_LABELS.get(option, option),
                     },
                 )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        players, bots = data.get("players"), data.get("bots") or 0
+        if players and bots >= players:
+            self.add_error(
+                "bots",
+                gettext(
+                    "Too many computer players: in a game of %(players)s players one seat is "
+                    "yours, so choose fewer than %(players)s."
+                )
+                % {"players": players},
+            )
+        return data
 
     def game_options(self) -> dict:
         slug = self.cleaned_data["game"]

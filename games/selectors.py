@@ -269,6 +269,13 @@ def bot_name(level: str) -> str | None:
     return gettext("Computer (%(level)s)") % {"level": BotLevel(level).label}
 
 
+def actor_name(actor: str) -> str:
+    """A seat's actor for people: "Computer (easy)" for "bot:easy", else as stored."""
+    if actor.startswith(BOT_ACTOR_PREFIX):
+        return bot_name(actor.removeprefix(BOT_ACTOR_PREFIX)) or actor
+    return actor
+
+
 EXPORT_FORMAT = "azulsite-game-record"
 
 

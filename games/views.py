@@ -84,6 +84,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "finished": _rows(selectors.games_for_user(user, "finished")[:30]),
         "open": _rows(selectors.open_games(user)[:30]),
         "invitations": _rows(selectors.invitations_for(user)),
+        "poll_ms": LOBBY_POLL_MILLISECONDS,
     }
     return render(request, "lobby.html", context)
 
@@ -184,7 +185,14 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     wanted = request.GET.get("move", "").strip()
     if wanted and context["my_turn"]:
         context.update(preselected(context["table"], wanted, context["moves"]))
+    mistyped = request.session.pop(_mistyped_key(game.pk), None)
+    if mistyped and context["my_turn"]:
+        context.update(typed=mistyped["typed"], typed_error=mistyped["error"])
     return render(request, "game.html", context)
+
+
+def _mistyped_key(game_id: int) -> str:
+    return f"mistyped-move:{game_id}"
 
 
 @require_GET
@@ -209,14 +217,26 @@ PAGE_WORDS = {
 }
 
 
+# The refusals of a typed move that are about its text: said next to the box that holds it.
+MISTYPED = ("invalid_notation", "illegal_move")
+
+
+# The lobby reads itself again this often while it is on the screen.
+LOBBY_POLL_MILLISECONDS = 10000
+
+
 def _game_action(view):
     """A POST on a game the user may see. Whatever happens the answer is a redirect to
-    the game page (so reloading never repeats a POST), a refusal said there as a message."""
+    the game page (so reloading never repeats a POST), a refusal said there as a message.
+    A GET (the browser coming back from signing in after a POST was sent to the sign-in
+    page) is sent to the game page, where the move can be made again."""
 
     @login_required
-    @require_POST
+    @require_http_methods(["GET", "POST"])
     @wraps(view)
     def wrapper(request, game_id: int):
+        if request.method == "GET":
+            return redirect("game", game_id=game_id)
         try:
             game = selectors.game_for_viewer(game_id, request.user)
         except ServiceError as error:
@@ -248,12 +268,22 @@ def move_post(request: HttpRequest, game: Game) -> None:
     _valid(form)
     if not form.notation():
         raise ServiceError(gettext("choose a move on the board or from the list, or type one"))
-    services.move_submit(
-        game=game,
-        user=request.user,
-        move=form.notation(),
-        expected_seq=form.cleaned_data["expected_seq"],
-    )
+    try:
+        services.move_submit(
+            game=game,
+            user=request.user,
+            move=form.notation(),
+            expected_seq=form.cleaned_data["expected_seq"],
+        )
+    except ServiceError as error:
+        typed = form.cleaned_data.get("typed", "").strip()
+        if not typed or error.code not in MISTYPED:
+            raise
+        # A mistyped move comes back in its box, with what is wrong said beside it.
+        request.session[_mistyped_key(game.pk)] = {
+            "typed": typed,
+            "error": capfirst(error.message) + ".",
+        }
 
 
 @_game_action
@@ -310,7 +340,11 @@ def rematch_post(request: HttpRequest, game_id: int) -> HttpResponse:
     """Open the rematch (same players and options, seats rotated) and go to it."""
     game = selectors.game_for_viewer(game_id, request.user)
     new = services.game_rematch(game=game, user=request.user)
-    messages.success(request, gettext("Rematch opened: the other players are invited."))
+    if new.status == Game.Status.ACTIVE:
+        # Every other seat went to a computer player: the game has already begun.
+        messages.success(request, gettext("Rematch started against the computer."))
+    else:
+        messages.success(request, gettext("Rematch opened: the other players are invited."))
     return redirect("game", game_id=new.pk)
 
 

@@ -139,10 +139,12 @@ def table_svg(view: dict, *, picks: bool) -> str:
 
 
 def _wild(y, view) -> str:
-    """Round r's wild colour (rulebook "The wild color"), shown as its tile."""
+    """Round r's wild colour (rulebook "The wild color"), shown as its tile, drawn before
+    the sentence so that a longer translation never runs under it."""
     return group(
+        PALETTE.tile(view["wild"], 44, y, 28),
         text(
-            30,
+            66,
             y + 5,
             # Translators: %(colour)s is a colour adjective (the wild tiles' colour).
             gettext("Round %(round)s of %(rounds)s: the wild colour is %(colour)s")
@@ -151,7 +153,6 @@ def _wild(y, view) -> str:
             fill="#5a4526",
             font_weight="700",
         ),
-        PALETTE.tile(view["wild"], 350, y, 28),
         class_="wild",
     )
 

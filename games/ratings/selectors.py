@@ -23,7 +23,7 @@ from games.models import (
     Seat,
 )
 from games.registry import GAME_TYPES
-from games.selectors import display_name, export_record, is_moderator
+from games.selectors import actor_name, display_name, export_record, is_moderator
 from games.services.ratings import PROVISIONAL_GAMES, display_rating, uncertainty
 
 # The leaderboard shows players with a rated game on the ladder this recently.
@@ -177,7 +177,7 @@ def with_seats(results) -> list[GameResult]:
             {
                 "seat": seat.seat,
                 "player_id": seat.user_id,
-                "player": display_name(seat.user) if seat.user else seat.actor,
+                "player": display_name(seat.user) if seat.user else actor_name(seat.actor),
                 "place": seat.place,
                 "score": seat.score,
                 "won": seat.won,

@@ -93,7 +93,7 @@ def leaderboard_page(request: HttpRequest, game: str | None = None) -> HttpRespo
     """The ladder of one game: active players past their provisional games."""
     game = game or next(iter(GAME_TYPES))
     if game not in GAME_TYPES:
-        raise NotFound(_("There is no game called %(game)s.") % {"game": game})
+        raise NotFound(_("there is no game called %(game)s") % {"game": game})
     page = Paginator(selectors.leaderboard(game), LEADERBOARD_PAGE).get_page(
         request.GET.get("page")
     )

@@ -118,7 +118,7 @@ def test_an_action_without_a_reason_or_its_value_is_refused_and_records_nothing(
     response = moderate(mod_client, game, action="pause", reason="")
     assert response.status_code == 200 and b"This field is required" in response.content
     response = moderate(mod_client, game, action="revert", reason="why not")
-    assert b"This action needs it" in response.content
+    assert b"The chosen action needs this field." in response.content
     response = moderate(mod_client, game, action="revert", reason="x", to_seq="2")
     assert b"not the end of a move" in response.content
     assert store.current_seq(game.stream) == seq

@@ -137,9 +137,9 @@ def test_two_players_play_summer_pavilion_undo_and_replay(windows, live_server, 
     replay.wait_for_url(lambda url: f"at={earlier}" not in url)
     assert replay.locator("#move-list li.current").count() == 1
     replay.keyboard.press("Home")
-    replay.wait_for_function("document.getElementById('slider').value === '0'")
+    replay.wait_for_function("() => document.getElementById('slider').value === '0'")
     replay.keyboard.press("ArrowRight")
-    replay.wait_for_function("document.getElementById('slider').value === '1'")
+    replay.wait_for_function("() => document.getElementById('slider').value === '1'")
     shoot(replay, "summer-pavilion-replay")
     replay.click("#last")
     replay.wait_for_url(re.compile(rf"at={last}$"))

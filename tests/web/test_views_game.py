@@ -69,13 +69,19 @@ def test_an_illegal_move_posted_by_hand_is_refused_with_a_message_after_a_redire
         f"/games/{game.pk}/move/", {"typed": "F9 purple 7", "expected_seq": before}, follow=True
     )
     assert unreadable.redirect_chain == [(f"/games/{game.pk}/", 302)]
+    # The text stays in its box, and what is wrong is said beside it (not at the top).
+    assert 'value="F9 purple 7" aria-invalid="true" aria-describedby="typed-error"' in (
+        unreadable.text
+    )
+    assert 'id="typed-error"' in unreadable.text and "Your turn" in unreadable.text
     assert "a colour: blue, yellow, red, black or white" in unreadable.text
-    assert 'value="F9 purple 7"' not in unreadable.text and "Your turn" in unreadable.text
+    assert 'id="messages"' not in unreadable.text
+    assert 'value="F9 purple 7"' not in client.get(f"/games/{game.pk}/").text
     # At the start the centre holds only the first player marker.
     illegal = client.post(
         f"/games/{game.pk}/move/", {"typed": "C blue 1", "expected_seq": before}, follow=True
     )
-    assert "illegal move" in illegal.text.lower()
+    assert "illegal move" in illegal.text.lower() and 'value="C blue 1"' in illegal.text
     nothing = client.post(f"/games/{game.pk}/move/", {"expected_seq": before}, follow=True)
     assert "choose a move" in nothing.text.lower()
     game.refresh_from_db()
@@ -152,6 +158,7 @@ def test_undo_takes_the_move_back_and_strikes_it_from_the_list(client, alice, bo
     assert game.to_move == selectors.seat_of(game, mover).position
     page = client.get(f"/games/{game.pk}/").text
     assert 'class="move voided"' in page and "took back their move" in page
+    assert "–." not in page  # a taken-back move has no number
     again = client.post(f"/games/{game.pk}/undo/", follow=True)
     assert "nothing to undo" in again.text.lower()
 
@@ -241,3 +248,24 @@ def test_following_a_game_notes_the_player_at_most_once_a_minute(client, alice, 
         client.get(f"/games/{game.pk}/live?seq=0&chat=0")
     clock.refresh_from_db()
     assert seen is not None and clock.last_seen_at == seen
+
+
+def test_an_action_address_opened_after_signing_in_leads_to_the_game(client, alice, bob):
+    """A move posted after the session ended goes to the sign-in page; signing in there
+    comes back to the move's address with a GET: the game page, not "405"."""
+    game = started_game(alice, bob, "azul")
+    signed_out = client.post(f"/games/{game.pk}/move/", {"typed": "x", "expected_seq": 1})
+    assert signed_out.status_code == 302 and "next=" in signed_out["Location"]
+    client.force_login(alice)
+    for action in ("move", "undo"):
+        back = client.get(f"/games/{game.pk}/{action}/")
+        assert back.status_code == 302 and back["Location"] == f"/games/{game.pk}/"
+
+
+def test_a_rematch_against_the_computer_says_it_has_started(client, alice):
+    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    services.game_resign(game=game, user=alice)
+    client.force_login(alice)
+    answer = client.post(f"/games/{game.pk}/rematch/", follow=True)
+    assert "Rematch started against the computer." in answer.text
+    assert "the other players are invited" not in answer.text

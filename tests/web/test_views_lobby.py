@@ -116,3 +116,22 @@ def test_invitations_to_your_address_are_listed_and_accepted_from_the_lobby(clie
     client.post(f"/games/{game.pk}/join/")
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
+
+
+def test_more_computer_players_than_free_seats_is_refused_next_to_the_field(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        "/games/new/", {"game": "azul", "players": 2, "time_control": "none", "bots": 3}
+    )
+    assert response.status_code in (200, 400)
+    assert "Too many computer players: in a game of 2 players one seat is yours" in response.text
+    assert "asked for" not in response.text
+    assert not Game.objects.exists()
+
+
+def test_the_checkboxes_labels_end_without_a_colon_and_time_outs_are_timed_options(client, alice):
+    client.force_login(alice)
+    page = client.get("/games/new/").text
+    assert 'for="id_private">Private: only the players see it, even once finished</label>' in page
+    assert "even once finished:</label>" not in page
+    assert page.count('class="tc-timed"') == 2

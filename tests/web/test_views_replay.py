@@ -34,6 +34,17 @@ def test_odd_addresses_show_the_nearest_moment_before(client, alice, bob):
     assert f'class="move current" data-end="{steps[1]}"' in between.text
     for odd in ("abc", "-5", "999999"):
         assert client.get(f"/games/{game.pk}/replay/?at={odd}").status_code == 200
+    last = len(steps) - 1
+    assert f"step 0 of {last}" in client.get(f"/games/{game.pk}/replay/?at=-5").text
+    assert f"step {last} of {last}" in client.get(f"/games/{game.pk}/replay/?at=99999").text
+
+
+def test_a_game_that_does_not_exist_is_said_with_one_full_stop(client, alice):
+    client.force_login(alice)
+    answer = client.get("/leaderboard/chess/")
+    assert answer.status_code == 404
+    assert "There is no game called chess." in answer.text
+    assert "chess.." not in answer.text
 
 
 def test_a_game_not_started_has_nothing_to_replay(client, alice):

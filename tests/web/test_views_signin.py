@@ -226,6 +226,8 @@ def _minutes_apart():
 
 
 def test_staff_sign_in_with_a_password_and_sign_out_with_a_post(client, alice):
+    form = client.get("/signin/password/").text
+    assert "Your email address" in form and "Username" not in form
     response = client.post("/signin/password/", {"username": alice.email, "password": "pw-alice"})
     assert response.status_code == 302
     assert client.get("/lobby/").status_code == 200

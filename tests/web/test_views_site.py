@@ -2,10 +2,12 @@
 user page."""
 
 import pytest
+from django.contrib.auth.models import Group
 from django.core.management import call_command
 
 from games import services
 from games.models import Game, NoticeKind
+from games.selectors import MODERATORS_GROUP
 
 
 def test_an_unknown_address_gets_the_sites_own_404_page(client):
@@ -44,3 +46,16 @@ def test_an_invitation_can_be_declined_and_the_seat_opens(client, alice, bob, an
     assert "You declined the invitation" in declined.text
     assert game.seats.filter(status=Seat.Status.OPEN).count() == 1
     assert game.status == Game.Status.OPEN
+
+
+def test_a_moderator_sees_the_way_to_moderation_in_the_header(client, alice, bob):
+    bob.is_staff = True
+    bob.save()
+    bob.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
+    client.force_login(alice)
+    assert 'id="moderation-link"' not in client.get("/lobby/").text
+    client.force_login(bob)
+    page = client.get("/lobby/").text
+    assert 'href="/admin/" id="moderation-link"' in page
+    for link in ("/leaderboard/", "/archive/", "/players/me/", "/account/"):
+        assert f'href="{link}"' in page

@@ -33,6 +33,8 @@
   window.azulsite.watchAnalysis = watch;
   watch();
 
+  // Called again by the replay when it shows another step in place.
+  function bindSuggestion() {
   var card = document.getElementById("suggestion");
   var button = document.getElementById("show-suggestion");
   if (!card || !button) return;
@@ -57,4 +59,7 @@
   button.addEventListener("focus", function () { if (!pinned) draw(true); });
   button.addEventListener("blur", function () { if (!pinned) draw(false); });
   button.addEventListener("click", function () { pinned = !pinned; draw(pinned); });
+  }
+  window.azulsite.bindSuggestion = bindSuggestion;
+  bindSuggestion();
 })();

@@ -12,6 +12,10 @@
     form.querySelectorAll(".tc").forEach(function (p) {
       p.hidden = p.getAttribute("data-tc") !== tc.value;
     });
+    // Without a time limit nobody runs out of time: the time-out options do not apply.
+    form.querySelectorAll(".tc-timed").forEach(function (p) {
+      p.hidden = tc.value === "none";
+    });
   }
   game.addEventListener("change", update);
   tc.addEventListener("change", update);

@@ -41,8 +41,19 @@
       });
     }
 
+    // On a narrow screen a piece drawn under 44 px inside a pickable group (a tile on a
+    // factory, a colour in the centre) is not a target of its own: a tap picks the group,
+    // and the colour is then a button in the move bar (a neighbour's edge is never hit).
+    function tooSmallInGroup(el) {
+      if (!window.matchMedia || !window.matchMedia("(max-width: 999px)").matches) return false;
+      var box = el.getBoundingClientRect();
+      if (box.width >= 44 && box.height >= 44) return false;
+      return !!(el.parentElement && el.parentElement.closest("[data-pick]"));
+    }
+
     // The picks an element would make now, if they lead to a legal move.
     function usable(el, open) {
+      if (tooSmallInGroup(el)) return null;
       var alts = alternatives(el);
       for (var a = 0; a < alts.length; a++) {
         var picks = alts[a];
@@ -148,8 +159,10 @@
         if (!picks) return;
         event.stopPropagation();
         event.preventDefault();
+        var first = chosen.length === 0;
         chosen = chosen.concat(picks);
         render();
+        if (first) bringSourcesAndBoardIntoView();
         if (!confirm.disabled) confirm.focus();
         else if (el.classList.contains("pickable")) el.focus();
         else {
@@ -186,6 +199,30 @@
     render();
   }
 
+  // On a narrow screen, once the first piece is picked, the sources go to the top of the
+  // screen so that the player's own board (drawn right below them) is in view too, above
+  // the move bar: no scroll between picking and placing.
+  function bringSourcesAndBoardIntoView() {
+    if (!window.matchMedia || !window.matchMedia("(max-width: 999px)").matches) return;
+    var sources = $("table-area");
+    if (!sources) return;
+    var top = sources.getBoundingClientRect().top;
+    if (Math.abs(top) > 4) window.scrollBy(0, top);
+  }
+
+  // A move or an undo reloads the page: it comes back where the player was.
+  var SCROLL_KEY = "azulsite-scroll:" + window.location.pathname;
+  function keepScrollAcrossSubmit() {
+    var area = document.querySelector(".play-area");
+    if (!area || !window.sessionStorage) return;
+    area.addEventListener("submit", function () {
+      try { window.sessionStorage.setItem(SCROLL_KEY, String(window.scrollY)); } catch (e) { /* private mode */ }
+    });
+    var kept = null;
+    try { kept = window.sessionStorage.getItem(SCROLL_KEY); window.sessionStorage.removeItem(SCROLL_KEY); } catch (e) { kept = null; }
+    if (kept !== null) window.scrollTo(0, parseInt(kept, 10) || 0);
+  }
+
   function scrollMovesToLatest() {
     var list = $("move-list");
     if (list) list.scrollTop = list.scrollHeight;
@@ -199,11 +236,13 @@
   }
 
   function showUnread(baseTitle) {
-    var badge = $("unread");
-    if (badge) {
+    // The badge by the chat, and its twin at the top of the page (a link down to the chat).
+    ["unread", "unread-top"].forEach(function (id) {
+      var badge = $(id);
+      if (!badge) return;
       badge.hidden = unread === 0;
-      badge.textContent = unread ? String(unread) : "";
-    }
+      badge.textContent = unread ? (id === "unread-top" ? "\uD83D\uDCAC " : "") + unread : "";
+    });
     document.title = (unread ? "(" + unread + ") " : "") + baseTitle;
   }
 
@@ -287,6 +326,7 @@
   setUpPicking();
   window.azulsite.markLastMove();
   scrollMovesToLatest();
+  keepScrollAcrossSubmit();
   var chatList = $("part-chat");
   if (chatList) chatList.scrollTop = chatList.scrollHeight;
   setUpLive();
