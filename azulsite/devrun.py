@@ -40,7 +40,7 @@ def main() -> int:
             except OSError:
                 time.sleep(0.2)
         print(
-            f"\n  azulsite is running at {url}  (Ctrl-C stops the site and the worker)\n",
+            f"\n  azulsite is running at {url}  (Ctrl-C stops the site and its workers)\n",
             flush=True,
         )
         while all(process.poll() is None for process in processes):
