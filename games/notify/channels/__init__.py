@@ -2,6 +2,7 @@
 name in ``CHANNELS`` (dotted paths, as healthchecks keeps its transports). Adding a
 channel: a folder with a ``Channel`` subclass and one line in ``CHANNELS``."""
 
+from abc import ABC, abstractmethod
 from functools import cache
 from importlib import import_module
 
@@ -26,23 +27,23 @@ GAME_KINDS = (
 )
 
 
-class Channel:
+class Channel(ABC):
     """What every channel does: keep a notice in the writer's transaction and deliver it
     after commit, at most once per (game, key, reader, kind); withdraw what no longer
-    applies before it leaves."""
+    applies before it leaves. A channel that lacks one of these cannot be made."""
 
     name: str = ""
     # The kinds a player may turn off on this channel; the others (answers to what the
     # player asked for: a sign-in link, an emailed reply) always go.
     optional_kinds: tuple[str, ...] = ()
 
+    @abstractmethod
     def deliver(self, notice) -> bool:
         """Keep ``notice`` for delivery; whether it is new."""
-        raise NotImplementedError
 
+    @abstractmethod
     def withdraw(self, *, game: Game, kind: str, after_seq: int, reason: str, now) -> int:
         """Withdraw the waiting notices of ``kind`` about events after ``after_seq``."""
-        raise NotImplementedError
 
     def send_due(self, *, now) -> dict[str, int]:
         """The minute sweep's part: send what is due and no task sent (counts by name).
