@@ -29,7 +29,12 @@ def game_get(game_id) -> Game:
     try:
         return Game.objects.get(pk=int(game_id))
     except (Game.DoesNotExist, ValueError, TypeError):
-        raise NotFound(gettext("there is no game %(number)s") % {"number": game_id}) from None
+        raise no_such_game(game_id) from None
+
+
+def no_such_game(game_id) -> NotFound:
+    """The answer about a game that does not exist (or that the reader may not know of)."""
+    return NotFound(gettext("there is no game %(number)s") % {"number": game_id})
 
 
 _SEATS_WITH_GAME = Prepared(

@@ -11,11 +11,12 @@ from django.contrib.auth import get_user_model
 from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext, ngettext
 
+from events.models import Event
 from events.store import StoredEvent
 from games import bots
 from games import table as tbl
 from games import table_storage as storage
-from games.errors import Forbidden
+from games.errors import NotFound
 from games.models import (
     Analysis,
     BotLevel,
@@ -25,7 +26,7 @@ from games.models import (
     ProcessBeat,
     Seat,
 )
-from games.repository import empty_table, game_with_seats, stored_events
+from games.repository import empty_table, game_with_seats, no_such_game, stored_events
 from games.seat_actions import SeatActions, seat_actions
 
 
@@ -63,16 +64,16 @@ def bot_seat_to_move(game: Game) -> Seat | None:
 
 
 def can_view(game: Game, user) -> bool:
-    """Players see their games; anyone sees a finished game unless it is private; a
-    private game is seen, from its creation on, by its players and the players invited
-    to it alone; moderators see everything (other staff are players like any other).
-    (A public game waiting for players is shown to anyone who may join it:
-    ``game_for_viewer``.)"""
+    """A public game is seen by anyone, signed in or not, whatever its state: waiting for
+    players, in play (spectators watch it as a seat that is not theirs sees it: the engine's
+    public view, no chat), over. A private game is seen, from its creation on, by its players
+    and the players invited to it alone, and by the moderators (other staff are players like
+    any other)."""
+    if not game.private:
+        return True
     if seat_of(game, user) is not None or is_moderator(user):
         return True
-    if game.private:
-        return invited_seat(game, user) is not None
-    return game.status in (Game.Status.FINISHED, Game.Status.ABORTED)
+    return invited_seat(game, user) is not None
 
 
 def invited_seat(game: Game, user) -> Seat | None:
@@ -116,24 +117,17 @@ def is_moderator(user) -> bool:
 
 
 def game_for_viewer(game_id, user) -> Game:
-    """The game if ``user`` may see it: ``NotFound`` or ``Forbidden`` otherwise."""
+    """The game if ``user`` may see it; ``NotFound`` otherwise (``not_visible``)."""
     game = game_with_seats(game_id)
-    if can_view(game, user) or (game.status == Game.Status.OPEN and not game.private):
+    if can_view(game, user):
         return game
     raise not_visible(game)
 
 
-def not_visible(game: Game) -> Forbidden:
-    """The refusal of a game the reader may not see."""
-    if game.private:
-        return Forbidden(
-            gettext("this game is private: only its players and the players invited to it see it"),
-            code="not_visible",
-        )
-    return Forbidden(
-        gettext("this game is visible to its players only while it is in play"),
-        code="not_visible",
-    )
+def not_visible(game: Game) -> NotFound:
+    """The refusal of a private game to someone who may not see it: word for word the
+    answer about a game that does not exist, so that nobody learns that it does."""
+    return no_such_game(game.pk)
 
 
 def _waiting(user) -> Q:
@@ -174,6 +168,43 @@ def open_games(user=None) -> QuerySet[Game]:
     if user is not None and user.is_authenticated:
         games = games.exclude(seats__user=user)
     return games.distinct().order_by("-created_at")
+
+
+# The lobby lists at most this many games in play to watch.
+GAMES_TO_WATCH = 20
+
+
+def games_to_watch(user=None) -> QuerySet[Game]:
+    """Public games in play that ``user`` does not play in, the latest move first: what a
+    spectator may watch (``can_view``)."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE, private=False)
+    if user is not None and user.is_authenticated:
+        games = games.exclude(seats__user=user)
+    return games.order_by(F("last_move_at").desc(nulls_last=True), "-started_at", "-pk")
+
+
+@dataclass(frozen=True)
+class Departure:
+    """A seat that left a game: it resigned, or forfeited when its time ran out."""
+
+    seat: int
+    timed_out: bool
+
+
+def departures(games) -> dict[int, list[Departure]]:
+    """Who left each of ``games`` (by game id), in order: the seats of their
+    ``table.Resigned`` events, a forfeit on timeout told apart by its reason
+    (``table.TIME_RAN_OUT``). One query for all of them."""
+    by_stream = {game.stream: game.pk for game in games}
+    found: dict[int, list[Departure]] = {pk: [] for pk in by_stream.values()}
+    rows = (
+        Event.objects.filter(stream__in=by_stream, type=f"{tbl.TABLE}.{tbl.Resigned.__name__}")
+        .order_by("stream", "seq")
+        .values_list("stream", "data", "reason")
+    )
+    for stream, data, reason in rows:
+        found[by_stream[stream]].append(Departure(data["seat"], reason == tbl.TIME_RAN_OUT))
+    return found
 
 
 def legal_moves_of(table: tbl.Table) -> list[dict]:
@@ -430,8 +461,10 @@ def _note(event, seat_name, names: dict[str, str]) -> str:
                 "to": names.get(by, gettext("another player")),
                 "number": seat + 1,
             }
-        case tbl.Aborted():
+        case tbl.Aborted(seat=None):
             return gettext("The game is called off by a moderator")
+        case tbl.Aborted():
+            return gettext("The game is aborted and unrated: not every player had made a move")
         case tbl.MessageHidden():
             return gettext("A chat message is hidden by a moderator")
     return gettext("A moderator acted on the game")

@@ -137,7 +137,12 @@ class VacationEnded:
 
 @dataclass(frozen=True)
 class Aborted:
-    """A moderator ended the game with no result."""
+    """The game ended with no result: a moderator's act (``seat`` ``None``), or the
+    resignation or forfeit of ``seat`` before every player had made a move of their own
+    (``Table.yet_to_move``). Version 2 (version 1 had no ``seat``: always a
+    moderator's act)."""
+
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -164,7 +169,7 @@ TABLE_EVENTS = (
     Aborted,
     MessageHidden,
 )
-codec = Codec(*TABLE_EVENTS)
+codec = Codec(*TABLE_EVENTS, versions={Aborted: 2})
 
 # --- commands (imperative): what someone asks of the table ------------------------------
 
@@ -276,6 +281,9 @@ class Refused(Exception):
 # are played for it whenever they come, so the others play on unchanged. The table offers
 # its engine's default command; the service has a computer player choose instead (issue 15).
 AUTO_FOR_RESIGNED = "resigned"
+# The reason a move played on timeout, or a forfeit on timeout (a ``Resigned``), is stored
+# with: how the record tells a seat that ran out of time from one that resigned.
+TIME_RAN_OUT = "time ran out"
 # Moves nobody chose: they do not count as "another player acting" for an undo.
 UNCHOSEN = frozenset({"forced", AUTO_FOR_RESIGNED})
 
@@ -330,6 +338,8 @@ class Table:
     takeback: Takeback | None = None
     last_seq: int = 0
     aborted: bool = False
+    # The seat whose resignation (or forfeit) aborted the game; None: not aborted so.
+    aborted_by: int | None = None
     clock: Clock = Clock()
 
     @property
@@ -379,6 +389,13 @@ class Table:
             if step.seq == seq:
                 return step
         return None
+
+    def yet_to_move(self) -> frozenset[int]:
+        """The seats that have not made a move of their own (one they chose: not a move
+        played for them on timeout, after resigning or by a moderator) among the moves that
+        count. A resignation while any is left aborts the game (issue 29)."""
+        moved = {step.seat for step in self.steps[1:] if not step.auto}
+        return frozenset(range(len(self.players))) - moved
 
     def boundaries(self) -> list[int]:
         """The ends of the start and of each move but the last: where a revert may go."""
@@ -467,6 +484,11 @@ def _decide(table: Table, command: Any, rng: random.Random) -> list:
             _check_in_play(table)
             if seat in table.resigned:
                 raise Refused("already_resigned")
+            # Ruling (issue 29, as lichess does): resigning, or forfeiting on timeout, before
+            # every player has made a move of their own ends the game with no result,
+            # counted for nobody's rating.
+            if table.yet_to_move():
+                return [Resigned(seat), Aborted(seat)]
             return [Resigned(seat)]
         case Revert(to_seq=to_seq):
             _check_in_play(table)
@@ -595,8 +617,8 @@ def evolve(table: Table, record: Record, *, state: Any = None) -> Table:
             return replace(table, clock=clocks.away(table.clock, seat, at))
         case VacationEnded(seat=seat):
             return replace(table, clock=clocks.back(table.clock, seat, at))
-        case Aborted():
-            return _turn(replace(table, aborted=True), before, at)
+        case Aborted(seat=seat):
+            return _turn(replace(table, aborted=True, aborted_by=seat), before, at)
         case MessageHidden():
             return table
     raise TypeError(f"not a table event: {event!r}")

@@ -196,3 +196,9 @@ def _moderated_as_its_own_event(data: dict) -> Renamed:
         case "hide_message":
             return Renamed("MessageHidden", 1, {"message": details["message"]})
     raise ValueError(f"unknown moderator's act {data['action']!r}")
+
+
+@upcaster(TABLE, "Aborted", 1)
+def _aborted_by_a_moderator(data: dict) -> dict:
+    """Until issue 29 only a moderator aborted a game: version 1 names no seat."""
+    return {**data, "seat": None}

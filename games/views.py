@@ -27,6 +27,7 @@ from games.forms import (
     option_field,
 )
 from games.models import Game, Seat
+from games.presenters.endings import row_ending
 from games.presenters.game_page import (
     analysis_progress_text,
     game_context,
@@ -73,7 +74,8 @@ def refusal_page(view):
 @login_required
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Your games (waiting for you first), then the open games to join."""
+    """Your games (waiting for you first), the open games to join, then the public games
+    in play that you may watch."""
     user = request.user
     waiting = list(selectors.waiting_for(user))
     waiting_ids = {game.pk for game in waiting}
@@ -83,6 +85,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "active": _rows(active),
         "finished": _rows(selectors.games_for_user(user, "finished")[:30]),
         "open": _rows(selectors.open_games(user)[:30]),
+        "watch": _rows(selectors.games_to_watch(user)[: selectors.GAMES_TO_WATCH]),
         "invitations": _rows(selectors.invitations_for(user)),
         "poll_ms": LOBBY_POLL_MILLISECONDS,
     }
@@ -90,15 +93,20 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 def _rows(games) -> list[dict]:
+    games = list(games)
+    over = [g for g in games if g.status in (Game.Status.FINISHED, Game.Status.ABORTED)]
+    left = selectors.departures(over)
     rows = []
     for game in games:
         players = selectors.players_of(game)
+        names = {p["seat"]: p["player"] for p in players if p["seat"] is not None}
         rows.append(
             {
                 "game": game,
                 "title": title_of(game.game_type),
                 "players": players,
-                "to_move": next((p["player"] for p in players if p["seat"] == game.to_move), None),
+                "to_move": names.get(game.to_move),
+                "ending": row_ending(game, names, left.get(game.pk, [])),
             }
         )
     return rows

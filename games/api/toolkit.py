@@ -3,10 +3,10 @@
 schema (``errors()``), input checks (``validated``, ``invalid_input``), the ``Api`` base view,
 who may see a game (``viewable_game``) and JSON lines.
 
-Who sees what (``selectors.can_view``): players see their games; finished and aborted games
-are public unless the game is private; staff see everything; a game waiting for players is
-visible to anyone signed in, so they can join it. Anonymous callers get 401 wherever signing
-in could help, 403 once signed in.
+Who sees what (``selectors.can_view``): a public game is seen by anyone, in play too
+(spectators), though a game waiting for players only by those signed in (401 otherwise), so
+they can join it; a private game by its players, those invited to it and the moderators,
+and to anyone else it is a game that does not exist (404).
 """
 
 import json
@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView, set_rollback
 
 from games import selectors
-from games.errors import BadRequest, Forbidden, ServiceError, TooManyRequests
+from games.errors import BadRequest, ServiceError, TooManyRequests
 from games.models import Game
 
 logger = logging.getLogger(__name__)
@@ -192,16 +192,10 @@ class Api(APIView):
 
 
 def viewable_game(request, game_id) -> Game:
-    """The game if the caller may see it. Anonymous callers see public records only; for
-    anything else signing in may help, so they get 401 rather than 403."""
-    anonymous = not request.user.is_authenticated
-    try:
-        game = selectors.game_for_viewer(game_id, request.user)
-    except Forbidden:
-        if anonymous:
-            raise exceptions.NotAuthenticated(_("sign in to see this game")) from None
-        raise
-    if anonymous and game.status == Game.Status.OPEN:
+    """The game if the caller may see it (``NotFound`` otherwise). Anonymous callers see
+    public games in play and over; a game waiting for players asks them to sign in (401)."""
+    game = selectors.game_for_viewer(game_id, request.user)
+    if not request.user.is_authenticated and game.status == Game.Status.OPEN:
         raise exceptions.NotAuthenticated(_("sign in to see and join games waiting for players"))
     return game
 

@@ -18,8 +18,7 @@ from games.boards.words import listing
 from games.mail import texts
 from games.models import Game, NoticeKind, Outbox
 from games.repository import game_table, stored_events
-from games.selectors import bot_name, players_of
-from games.services.ratings import TIME_RAN_OUT
+from games.selectors import bot_name, departures, players_of
 
 # A "your turn" names at most this many moves of the others; earlier ones are counted.
 MOST_MOVES_SAID = 3
@@ -213,8 +212,11 @@ def timed_out(game: Game, seq: int, payload: dict, seats: Seats, title: str) -> 
 
 def game_over(game: Game, seats: Seats, title: str) -> str:
     """Who won and how: the last resignation or forfeit that left one player, or the final
-    scores (the winners' first)."""
+    scores (the winners' first); or who resigned or ran out of time before every player
+    had moved, which aborted the game."""
     table = game_table(game)
+    if table.aborted_by is not None:
+        return _aborted(game, table.aborted_by, seats, title)
     winners = list(table.winners())
     if not winners:
         return _("%(title)s is over.") % {"title": title}
@@ -223,7 +225,7 @@ def game_over(game: Game, seats: Seats, title: str) -> str:
         left = [e for e in stored_events(game) if e.type == "table.Resigned"]
         loser = left[-1].data["seat"] if left else None
         values["loser"] = seats.name(loser) if loser is not None else ""
-        timed = bool(left) and left[-1].reason == TIME_RAN_OUT
+        timed = bool(left) and left[-1].reason == tbl.TIME_RAN_OUT
         if timed and loser == seats.reader:
             return _("Your time ran out: %(winner)s wins %(title)s.") % values
         if timed and winners[0] == seats.reader:
@@ -246,6 +248,32 @@ def game_over(game: Game, seats: Seats, title: str) -> str:
         return _("%(title)s is over: you won %(scores)s.") % values
     # Translators: %(scores)s are the final scores from the winner's down, e.g. "54–48".
     return _("%(title)s is over: %(winner)s won %(scores)s.") % values
+
+
+def _aborted(game: Game, seat: int, seats: Seats, title: str) -> str:
+    timed = any(left.timed_out for left in departures([game])[game.pk] if left.seat == seat)
+    values = {"title": title, "name": seats.name(seat)}
+    if timed and seat == seats.reader:
+        return (
+            _("Your time ran out before every player had moved: %(title)s is aborted and unrated.")
+            % values
+        )
+    if timed:
+        # Translators: %(name)s ran out of time before every player had made a move, so the
+        # game ends with no result and counts for nobody's rating.
+        return (
+            _(
+                "Time ran out for %(name)s before every player had moved: %(title)s is aborted "
+                "and unrated."
+            )
+            % values
+        )
+    # Translators: %(name)s resigned before every player had made a move, so the game ends
+    # with no result and counts for nobody's rating.
+    return (
+        _("%(name)s resigned before every player had moved: %(title)s is aborted and unrated.")
+        % values
+    )
 
 
 def takeback_asked(game: Game, request: int, payload: dict, seats: Seats, title: str) -> str:

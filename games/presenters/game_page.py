@@ -13,7 +13,9 @@ from games import table_storage as storage
 from games.boards import board_of, clickable_moves, for_the_page, title_of
 from games.forms import OPTION_LABELS, OPTION_VALUES
 from games.models import Game, Seat
+from games.presenters.endings import departed
 from games.rules.common import RulesError
+from games.selectors import Departure
 
 POLL_MILLISECONDS = 3000
 LIVE_PARTS = ("status", "panel", "boards", "moves", "end")
@@ -63,7 +65,8 @@ def game_context(game: Game, user) -> dict:
     board = board_of(game.game_type)
     view = table.engine.view(table.state)
     log = move_log(game, table, players, names, viewer)
-    chat = _chat(game) if selectors.can_read_chat(game, user) else []
+    reads_chat = selectors.can_read_chat(game, user)
+    chat = _chat(game) if reads_chat else []
     context = {
         "game": game,
         "table": table,
@@ -81,6 +84,9 @@ def game_context(game: Game, user) -> dict:
         "clocks": _clocks(game, names, viewer),
         "chat": chat,
         "chat_last": chat[-1].pk if chat else 0,
+        "reads_chat": reads_chat,
+        # Someone who does not play the game in play: they watch it (issue 29).
+        "watching": seat is None and game.status == Game.Status.ACTIVE,
         "can_chat": seat is not None and seat.status in (Seat.Status.JOINED, Seat.Status.RESIGNED),
         "poll_ms": POLL_MILLISECONDS,
         "takeback": table.takeback,
@@ -106,7 +112,7 @@ def game_context(game: Game, user) -> dict:
     )
     context["picking"] = for_the_page(context["moves"])
     if table.over:
-        context["end"] = _end_screen(board, table, names)
+        context["end"] = _end_screen(board, table, names, selectors.departures([game])[game.pk])
         context["analysis"] = analysis(game, table, names, log)
     return context
 
@@ -276,8 +282,9 @@ def last_move(board, table: tbl.Table, view: dict) -> dict | None:
     return {"seat": step.seat, "spots": " ".join(dict.fromkeys(spots))}
 
 
-def _end_screen(board, table: tbl.Table, names: list[str]) -> dict:
-    """The final score line by line (from the engine's events), the totals and winners."""
+def _end_screen(board, table: tbl.Table, names: list[str], left: list[Departure]) -> dict:
+    """The final score line by line (from the engine's events), the totals and winners,
+    who resigned or ran out of time, and whether that aborted the game (issue 29)."""
     seats = len(table.players)
     rows = [
         {"label": label, "values": values}
@@ -290,6 +297,10 @@ def _end_screen(board, table: tbl.Table, names: list[str]) -> dict:
         "names": names,
         "winners": [names[seat] for seat in table.winners()],
         "aborted": table.aborted,
+        "departed": [departed(names[d.seat], d) for d in left if d.seat != table.aborted_by],
+        "aborted_by": next(
+            (departed(names[d.seat], d) for d in left if d.seat == table.aborted_by), None
+        ),
     }
 
 
@@ -431,12 +442,15 @@ def live_update(request, game: Game, *, seq: str | None, chat: str | None) -> di
     """What the open game page needs to follow the game without reloading: nothing when
     nothing changed since ``seq`` and ``chat`` (the page's last event and chat message),
     else the parts of the page that changed, as HTML."""
+    # Someone who may not read the chat (a spectator) is not told when someone wrote in it.
     chat_last = (
         game.chat.filter(hidden_at__isnull=True)
         .order_by("-pk")
         .values_list("pk", flat=True)
         .first()
         or 0
+        if selectors.can_read_chat(game, request.user)
+        else 0
     )
     seq_changed = seq != str(game.last_seq)
     chat_changed = chat != str(chat_last)

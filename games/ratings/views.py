@@ -13,13 +13,12 @@ from django.views.decorators.http import require_GET, require_POST
 from games import services
 from games.boards import title_of
 from games.errors import Forbidden, NotFound
-from games.models import Seat
 from games.ratings import selectors
 from games.ratings.charts import rating_chart
 from games.ratings.forms import ArchiveForm
 from games.registry import GAME_TYPES
 from games.replica import lag_tolerant
-from games.selectors import display_name, is_moderator, players_of
+from games.selectors import display_name, players_of
 from games.views import refusal_page
 
 LEADERBOARD_PAGE = 50
@@ -44,15 +43,12 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         }
         for rating in selectors.ratings_of(player)
     ]
-    seated = set()
-    if viewer.is_authenticated:
-        seated = set(Seat.objects.filter(user=viewer).values_list("game_id", flat=True))
+    # Every game listed may be opened: a public one in play is watched (issue 29).
     current = [
         {
             "game": game,
             "title": title_of(game.game_type),
             "players": players_of(game),
-            "linked": game.pk in seated or is_moderator(viewer),
         }
         for game in selectors.current_games(player, viewer)[:30]
     ]

@@ -119,7 +119,7 @@ def _submit(game: Game, table: tbl.Table, owed: _Owed, command, now, played: lis
     game = locked_game(game)
     if game.last_seq != table.last_seq:
         return False
-    reason = "time ran out" if owed.auto == "timeout" else ""
+    reason = tbl.TIME_RAN_OUT if owed.auto == "timeout" else ""
     after, _ = act(
         game,
         tbl.Play(owed.seat.position, command, owed.auto),

@@ -69,7 +69,7 @@ def game_timeout(*, game_id: int, now: datetime) -> bool:
         return False
     played = []
     if game.timeout_policy == Game.TimeoutPolicy.FORFEIT:
-        seat_resign(game, seat, actor="system", reason="time ran out", at=now)
+        seat_resign(game, seat, actor="system", reason=tbl.TIME_RAN_OUT, at=now)
     else:
         table = game_table(game)
         for _turn in range(LONGEST_TURN):
@@ -81,7 +81,7 @@ def game_timeout(*, game_id: int, now: datetime) -> bool:
                 game,
                 tbl.Play(seat.position, command, "timeout"),
                 actor="system",
-                reason="time ran out",
+                reason=tbl.TIME_RAN_OUT,
                 table=table,
                 at=now,
             )

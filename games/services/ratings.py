@@ -53,8 +53,6 @@ UNCERTAINTY_SIGMAS = 2
 PROVISIONAL_GAMES = 5
 
 USER_PREFIX = "user:"
-# The reason ``deadlines.game_timeout`` gives a forfeit: such a resignation is a timeout.
-TIME_RAN_OUT = "time ran out"
 WRITE_BATCH = 5000
 
 
@@ -93,7 +91,7 @@ def placings(table: tbl.Table, events: Iterable[store.StoredEvent]) -> list[Plac
     for event in events:
         if event.type == "table.Resigned":
             resigned[event.data["seat"]] = event.seq
-            if event.reason == TIME_RAN_OUT:
+            if event.reason == tbl.TIME_RAN_OUT:
                 forfeits.add(event.data["seat"])
     timed_out = forfeits | {step.seat for step in table.steps if step.auto == "timeout"}
     scores, winners = table.scores(), set(table.winners())

@@ -162,14 +162,15 @@ def joined_seats(game: Game) -> list[Seat]:
 
 
 def game_notices(change: Change) -> None:
-    """The game started or is over: told to the players but the one whose act it was (they
-    are looking at it). A new seat is to move: told to its player after a grace period,
+    """The game started or is over (finished, or aborted by a resignation before every
+    player had moved): told to the players but the one whose act it was (they are looking
+    at it). A new seat is to move: told to its player after a grace period,
     unless they are on the game's page by then (the email channel checks)."""
     game, seats = change.game, joined_seats(change.game)
     if change.started:
         notify.game_started(game, change.after.steps[0].last, seats, by=change.by)
     if change.ended:
-        if game.status == Game.Status.FINISHED:
+        if game.status == Game.Status.FINISHED or change.after.aborted_by is not None:
             notify.game_over(game, game.last_seq, seats, by=change.by)
         return
     if change.turn_passed:

@@ -43,13 +43,14 @@ def request_takeback(game, roles):
 MATRIX = [
     ("list", "get", "/api/games/", None, (401, 200, 200, 200, 200)),
     ("create", "post", "/api/games/", {"game": "azul", "players": 2}, (401, 201, 201, 201, 201)),
-    ("detail", "get", "", None, (401, 403, 200, 200, 200)),
-    ("state", "get", "state", None, (401, 403, 200, 200, 200)),
-    ("events", "get", "events", None, (401, 403, 200, 200, 200)),
-    ("legal-moves", "get", "legal-moves", None, (401, 403, 200, 200, 200)),
-    ("export", "get", "export", None, (401, 403, 200, 200, 200)),
+    # A public game in play is watched by anyone (issue 29).
+    ("detail", "get", "", None, (200, 200, 200, 200, 200)),
+    ("state", "get", "state", None, (200, 200, 200, 200, 200)),
+    ("events", "get", "events", None, (200, 200, 200, 200, 200)),
+    ("legal-moves", "get", "legal-moves", None, (200, 200, 200, 200, 200)),
+    ("export", "get", "export", None, (200, 200, 200, 200, 200)),
     ("join", "post", "join", None, (401, 409, 409, 409, 409)),
-    ("leave", "post", "leave", None, (401, 403, 409, 409, 409)),
+    ("leave", "post", "leave", None, (401, 409, 409, 409, 409)),
     ("cancel", "post", "cancel", None, (401, 403, CREATOR_OR_NOT, CREATOR_OR_NOT, 403)),
     ("moves", "post", "moves", legal_move_body, (401, 403, 403, 201, 403)),
     ("undo", "post", "undo", None, (401, 403, 200, 409, 403)),
@@ -114,8 +115,15 @@ def test_the_legal_moves_are_listed_to_the_player_to_move_alone(alice, bob, caro
         assert bool(moves) is (user == to_move)
 
 
+def in_play(alice, bob, **options):
+    return started("azul", alice, bob, **options)
+
+
 def finished(alice, bob, **options):
+    """Bob resigns once both have moved (before, the game would be aborted)."""
     game = started("azul", alice, bob, **options)
+    play(game)
+    play(game)
     services.game_resign(game=game, user=bob)
     game.refresh_from_db()
     return game
@@ -129,7 +137,9 @@ def waiting(alice, **options):
 # (anonymous, non-player, player, moderator).
 VISIBILITY = [
     ("finished and public", finished, {}, (200, 200, 200, 200)),
-    ("finished and private", finished, {"private": True}, (401, 403, 200, 200)),
+    ("finished and private", finished, {"private": True}, (404, 404, 200, 200)),
+    ("in play and public", in_play, {}, (200, 200, 200, 200)),
+    ("in play and private", in_play, {"private": True}, (404, 404, 200, 200)),
     ("waiting for players", waiting, {}, (401, 200, 200, 200)),
 ]
 
@@ -143,7 +153,7 @@ VISIBILITY = [
 )
 @pytest.mark.parametrize("action", ["", "state", "events", "legal-moves", "export"])
 def test_who_sees_a_game_depends_on_its_status(alice, bob, make, options, statuses, action):
-    game = make(alice, bob, **options) if make is finished else make(alice, **options)
+    game = make(alice, **options) if make is waiting else make(alice, bob, **options)
     viewers = (None, make_user("dave"), alice, moderator_user())
     for viewer, expected in zip(viewers, statuses, strict=True):
         response = client_for(viewer).get(url(game, action) if action else url(game))

@@ -1,6 +1,9 @@
 """A private game, from its creation on, is seen and joined by its players and the players
-invited to it alone (moderators see it too): not listed among the open games, its page
-and its API refused to anyone else, and its seats taken by nobody else (issue 34)."""
+invited to it alone (moderators see it too): not listed among the open games or the games
+to watch, its page and its API answering anyone else as about a game that does not exist
+(issue 29), and its seats taken by nobody else (issue 34)."""
+
+import re
 
 import pytest
 from django.test import Client
@@ -55,19 +58,38 @@ def test_a_private_game_is_not_listed_among_the_open_games(private, private_with
     assert f"/games/{private.pk}/" in signed_in(bob).get("/lobby/").text, "under invitations"
 
 
-def test_a_private_games_page_is_refused_to_visitors_and_outsiders(private, alice, bob):
-    outsider = make_user("dave")
-    assert signed_in().get(f"/games/{private.pk}/").status_code == 403
-    assert signed_in(outsider).get(f"/games/{private.pk}/").status_code == 403
-    assert signed_in(outsider).get(f"/games/{private.pk}/seq").status_code == 403
+def said_of(response, game_id: int) -> tuple[int, str]:
+    """A refusal's status and what it says (a page's message, or the JSON), with the game's
+    number written as N."""
+    text = response.content.decode()
+    message = re.search(r'<p class="error" role="alert">(.*?)</p>', text)
+    return response.status_code, (message[1] if message else text).replace(str(game_id), "N")
+
+
+@pytest.mark.parametrize(
+    "path", ["/games/{}/", "/games/{}/seq", "/games/{}/live", "/games/{}/replay/"]
+)
+def test_a_private_games_pages_answer_visitors_and_outsiders_as_a_game_that_does_not_exist(
+    private, alice, bob, path
+):
+    missing = private.pk + 1000
+    for client in (signed_in(), signed_in(make_user("dave"))):
+        refused = client.get(path.format(private.pk))
+        assert said_of(refused, private.pk) == said_of(client.get(path.format(missing)), missing)
+        assert refused.status_code == 404
     for user in (alice, bob, moderator_user()):
         assert signed_in(user).get(f"/games/{private.pk}/").status_code == 200, user
 
 
-def test_a_private_games_api_is_refused_to_visitors_and_outsiders(private, alice, bob):
-    assert client_for(None).get(url(private)).status_code == 401
-    refused = client_for(make_user("dave")).get(url(private))
-    assert refused.status_code == 403 and refused.json()["code"] == "not_visible"
+def test_a_private_games_api_answers_visitors_and_outsiders_as_a_game_that_does_not_exist(
+    private, alice, bob
+):
+    missing = private.pk + 1000
+    for client in (client_for(None), client_for(make_user("dave"))):
+        for part in ("", "state", "events"):
+            refused = client.get(url(private, part))
+            assert refused.status_code == 404 and refused.json()["code"] == "not_found"
+            assert said_of(refused, private.pk) == said_of(client.get(url(missing, part)), missing)
     for user in (alice, bob, moderator_user()):
         assert client_for(user).get(url(private)).status_code == 200
 
@@ -77,7 +99,7 @@ def test_an_outsider_cannot_join_a_private_game(private, private_with_an_open_se
     game = private if which == "invitations only" else private_with_an_open_seat
     outsider = make_user("dave")
     response = post(client_for(outsider), url(game, "join"))
-    assert response.status_code == 403 and response.json()["code"] == "not_visible"
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
     signed_in(outsider).post(f"/games/{game.pk}/join/")
     assert not game.seats.filter(user=outsider).exists()
     game.refresh_from_db()
@@ -88,7 +110,7 @@ def test_an_outsider_cannot_join_with_an_invitation_to_another_game(private, ali
     other = services.game_create(creator=alice, game="azul", players=2, invite=["erin@example.com"])
     token = services.invitation_token(other.seats.get(status=Seat.Status.INVITED))
     response = post(client_for(make_user("erin")), url(private, "join"), {"token": token})
-    assert response.status_code == 403
+    assert response.status_code == 404
 
 
 def test_the_invited_players_join_and_the_game_starts(private, bob, carol):

@@ -106,6 +106,9 @@ def _last_move(row: PushDelivery, game: Game) -> str:
 
 
 def _final_score(game: Game) -> str:
+    if game.status == Game.Status.ABORTED:
+        # A resignation before every player had moved (issue 29): the scores mean nothing.
+        return _("The game is aborted and unrated: not every player had made a move") + "."
     names = {player["seat"]: player["player"] for player in players_of(game)}
     scores = " · ".join(
         f"{names.get(seat, seat + 1)} {score}" for seat, score in enumerate(game.scores or [])
