@@ -18,7 +18,7 @@ from games.mail.render import compose
 from games.mail.services import sweep
 from games.models import BotLevel, Game, NoticeKind, Outbox, Seat
 from tests.conftest import make_user
-from tests.games.helpers import legal, started
+from tests.games.helpers import every_player_moved, legal, started
 
 
 @pytest.fixture(autouse=True)
@@ -231,7 +231,8 @@ def test_the_timeout_email_names_the_computer_player_that_played(alice, bob):
 
 @pytest.mark.django_db
 def test_a_resigned_seat_in_a_three_player_game_is_played_by_the_easy_bot(alice, bob, carol):
-    game = started("summer-pavilion", alice, bob, carol)
+    game = every_player_moved(started("summer-pavilion", alice, bob, carol))
+    resigned_after = game.last_seq
     services.game_resign(game=game, user=carol)
     game.refresh_from_db()
     resigned = game.seats.get(user=carol).position
@@ -243,7 +244,7 @@ def test_a_resigned_seat_in_a_three_player_game_is_played_by_the_easy_bot(alice,
     played = [
         (before, step)
         for before, step in zip(table.steps, table.steps[1:], strict=False)
-        if step.seat == resigned
+        if step.seat == resigned and step.seq > resigned_after
     ]
     assert played and all(step.auto == "resigned" for _, step in played)
     events = {e.seq: e for e in store.load(game.stream)}

@@ -42,6 +42,15 @@ def play(game: Game, move: str | None = None, chooser: random.Random | None = No
     return services.move_submit(game=game, user=user, move=move)
 
 
+def every_player_moved(game: Game) -> Game:
+    """Play on until every player has made a move of their own: from then on a
+    resignation is one (before, it aborts the game: issue 29)."""
+    while repository.game_table(game).yet_to_move():
+        play(game)
+    game.refresh_from_db()
+    return game
+
+
 def play_to_end(game: Game, seed: int = 0) -> None:
     chooser = random.Random(seed)
     game.refresh_from_db()

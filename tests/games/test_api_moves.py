@@ -18,7 +18,13 @@ from tests.games.api_helpers import (
     post,
     url,
 )
-from tests.games.helpers import last_step_is_barrier, play_to_end, seated, started
+from tests.games.helpers import (
+    every_player_moved,
+    last_step_is_barrier,
+    play_to_end,
+    seated,
+    started,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -222,7 +228,7 @@ def test_a_retry_after_the_game_moved_on_still_gets_the_first_answer(alice, bob)
 
 
 def test_a_retry_answers_the_moves_played_for_a_resigned_seat_too(alice, bob, carol):
-    game = started("azul", alice, bob, carol)
+    game = every_player_moved(started("azul", alice, bob, carol))
     seats = seated(game)
     playing = mover(game)
     next_seat = seats[(game.to_move + 1) % 3]
@@ -427,7 +433,7 @@ def test_a_malformed_takeback_request_names_the_field(alice, bob, action, body, 
 
 
 def test_resigning_a_game_of_two_makes_the_other_player_the_winner(alice, bob):
-    game = started("summer-pavilion", alice, bob)
+    game = every_player_moved(started("summer-pavilion", alice, bob))
     response = post(client_for(alice), url(game, "resign"))
     assert response.status_code == 200
     body = response.json()
@@ -504,8 +510,8 @@ def test_the_export_is_a_header_then_every_event_as_json_lines(alice, bob):
 
 
 def test_an_export_refused_is_still_a_json_error(alice, bob):
-    game = started("azul", alice, bob)
+    game = started("azul", alice, bob, private=True)
     response = client_for(make_user("dave")).get(url(game, "export"))
-    assert response.status_code == 403
+    assert response.status_code == 404
     assert response["Content-Type"].startswith("application/json")
-    assert response.json()["code"] == "not_visible"
+    assert response.json()["code"] == "not_found"

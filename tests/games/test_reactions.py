@@ -10,7 +10,7 @@ from games.models import Analysis, Game, GameResult, NoticeKind, Outbox
 from games.repository import game_table, records
 from games.services import reactions
 from games.services.common import locked_game
-from tests.games.helpers import play, started, to_move
+from tests.games.helpers import every_player_moved, play, started, to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def test_the_read_model_follows_the_table(alice, bob):
 
 
 def test_a_game_that_ends_goes_into_the_ratings_and_asks_for_its_analysis(alice, bob):
-    game = started("azul", alice, bob)
+    game = every_player_moved(started("azul", alice, bob))
     seq = game.last_seq
 
     services.game_resign(game=game, user=bob)
@@ -136,7 +136,7 @@ def test_the_start_is_told_to_every_player_but_the_one_who_started_it(alice, bob
 
 def test_the_end_is_told_to_every_player_but_the_one_who_ended_it(alice, bob):
 
-    game = started("azul", alice, bob)
+    game = every_player_moved(started("azul", alice, bob))
     seq = game.last_seq
     services.game_resign(game=game, user=bob)
     Outbox.objects.filter(game=game).delete()

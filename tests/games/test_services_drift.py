@@ -14,13 +14,13 @@ from games.mail import services as mail
 from games.models import Game, Outbox, ProcessBeat, TableSnapshot
 from games.services import drift
 from tests.conftest import make_user
-from tests.games.helpers import play, started
+from tests.games.helpers import every_player_moved, play, started
 
 pytestmark = pytest.mark.django_db
 
 
 def finished(alice, bob, moves: int = 0) -> Game:
-    game = started("azul", alice, bob)
+    game = every_player_moved(started("azul", alice, bob))
     for _ in range(moves):
         play(game)
     services.game_resign(game=game, user=bob)

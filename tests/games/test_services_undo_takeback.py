@@ -7,7 +7,14 @@ from events import store
 from games import repository, services
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Game, Outbox
-from tests.games.helpers import last_step_is_barrier, legal, play, started, to_move
+from tests.games.helpers import (
+    every_player_moved,
+    last_step_is_barrier,
+    legal,
+    play,
+    started,
+    to_move,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -145,7 +152,7 @@ def test_a_takeback_must_return_to_the_end_of_a_move_and_never_cross_a_draw(alic
 
 
 def test_resigning_a_two_player_game_gives_the_other_the_win(alice, bob):
-    game = started("summer-pavilion", alice, bob)
+    game = every_player_moved(started("summer-pavilion", alice, bob))
     services.game_resign(game=game, user=alice)
     game.refresh_from_db()
     bob_seat = game.seats.get(user=bob).position
@@ -155,7 +162,7 @@ def test_resigning_a_two_player_game_gives_the_other_the_win(alice, bob):
 
 
 def test_a_resigned_seat_in_a_three_player_game_is_played_for_and_cannot_win(alice, bob, carol):
-    game = started("azul", alice, bob, carol)
+    game = every_player_moved(started("azul", alice, bob, carol))
     services.game_resign(game=game, user=alice)
     game.refresh_from_db()
     alice_seat = game.seats.get(user=alice).position

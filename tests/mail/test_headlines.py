@@ -15,6 +15,7 @@ from games.models import Game, NoticeKind, Outbox
 from games.notify.channels.email import outbox
 from games.repository import game_table
 from games.selectors import waiting_for
+from tests.games.helpers import every_player_moved
 from tests.mail.conftest import player_to_move, start_game
 from tests.mail.test_languages import every_kind, speaks
 
@@ -270,6 +271,7 @@ def test_a_forfeit_on_time_says_whose_time_ran_out_and_who_wins(alice, bob, sett
         alice, bob, time_control={"kind": "per_move", "days": 1}, timeout_policy="forfeit"
     )
     speaks(bob, "es")
+    every_player_moved(game)
     late = player_to_move(game)
     winner = bob if late == alice else alice
     services.game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
@@ -285,6 +287,58 @@ def test_a_forfeit_on_time_says_whose_time_ran_out_and_who_wins(alice, bob, sett
     assert rendered(row_of(game, late, NoticeKind.TIMEOUT))[1].endswith(
         ("you forfeited the game.", "has perdido la partida por tiempo.")
     )
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.django_db
+def test_a_resignation_before_every_player_moved_says_who_resigned_and_that_it_is_aborted(
+    language, alice, bob, settings
+):
+    settings.MAIL_BOARD_PICTURES = False
+    game = start_game(alice, bob)
+    speaks(alice, language)
+    services.game_resign(game=game, user=bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    message, line = rendered(row_of(game, alice, NoticeKind.GAME_OVER))
+    expected = {
+        "en": f"Bob resigned before every player had moved: Azul #{game.pk} is aborted and "
+        "unrated.",
+        "es": f"Bob ha abandonado antes de que todos los jugadores movieran: Azul n.º {game.pk} "
+        "queda anulada y no puntúa.",
+    }
+    assert line == expected[language]
+    assert "wins" not in message.body and "0–0" not in message.body
+    assert not Outbox.objects.filter(game=game, recipient=bob.email, kind=NoticeKind.GAME_OVER)
+
+
+@pytest.mark.django_db
+def test_a_forfeit_on_time_before_every_player_moved_says_whose_time_ran_out(alice, bob, settings):
+    settings.MAIL_BOARD_PICTURES = False
+    game = start_game(
+        alice, bob, time_control={"kind": "per_move", "days": 1}, timeout_policy="forfeit"
+    )
+    speaks(bob, "pl")
+    late = player_to_move(game)
+    services.game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    lines = {user: rendered(row_of(game, user, NoticeKind.GAME_OVER))[1] for user in (alice, bob)}
+    if late == alice:
+        assert lines[alice] == (
+            f"Your time ran out before every player had moved: Azul #{game.pk} is aborted and "
+            "unrated."
+        )
+        assert lines[bob] == (
+            f"Czas gracza Alice się skończył, zanim każdy gracz wykonał ruch: gra Azul nr "
+            f"{game.pk} zostaje przerwana i nie liczy się do rankingu."
+        )
+    else:
+        assert lines[alice] == (
+            f"Time ran out for Bob before every player had moved: Azul #{game.pk} is aborted "
+            "and unrated."
+        )
+        assert lines[bob].startswith("Twój czas się skończył, zanim każdy gracz wykonał ruch")
 
 
 @pytest.mark.django_db

@@ -23,6 +23,7 @@ from games.mail import services as mail
 from games.models import Game, NoticeKind, Outbox, PlayerSettings
 from games.repository import game_table
 from games.selectors import legal_moves_of
+from tests.games.helpers import every_player_moved
 from tests.mail.conftest import fixture_reply, player_to_move, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -265,7 +266,7 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
     )
     game.deadline = timezone.now() + timedelta(days=2, hours=3)
     game.save(update_fields=["deadline"])
-    over = start_game(alice, carol)
+    over = every_player_moved(start_game(alice, carol))
     services.game_resign(game=over, user=carol)
     invited = services.game_create(creator=bob, game="miyabi", players=2)
     seat = game.seats.get(user=alice).position

@@ -11,13 +11,13 @@ from games.models import Game
 from games.repository import game_table
 from games.selectors import legal_moves_of
 from games.services.common import append, locked_game
-from tests.games.helpers import started
+from tests.games.helpers import every_player_moved, started
 
 
 def finished(game: str, winner, *losers, rated: bool = True, **options) -> Game:
-    """A game of ``game`` that ``winner`` wins: every other player resigns, in order (so
-    the first to resign is placed last)."""
-    table = started(game, winner, *losers, rated=rated, **options)
+    """A game of ``game`` that ``winner`` wins: once every player has moved, every other
+    player resigns, in order (so the first to resign is placed last)."""
+    table = every_player_moved(started(game, winner, *losers, rated=rated, **options))
     for loser in losers:
         services.game_resign(game=table, user=loser)
     table.refresh_from_db()
@@ -26,7 +26,8 @@ def finished(game: str, winner, *losers, rated: bool = True, **options) -> Game:
 
 
 def timed_out(game: str, winner, loser) -> Game:
-    """A two-player game that ``loser`` forfeits by running out of time."""
+    """A two-player game that ``loser`` forfeits by running out of time, once both have
+    moved."""
     table = started(
         game,
         winner,
@@ -34,6 +35,7 @@ def timed_out(game: str, winner, loser) -> Game:
         time_control={"kind": "per_move", "days": 1},
         timeout_policy=Game.TimeoutPolicy.FORFEIT,
     )
+    every_player_moved(table)
     while table.to_move is not None and table.seats.get(position=table.to_move).user != loser:
         services.move_submit(game=table, user=winner, move=_first_legal(table))
         table.refresh_from_db()

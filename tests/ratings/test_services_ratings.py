@@ -12,7 +12,7 @@ from games import services
 from games.models import Game, GameResult, Rating, RatingChange, ResultSeat
 from games.services.ratings import MODEL, display_rating, placings, uncertainty
 from tests.conftest import make_user
-from tests.games.helpers import play_to_end, started
+from tests.games.helpers import every_player_moved, play_to_end, started
 from tests.ratings.helpers import (
     aborted_after_finish,
     finished,
@@ -81,7 +81,7 @@ def test_ladders_are_per_game(alice, bob):
 
 def test_unrated_games_and_games_with_a_bot_do_not_count(alice, bob):
     finished("azul", alice, bob, rated=False)
-    with_bot = started("azul", alice, bob)
+    with_bot = every_player_moved(started("azul", alice, bob))
     seat_taken_by_bot(with_bot, seat=0)
     human = with_bot.seats.get(position=1).user
     services.game_resign(game=with_bot, user=human)
