@@ -14,6 +14,7 @@ from games.models import Game, NoticeKind, PushDelivery, PushSubscription
 from games.notify.channels.push import sending
 from games.repository import game_table
 from games.selectors import legal_moves_of
+from tests.games.helpers import every_player_moved
 from tests.mail.conftest import player_to_move, start_game
 
 pytestmark = pytest.mark.django_db
@@ -230,7 +231,7 @@ def test_an_endpoint_no_longer_allowed_is_not_posted_to(alice, bob, push_service
 
 def test_a_finished_game_pushes_the_final_score(alice, bob, push_service, device):
     subscribe(alice, device, push_service, "alice-phone")
-    game = start_game(alice, bob)
+    game = every_player_moved(start_game(alice, bob))
     services.game_resign(game=game, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -241,3 +242,15 @@ def test_a_finished_game_pushes_the_final_score(alice, bob, push_service, device
     assert message["title"] == f"Azul #{game.pk} is over"
     assert message["body"].startswith("Final score: ")
     assert push_service.received[-1].headers["Urgency"] == "low"
+
+
+@pytest.mark.django_db
+def test_a_game_aborted_by_an_early_resignation_pushes_that_it_is_unrated(
+    alice, bob, push_service, device
+):
+    subscribe(alice, device, push_service, "alice-phone")
+    game = start_game(alice, bob)
+    services.game_resign(game=game, user=bob)
+    assert sending.send(delivery_id=delivery(alice, NoticeKind.GAME_OVER).pk) == "sent"
+    message = device.decrypt(push_service.received[-1].body)
+    assert message["body"] == ("The game is aborted and unrated: not every player had made a move.")
