@@ -56,16 +56,17 @@ def game_only(operation_id: str, summary: str, *, request=None, codes=(401, 403,
 
 
 class GameListApi(Api):
-    """Your games, and opening a new one."""
+    """Your games (or the games you may join or watch), and opening a new one."""
 
     permission_classes = [IsAuthenticated]
 
     class FilterSerializer(serializers.Serializer):
         filter = serializers.ChoiceField(
-            choices=["waiting", "active", "finished", "open"],
+            choices=["waiting", "active", "finished", "open", "watch"],
             required=False,
             help_text="waiting: your turn; active: started or waiting for players; "
-            "finished: over or called off; open: other people's games you can join",
+            "finished: over or called off; open: other people's games you can join; "
+            "watch: other people's public games in play, the latest move first",
         )
         limit = serializers.IntegerField(min_value=1, max_value=200, default=50)
         offset = serializers.IntegerField(min_value=0, max_value=MAX_SEQ, default=0)
@@ -129,6 +130,8 @@ class GameListApi(Api):
         which = query.get("filter")
         if which == "open":
             games = selectors.open_games(request.user)
+        elif which == "watch":
+            games = selectors.games_to_watch(request.user)
         else:
             games = selectors.games_for_user(request.user, which)
         page = games[query["offset"] : query["offset"] + query["limit"]]

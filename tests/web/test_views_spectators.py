@@ -121,6 +121,16 @@ def test_the_lobby_lists_public_games_in_play_to_watch_latest_move_first(alice, 
     assert "Games in play to watch" in shown and f'href="/games/{newer.pk}/"' in shown
 
 
+def test_the_api_lists_the_games_to_watch_as_the_lobby_does(alice, bob, carol):
+    dave = make_user("dave")
+    watched = started_game(alice, bob, "azul")
+    started_game(alice, carol, "azul", private=True)
+    listed = client_for(dave).get("/api/games/", {"filter": "watch"}).json()
+    assert [game["id"] for game in listed["results"]] == [watched.pk] and listed["count"] == 1
+    own = client_for(alice).get("/api/games/", {"filter": "watch"}).json()
+    assert own["results"] == []
+
+
 def test_the_lobby_lists_at_most_the_latest_games_to_watch(alice, bob):
     games = [started_game(alice, bob, "azul") for _ in range(selectors.GAMES_TO_WATCH + 2)]
     watch = visitor(make_user("dave")).get("/lobby/").context["watch"]
