@@ -42,10 +42,12 @@ from games.replica import lag_tolerant
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page; signed-in players go to their lobby."""
+    """The front page, with the public games in play that anyone may watch; signed-in
+    players go to their lobby."""
     if request.user.is_authenticated:
         return redirect("lobby")
-    return render(request, "home.html")
+    watch = _rows(selectors.games_to_watch()[: selectors.GAMES_TO_WATCH])
+    return render(request, "home.html", {"watch": watch})
 
 
 def health(request: HttpRequest) -> JsonResponse:

@@ -138,6 +138,14 @@ def test_the_lobby_lists_at_most_the_latest_games_to_watch(alice, bob):
     assert games[0].pk not in [row["game"].pk for row in watch]
 
 
+def test_the_front_page_lists_the_games_a_visitor_may_watch(alice, bob, carol):
+    watched = started_game(alice, bob, "azul")
+    hidden = started_game(alice, carol, "azul", private=True)
+    shown = visitor().get("/").content.decode()
+    assert "Games in play to watch" in shown
+    assert f'href="/games/{watched.pk}/"' in shown and f'href="/games/{hidden.pk}/"' not in shown
+
+
 def test_the_lobby_says_when_there_is_nothing_to_watch_in_spanish(alice):
     services.player_preferences_set(user=alice, language="es", time_zone="")
     shown = visitor(alice).get("/lobby/").content.decode()
