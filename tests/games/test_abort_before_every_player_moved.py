@@ -8,6 +8,8 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 
+from events import store
+from events.store import NewEvent
 from games import repository, services
 from games import table as tbl
 from games import table_storage as storage
@@ -171,3 +173,20 @@ def test_an_abort_stored_before_it_named_a_seat_reads_as_a_moderators():
     ]
     assert [record.event for record in storage.read(table, old)] == [tbl.Aborted(None)] * 2
     assert storage.encode(table, tbl.Aborted(1)) == ("table.Aborted", 2, {"seat": 1})
+
+
+def test_a_game_a_moderator_aborted_before_the_abort_named_a_seat_still_replays(alice, bob):
+    game = every_player_moved(started("azul", alice, bob))
+    store.append(
+        game.stream, game.last_seq, [NewEvent("table.Aborted", {}, 1)], actor="moderator:1"
+    )
+    Game.objects.filter(pk=game.pk).update(last_seq=game.last_seq + 1)
+    game.refresh_from_db()
+    services.game_reproject(game=game)
+    game.refresh_from_db()
+    table = repository.game_table(game)
+    assert table.aborted and table.aborted_by is None
+    assert game.status == Game.Status.ABORTED
+    shown = page(alice, game)
+    assert "The game was called off" in shown and "called off by a moderator" in shown
+    assert "not every player had made a move" not in shown
