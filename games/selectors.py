@@ -26,7 +26,13 @@ from games.models import (
     ProcessBeat,
     Seat,
 )
-from games.repository import empty_table, game_with_seats, no_such_game, stored_events
+from games.repository import (
+    empty_table,
+    game_table,
+    game_with_seats,
+    no_such_game,
+    stored_events,
+)
 from games.seat_actions import SeatActions, seat_actions
 
 
@@ -205,6 +211,12 @@ def departures(games) -> dict[int, list[Departure]]:
     for stream, data, reason in rows:
         found[by_stream[stream]].append(Departure(data["seat"], reason == tbl.TIME_RAN_OUT))
     return found
+
+
+def resigning_aborts(game: Game) -> bool:
+    """Whether a resignation now would abort the game: a player has not yet made a move of
+    their own (``table.Table.yet_to_move``, issue 29)."""
+    return bool(game_table(game).yet_to_move())
 
 
 def legal_moves_of(table: tbl.Table) -> list[dict]:

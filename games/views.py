@@ -367,7 +367,12 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method == "POST":
         services.game_resign(game=game, user=request.user)
         return redirect("game", game_id=game.pk)
-    return render(request, "resign.html", {"game": game, "title": title_of(game.game_type)})
+    context = {
+        "game": game,
+        "title": title_of(game.game_type),
+        "aborts": selectors.resigning_aborts(game),
+    }
+    return render(request, "resign.html", context)
 
 
 @require_GET

@@ -124,6 +124,15 @@ def test_the_page_says_who_resigned_and_that_the_game_is_aborted_in_english_and_
     assert "La partida queda anulada y no puntúa: no todos los jugadores habían movido" in spanish
 
 
+def test_the_resign_page_warns_that_resigning_now_aborts_the_game(alice, bob):
+    game = started("azul", alice, bob)
+    client = Client()
+    client.force_login(alice)
+    assert 'id="resign-aborts"' in client.get(f"/games/{game.pk}/resign/").text
+    every_player_moved(game)
+    assert 'id="resign-aborts"' not in client.get(f"/games/{game.pk}/resign/").text
+
+
 def test_the_page_of_a_game_won_by_a_resignation_names_who_resigned(alice, bob):
     game = every_player_moved(started("azul", alice, bob))
     services.game_resign(game=game, user=bob)
