@@ -13,6 +13,7 @@ from games.mail import services as mail
 from games.models import Game, NoticeKind, Outbox, PlayerSettings, SeatClock
 from games.repository import game_table
 from tests.conftest import make_user
+from tests.games.helpers import every_player_moved
 from tests.mail.conftest import kind_of, player_to_move, start_game
 
 HOUR = timedelta(hours=1)
@@ -69,6 +70,7 @@ def test_with_the_forfeit_policy_the_player_out_of_time_loses(alice, bob, smtp, 
     game = start_game(
         alice, bob, time_control={"kind": "per_move", "days": 1}, timeout_policy="forfeit"
     )
+    every_player_moved(game)
     player = player_to_move(game)
     mail.sweep(now=clock.advance(hours=25))
     game.refresh_from_db()
