@@ -22,6 +22,16 @@ TARGETS = """() => [...document.querySelectorAll('svg .pickable')].map(el => {
 })"""
 
 
+# The targets on the screen as it is, none under the move bar.
+ALL_IN_VIEW = """() => {
+  const bar = document.getElementById('move-panel').getBoundingClientRect().top;
+  return [...document.querySelectorAll('svg .pickable')].filter(el => {
+    const r = el.getBoundingClientRect();
+    return r.top < 0 || r.bottom > bar;
+  }).map(el => el.getAttribute('data-pick'));
+}"""
+
+
 def targets(page) -> list[dict]:
     """The board's targets now, each at least 44×44 px and hit at its centre."""
     found = page.evaluate(TARGETS)
@@ -91,6 +101,8 @@ def test_summer_pavilion_tiles_stars_spaces_and_supply_are_44_px_targets_on_a_ph
     assert beside
     for colour in beside:
         tap(page, colour)
+        # No scroll between the tile and its place: the board comes into view above the bar.
+        assert page.evaluate(ALL_IN_VIEW) == []
         if page.locator("svg .star.pickable").count():
             stars = targets(page)
             assert all(t["pick"].startswith("star:") for t in stars), stars

@@ -253,7 +253,7 @@
         var first = chosen.length === 0;
         chosen = chosen.concat(picks);
         render();
-        if (first) bringSourcesAndBoardIntoView();
+        if (first) bringSourcesAndBoardIntoView(el);
         if (!confirm.disabled) confirm.focus();
         else if (el.classList.contains("pickable")) el.focus();
         else {
@@ -293,12 +293,13 @@
 
   // On a narrow screen, once the first piece is picked, the sources go to the top of the
   // screen so that the player's own board (drawn right below them) is in view too, above
-  // the move bar: no scroll between picking and placing.
-  function bringSourcesAndBoardIntoView() {
+  // the move bar: no scroll between picking and placing. A first pick on the player's own
+  // board (a Summer Pavilion tile beside it) brings that board to the top instead.
+  function bringSourcesAndBoardIntoView(picked) {
     if (!window.matchMedia || !window.matchMedia("(max-width: 999px)").matches) return;
-    var sources = $("table-area");
-    if (!sources) return;
-    var top = sources.getBoundingClientRect().top;
+    var area = picked.closest("figure.mine") || $("table-area");
+    if (!area) return;
+    var top = area.getBoundingClientRect().top;
     if (Math.abs(top) > 4) window.scrollBy(0, top);
   }
 
