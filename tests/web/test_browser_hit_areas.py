@@ -53,20 +53,20 @@ def play_until(game, users, wanted: str, most: int = 200) -> None:
     raise AssertionError(f"no {wanted} within {most} moves")
 
 
-def phone_page(windows, live_server, game, users):
-    """The game page at 390×844 of the player to move."""
-    page = window_of(windows, live_server, player_to_move(game, *users), "phone")
+def phone_page(windows, live_server, game, users, size: str = "phone"):
+    """The game page of the player to move, at 390×844 unless asked."""
+    page = window_of(windows, live_server, player_to_move(game, *users), size)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.wait_for_selector("svg .pickable")
     return page
 
 
-def new_game(windows, live_server, name: str):
-    """A game of ``name`` between alice and bob, and its page on the phone of the player
+def new_game(windows, live_server, name: str, size: str = "phone", **options):
+    """A game of ``name`` between alice and bob, and its page at ``size`` for the player
     to move."""
     users = make_user("alice"), make_user("bob")
-    game = started_game(*users, name)
-    return game, users, phone_page(windows, live_server, game, users)
+    game = started_game(*users, name, **options)
+    return game, users, phone_page(windows, live_server, game, users, size)
 
 
 def tap(page, pick: str) -> None:
@@ -87,6 +87,21 @@ def test_azul_sources_pattern_lines_and_floor_line_are_44_px_targets_on_a_phone(
     assert min(t["height"] for t in places) >= 44
     shoot(page, "hit-areas-azul-phone")
     tap(page, "line:floor")
+    assert page.locator("#confirm-move:enabled").count() == 1
+
+
+def test_on_the_grey_wall_a_phone_tiles_the_wall_by_the_move_bar_buttons(
+    windows, live_server, shoot
+):
+    """A wall column is drawn 30 px wide at 390 px: never a target of its own there; each
+    column the tile may go to is a button in the move bar."""
+    game, users, page = new_game(windows, live_server, "azul", options={"wall": "grey"})
+    play_until(game, users, "PlaceOnWall")
+    page = window_of(windows, live_server, player_to_move(game, *users), "phone")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#choices button.choice")
+    assert not [t for t in targets(page) if t["pick"].startswith("wall:")]
+    page.locator("#choices button.choice").first.click()
     assert page.locator("#confirm-move:enabled").count() == 1
 
 
@@ -141,10 +156,11 @@ def test_miyabi_displayed_tiles_and_garden_squares_are_44_px_targets_on_a_phone(
     shoot(page, "hit-areas-miyabi-phone")
 
 
-def test_a_miyabi_tile_is_turned_on_the_board_and_placed_as_turned_on_a_phone(
-    windows, live_server, shoot
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_miyabi_tile_is_turned_on_the_board_and_placed_as_turned(
+    windows, live_server, shoot, size
 ):
-    game, users, page = new_game(windows, live_server, "miyabi")
+    game, users, page = new_game(windows, live_server, "miyabi", size)
     mover = player_to_move(game, *users)
     longer = page.locator('svg .display-tile.pickable:not([data-pick^="tile:1"])').first
     longer.click()
@@ -158,14 +174,8 @@ def test_a_miyabi_tile_is_turned_on_the_board_and_placed_as_turned_on_a_phone(
     said = page.inner_text("#chosen")
     assert "r0" not in said.split("(")[0] and "covers" in said, said
     # Tapping the piece again turns it; so does the Turn button next to Confirm.
-    assert targets(page) == [
-        {
-            "pick": pick,
-            "width": pytest.approx(45, abs=2),
-            "height": pytest.approx(45, abs=2),
-            "hit": True,
-        }
-    ]
+    # The square of the tile being turned is the one target.
+    assert [t["pick"] for t in targets(page)] == [pick]
     square.click()
     second = page.input_value("#move-select")
     assert second != first
@@ -173,7 +183,7 @@ def test_a_miyabi_tile_is_turned_on_the_board_and_placed_as_turned_on_a_phone(
     third = page.input_value("#move-select")
     assert third != second
     assert page.locator("svg .square.preview").count() >= 2
-    shoot(page, "miyabi-turned-phone")
+    shoot(page, f"miyabi-turned-{size}")
     with page.expect_navigation():
         page.click("#confirm-move")
     table = repository.game_table(game)
