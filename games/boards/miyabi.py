@@ -187,7 +187,7 @@ def _display_tile(x, y, tile, count, picks) -> str:
     columns, rows = _extent(tile)
     left = x + (card_width - columns * CELL) / 2
     top = y + 22 + (card_height - 30 - rows * CELL) / 2
-    said = f"{code}: {tile_words(tile)}"
+    said = f"{code}, {tile_words(tile)}"
     if count > 1:
         # Translators: a kind of tile on display and how many of it lie there.
         said = gettext("%(tile)s (%(count)s of them)") % {"tile": said, "count": count}

@@ -139,11 +139,14 @@
       return null;
     }
 
+    // What a target is and what a tap on it does: its own title only (a group's pieces
+    // have theirs), left out when the step's words already say it ("the orange star").
     function labelOf(el, picks, open) {
-      var title = el.querySelector("title");
+      var title = el.querySelector(":scope > title");
       var move = open.find(function (m) { return m.steps[chosen.length] && m.steps[chosen.length][0] === picks[0]; });
       var label = move ? move.steps[chosen.length][1] : "";
-      return (title ? title.textContent + ": " : "") + label;
+      if (!title || label.indexOf(title.textContent) >= 0) return label;
+      return title.textContent + ": " + label;
     }
 
     function button(label, onClick, cls) {
