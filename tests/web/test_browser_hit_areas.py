@@ -173,8 +173,8 @@ def test_a_miyabi_tile_is_turned_on_the_board_and_placed_as_turned(
     first = page.input_value("#move-select")
     said = page.inner_text("#chosen")
     assert "r0" not in said.split("(")[0] and "covers" in said, said
-    # Tapping the piece again turns it; so does the Turn button next to Confirm.
-    # The square of the tile being turned is the one target.
+    # The square of the tile being turned is the one target: tapping it again turns the
+    # tile; so does the Turn button next to Confirm.
     assert [t["pick"] for t in targets(page)] == [pick]
     square.click()
     second = page.input_value("#move-select")
@@ -183,10 +183,18 @@ def test_a_miyabi_tile_is_turned_on_the_board_and_placed_as_turned(
     third = page.input_value("#move-select")
     assert third != second
     assert page.locator("svg .square.preview").count() >= 2
+    # A tap on another square of the row moves the tile there, to be turned again.
+    other = pick.replace("sq:c", "sq:d")
+    page.locator(f'svg .square[data-pick="{other}"]').click()
+    moved = page.input_value("#move-select")
+    assert moved.split()[1] == other[3:], moved
+    page.locator(f'svg .square[data-pick="{other}"]').click()
+    turned = page.input_value("#move-select")
+    assert turned != moved and turned.split()[1] == other[3:]
     shoot(page, f"miyabi-turned-{size}")
     with page.expect_navigation():
         page.click("#confirm-move")
     table = repository.game_table(game)
-    assert table.steps[-1].move == third
+    assert table.steps[-1].move == turned
     assert table.steps[-1].seat == selectors.seat_of(game, mover).position
     assert not page.problems
