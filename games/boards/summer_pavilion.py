@@ -269,7 +269,9 @@ def _star(star, spaces, costs, side, picks) -> str:
         ),
         class_="star",
         data_pick=f"star:{star}" if picks else None,
-        data_zoom=f"{x - reach:.0f} {y - reach:.0f} {2 * reach:.0f} {2 * reach:.0f}",
+        data_zoom=f"{x - reach:.0f} {y - reach:.0f} {2 * reach:.0f} {2 * reach:.0f}"
+        if picks
+        else None,
     )
 
 
