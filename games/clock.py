@@ -239,6 +239,24 @@ class Clock:
             return None
         return advance(self.hours_of(self.turn), self.since, self.banks[self.turn])
 
+    def after(self, seat: int, at: datetime, seconds: int) -> datetime:
+        """When ``seconds`` of a day's time (a reminder's hours) have passed for ``seat``
+        after ``at``: under playing hours, the same share of its days of playing hours."""
+        share = seconds * self.day_seconds(seat) // DAY
+        return advance(self.hours_of(seat), at, share)
+
+    def warning(self, seconds: int) -> datetime | None:
+        """When the seat to move has ``seconds`` of a day's time left (a deadline
+        warning's hours: under playing hours, the same share of its days); ``None`` when
+        no clock runs or it never had that much."""
+        seat = self.turn
+        if seat is None or not self.runs(seat):
+            return None
+        share = seconds * self.day_seconds(seat) // DAY
+        if self.banks[seat] <= share:
+            return None
+        return advance(self.hours_of(seat), self.since, self.banks[seat] - share)
+
     def seconds_left(self, seat: int, now: datetime) -> int:
         """The time ``seat`` has left at ``now``."""
         if not self.banks:
