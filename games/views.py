@@ -108,7 +108,7 @@ def _rows(games) -> list[dict]:
 @require_http_methods(["GET", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
     """The create-game form; the service decides what is allowed."""
-    form = GameCreateForm(request.POST or None)
+    form = GameCreateForm(request.POST or None, initial=selectors.hours_of_player(request.user))
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(
@@ -124,6 +124,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 bots=form.bot_levels(),
                 timeout_policy=form.timeout_policy_value(),
                 timeout_bot=form.timeout_bot_level(),
+                playing_hours=form.cleaned_data["playing_hours"],
+                hours=form.hours_value() if form.cleaned_data["playing_hours"] else None,
             )
         except ServiceError as error:
             form.add_error(None, error.message)

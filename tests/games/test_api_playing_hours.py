@@ -20,9 +20,7 @@ def opening_later() -> tuple[dict, datetime]:
     return {"start": f"{opening:%H:%M}", "end": f"{opening + timedelta(hours=8):%H:%M}"}, opening
 
 
-def test_a_game_with_playing_hours_says_each_seats_hours_and_when_the_clock_runs_again(
-    alice, bob
-):
+def test_a_game_with_playing_hours_says_each_seats_hours_and_when_the_clock_runs_again(alice, bob):
     services.player_preferences_set(user=bob, time_zone="Europe/Warsaw")
     hours, opening = opening_later()
     created = post(

@@ -26,8 +26,8 @@ HOUR = timedelta(hours=1)
 def window_after(moment: datetime, *, hours: int = 8) -> tuple[dict, datetime]:
     """Hours opening on the whole minute an hour or so after ``moment`` (UTC), and that
     opening."""
-    opening = (moment + HOUR + timedelta(minutes=1)).astimezone(UTC).replace(
-        second=0, microsecond=0
+    opening = (
+        (moment + HOUR + timedelta(minutes=1)).astimezone(UTC).replace(second=0, microsecond=0)
     )
     closing = opening + timedelta(hours=hours)
     return {"start": f"{opening:%H:%M}", "end": f"{closing:%H:%M}"}, opening
