@@ -21,6 +21,7 @@ from games.boards import title_of
 from games.errors import ServiceError
 from games.forms import (
     GameCreateForm,
+    HoursFields,
     MoveForm,
     TakebackAnswerForm,
     TakebackRequestForm,
@@ -322,7 +323,13 @@ def chat_post(request: HttpRequest, game: Game) -> None:
 
 @_game_action
 def join_post(request: HttpRequest, game: Game) -> None:
-    services.game_join(game=game, user=request.user)
+    """Take a seat; in a game with playing hours, with the hours typed beside the button."""
+    hours = None
+    if (game.time_control or {}).get("playing_hours"):
+        form = HoursFields(request.POST)
+        _valid(form)
+        hours = form.hours_value()
+    services.game_join(game=game, user=request.user, hours=hours)
 
 
 @_game_action

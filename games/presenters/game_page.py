@@ -12,7 +12,7 @@ from games import table as tbl
 from games import table_storage as storage
 from games.boards import board_of, clickable_moves, for_the_page, title_of
 from games.clock import Clock, PlayingHours
-from games.forms import OPTION_LABELS, OPTION_VALUES
+from games.forms import OPTION_LABELS, OPTION_VALUES, HoursFields
 from games.models import Game, Seat
 from games.rules.common import RulesError
 
@@ -30,8 +30,17 @@ def open_game_context(game: Game, user) -> dict:
         "seat": seat,
         "settings": settings_words(game),
         "can_join": user.is_authenticated and seat is None and game.status == Game.Status.OPEN,
+        "hours_form": _hours_form(game, user),
         "poll_ms": POLL_MILLISECONDS,
     }
+
+
+def _hours_form(game: Game, user) -> HoursFields | None:
+    """In a game with playing hours, the hours a player joining would take the seat with
+    (their own, to change for this game)."""
+    if not (game.time_control or {}).get("playing_hours") or not user.is_authenticated:
+        return None
+    return HoursFields(initial=selectors.hours_of_player(user))
 
 
 def preselected(table: tbl.Table, wanted: str, moves: list[dict]) -> dict:

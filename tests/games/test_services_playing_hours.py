@@ -232,3 +232,41 @@ def test_joining_a_game_without_playing_hours_with_hours_is_refused(alice, bob):
     game = services.game_create(creator=alice, game="azul", players=2)
     with pytest.raises(BadRequest, match="no playing hours"):
         services.game_join(game=game, user=bob, hours={"start": "08:00", "end": "22:00"})
+
+
+@pytest.mark.django_db
+def test_the_deadline_warning_comes_inside_the_hours_half_a_day_of_them_before(alice, bob):
+    hours, opening = window_after(timezone.now())
+    game = started(alice, bob, hours)
+    player = game.seats.get(position=game.to_move).user
+    warnings = Outbox.objects.filter(kind=NoticeKind.DEADLINE_WARNING, user=player)
+    # 12 calendar hours before the deadline is outside the hours: no warning yet.
+    sweep(now=opening + timedelta(hours=20))
+    assert warnings.count() == 0
+    sweep(now=opening + timedelta(days=1, hours=3, minutes=59))
+    assert warnings.count() == 0
+    sweep(now=opening + timedelta(days=1, hours=4))
+    assert warnings.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_rematch_keeps_playing_hours_and_seats_the_players_with_their_own(alice, bob):
+    services.player_preferences_set(user=bob, hours={"start": "06:00", "end": "12:00"})
+    hours, _opening = window_after(timezone.now())
+    game = started(alice, bob, hours)
+    services.game_resign(game=game, user=bob)
+    game.refresh_from_db()
+    rematch = services.game_rematch(game=game, user=bob)
+    assert rematch.time_control["playing_hours"] is True
+    assert rematch.seats.get(user=bob).playing_hours == {
+        "start": "06:00",
+        "end": "12:00",
+        "zone": "UTC",
+    }
+
+
+def test_a_start_event_stored_before_playing_hours_reads_as_a_game_without():
+    stored = {"type": "Started", "version": 1, "game": "azul", "options": {}, "players": ["a", "b"]}
+    assert tbl.codec.decode(stored).hours == ()
+    replaced = {"type": "SeatReplaced", "version": 1, "seat": 0, "replaced": "a", "by": "c"}
+    assert tbl.codec.decode(replaced).hours is None
