@@ -270,3 +270,16 @@ def test_a_start_event_stored_before_playing_hours_reads_as_a_game_without():
     assert tbl.codec.decode(stored).hours == ()
     replaced = {"type": "SeatReplaced", "version": 1, "seat": 0, "replaced": "a", "by": "c"}
     assert tbl.codec.decode(replaced).hours is None
+
+
+@pytest.mark.django_db
+def test_a_table_with_playing_hours_is_stored_and_read_back_as_a_snapshot(alice, bob):
+    from games import table_storage as storage
+
+    services.player_preferences_set(user=bob, time_zone="Europe/Warsaw")
+    hours, _opening = window_after(timezone.now())
+    game = started(alice, bob, hours)
+    table = game_table(game)
+    again = storage.loads(storage.dumps(table), table.engine)
+    assert again.clock == table.clock
+    assert again.clock.deadline() == game.deadline
