@@ -31,6 +31,7 @@ from games.models import Game, Seat
 from games.presenters.game_page import (
     analysis_progress_text,
     game_context,
+    hours_form,
     live_update,
     open_game_context,
     preselected,
@@ -155,7 +156,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             return redirect(request.path)
         if not request.user.is_authenticated:
             return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': request.path})}")
-        services.game_join(game=seat.game, user=request.user, token=token)
+        services.game_join(
+            game=seat.game, user=request.user, token=token, hours=_hours_typed(request, seat.game)
+        )
         return redirect("game", game_id=seat.game.pk)
     context = {
         "seat": seat,
@@ -165,6 +168,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         "settings": settings_words(seat.game),
         "creator": selectors.display_name(seat.game.created_by),
         "usable": seat.status == Seat.Status.INVITED and seat.game.status == Game.Status.OPEN,
+        "hours_form": hours_form(seat.game, request.user),
     }
     return render(request, "invitation.html", context)
 
@@ -321,15 +325,19 @@ def chat_post(request: HttpRequest, game: Game) -> None:
     services.chat_post(game=game, user=request.user, text=request.POST.get("text", ""))
 
 
+def _hours_typed(request: HttpRequest, game: Game) -> dict | None:
+    """In a game with playing hours, the hours typed beside the join or accept button."""
+    if not (game.time_control or {}).get("playing_hours"):
+        return None
+    form = HoursFields(request.POST)
+    _valid(form)
+    return form.hours_value()
+
+
 @_game_action
 def join_post(request: HttpRequest, game: Game) -> None:
-    """Take a seat; in a game with playing hours, with the hours typed beside the button."""
-    hours = None
-    if (game.time_control or {}).get("playing_hours"):
-        form = HoursFields(request.POST)
-        _valid(form)
-        hours = form.hours_value()
-    services.game_join(game=game, user=request.user, hours=hours)
+    """Take a seat (in a game with playing hours, with the hours typed)."""
+    services.game_join(game=game, user=request.user, hours=_hours_typed(request, game))
 
 
 @_game_action

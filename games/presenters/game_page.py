@@ -30,12 +30,12 @@ def open_game_context(game: Game, user) -> dict:
         "seat": seat,
         "settings": settings_words(game),
         "can_join": user.is_authenticated and seat is None and game.status == Game.Status.OPEN,
-        "hours_form": _hours_form(game, user),
+        "hours_form": hours_form(game, user),
         "poll_ms": POLL_MILLISECONDS,
     }
 
 
-def _hours_form(game: Game, user) -> HoursFields | None:
+def hours_form(game: Game, user) -> HoursFields | None:
     """In a game with playing hours, the hours a player joining would take the seat with
     (their own, to change for this game)."""
     if not (game.time_control or {}).get("playing_hours") or not user.is_authenticated:

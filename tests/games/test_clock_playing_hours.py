@@ -200,3 +200,35 @@ def test_hours_must_name_real_minutes():
         except ValueError:
             continue
         raise AssertionError(wrong)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(hours(), min_size=2, max_size=2),
+    moments,
+    st.lists(
+        st.tuples(st.integers(0, 1), hours(), st.integers(60, 2 * 86400), st.booleans()),
+        max_size=8,
+    ),
+)
+def test_after_moves_and_changes_of_time_zone_the_deadline_stays_inside_the_hours(
+    start_hours, since, acts
+):
+    """Players move and change their time zones (and so their hours) in any order: the
+    deadline of the seat to move always falls inside the hours it has, and a change made
+    during a seat's own turn never moves that turn's deadline."""
+    control = TimeControl.from_dict({"kind": "per_move", "days": 1})
+    clock = clocks.started(control, 2, tuple(start_hours))
+    clock = clocks.turn_passed(clock, 0, since, mover=None, voided=False)
+    moment = since
+    for seat, new, wait, moves in acts:
+        moment += timedelta(seconds=wait)
+        if moves:
+            clock = clocks.turn_passed(
+                clock, 1 - clock.turn, moment, mover=clock.turn, voided=False
+            )
+        deadline = clock.deadline()
+        clock = clocks.hours_changed(clock, seat, new, moment)
+        if seat == clock.turn:
+            assert clock.deadline() == deadline
+        assert inside(clock.hours_of(clock.turn), clock.deadline() - timedelta(seconds=1))

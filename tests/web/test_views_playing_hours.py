@@ -74,3 +74,19 @@ def test_short_hours_on_the_account_page_are_refused_in_polish(client, alice):
     assert response.status_code == 400
     assert "są za krótkie" in response.text
     assert PlayerSettings.objects.get_or_create(user=alice)[0].hours_start == "08:00"
+
+
+def test_an_invited_player_accepts_with_the_hours_they_type(client, alice, bob):
+    game = services.game_create(
+        creator=alice,
+        game="azul",
+        players=2,
+        time_control={"kind": "per_move", "days": 3},
+        playing_hours=True,
+        invite=[bob.email],
+    )
+    token = services.invitation_token(game.seats.get(invited_email=bob.email))
+    client.force_login(bob)
+    assert 'name="hours_end" value="22:00"' in client.get(f"/invite/{token}/").text
+    client.post(f"/invite/{token}/", {"hours_start": "12:00", "hours_end": "23:00"})
+    assert game.seats.get(user=bob).playing_hours["start"] == "12:00"
