@@ -9,6 +9,7 @@ from django.utils import timezone
 from games import services
 from games.models import Game
 from tests.games.api_helpers import client_for, post, url
+from tests.games.helpers import open_with_playing_hours
 
 pytestmark = pytest.mark.django_db
 
@@ -79,13 +80,7 @@ def test_bad_playing_hours_get_a_400_saying_what_would_be_accepted(alice, body, 
 
 
 def test_joining_with_bad_hours_leaves_the_seat_open(alice, bob):
-    game = services.game_create(
-        creator=alice,
-        game="azul",
-        players=2,
-        time_control={"kind": "per_move", "days": 1},
-        playing_hours=True,
-    )
+    game = open_with_playing_hours(alice)
     response = post(client_for(bob), url(game, "join"), {"hours": {"start": "x", "end": "y"}})
     assert response.status_code == 400
     assert "is not a time of day" in response.json()["message"]

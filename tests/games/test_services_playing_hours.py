@@ -19,6 +19,7 @@ from games.models import Game, NoticeKind, Outbox, PlayerSettings, SeatClock
 from games.repository import game_table, records
 from games.services.sweep import sweep
 from tests.conftest import make_user
+from tests.games.helpers import open_with_playing_hours
 
 HOUR = timedelta(hours=1)
 
@@ -186,14 +187,7 @@ def test_a_game_without_playing_hours_records_none_and_counts_plain_days(alice, 
 
 @pytest.mark.django_db
 def test_hours_across_midnight_are_accepted(alice):
-    game = services.game_create(
-        creator=alice,
-        game="azul",
-        players=2,
-        time_control={"kind": "per_move", "days": 1},
-        playing_hours=True,
-        hours={"start": "20:00", "end": "02:00"},
-    )
+    game = open_with_playing_hours(alice, hours={"start": "20:00", "end": "02:00"})
     assert game.seats.get(user=alice).playing_hours == {
         "start": "20:00",
         "end": "02:00",

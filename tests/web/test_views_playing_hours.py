@@ -5,24 +5,15 @@ import pytest
 
 from games import services
 from games.models import PlayerSettings
+from tests.games.helpers import open_with_playing_hours
 
 pytestmark = pytest.mark.django_db
-
-
-def hours_game(alice):
-    return services.game_create(
-        creator=alice,
-        game="azul",
-        players=2,
-        time_control={"kind": "per_move", "days": 3},
-        playing_hours=True,
-    )
 
 
 def test_the_join_form_offers_the_players_hours_and_takes_the_seat_with_those_typed(
     client, alice, bob
 ):
-    game = hours_game(alice)
+    game = open_with_playing_hours(alice)
     client.force_login(bob)
     page = client.get(f"/games/{game.pk}/").text
     assert 'name="hours_start" value="08:00"' in page
@@ -38,7 +29,7 @@ def test_the_join_form_offers_the_players_hours_and_takes_the_seat_with_those_ty
 
 
 def test_joining_with_empty_hours_is_refused_on_the_page(client, alice, bob):
-    game = hours_game(alice)
+    game = open_with_playing_hours(alice)
     client.force_login(bob)
     response = client.post(
         f"/games/{game.pk}/join/", {"hours_start": "10:00", "hours_end": "10:00"}, follow=True
@@ -77,14 +68,7 @@ def test_short_hours_on_the_account_page_are_refused_in_polish(client, alice):
 
 
 def test_an_invited_player_accepts_with_the_hours_they_type(client, alice, bob):
-    game = services.game_create(
-        creator=alice,
-        game="azul",
-        players=2,
-        time_control={"kind": "per_move", "days": 3},
-        playing_hours=True,
-        invite=[bob.email],
-    )
+    game = open_with_playing_hours(alice, invite=[bob.email])
     token = services.invitation_token(game.seats.get(invited_email=bob.email))
     client.force_login(bob)
     assert 'name="hours_end" value="22:00"' in client.get(f"/invite/{token}/").text
