@@ -94,3 +94,26 @@ def test_the_new_game_form_offers_playing_hours_with_the_players_own(
     page.wait_for_url("**/games/*/")
     assert "playing hours" in page.content()
     check_page(page, shoot, f"playing-hours-created-{size}")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_joining_takes_the_seat_with_the_hours_typed_beside_the_button(
+    windows, live_server, shoot, size
+):
+    alice, bob = make_user("alice"), make_user("bob")
+    game = services.game_create(
+        creator=alice,
+        game="azul",
+        players=2,
+        time_control={"kind": "per_move", "days": 2},
+        playing_hours=True,
+    )
+    page = window_of(windows, live_server, bob, size)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert page.input_value("[name=hours_start]") == "08:00"
+    page.fill("[name=hours_start]", "18:30")
+    page.fill("[name=hours_end]", "02:30")
+    check_page(page, shoot, f"playing-hours-join-{size}")
+    page.click("#join")
+    page.wait_for_selector("#clocks")
+    assert "18:30–02:30 (UTC)" in page.locator("#clocks").inner_text()
