@@ -29,9 +29,10 @@ venv-dev: $(VENV)/.installed-dev
 
 run: venv
 	$(BIN)/python manage.py compilemessages --verbosity 0
-	$(BIN)/python manage.py migrate --no-input
-	$(BIN)/python manage.py demo
-	$(BIN)/python -m azulsite.devrun
+	@$(BIN)/python manage.py check
+	@$(BIN)/python manage.py migrate --no-input --skip-checks --verbosity 0
+	@$(BIN)/python manage.py demo --skip-checks --verbosity 0
+	@$(BIN)/python -m azulsite.devrun
 
 lint: venv-dev
 	$(BIN)/ruff check .

@@ -1,6 +1,7 @@
 """``make run``: the web server and a Celery worker with embedded beat, together, until
 Ctrl-C stops both. Uses whatever the environment configures (SQLite and the filesystem
-broker by default)."""
+broker by default). The workers start quietly, so that what a new user needs ends the
+output: the address, the demo logins and where the sign-in emails land."""
 
 import os
 import signal
@@ -17,16 +18,47 @@ def stop(signum, frame) -> None:
 
 
 def worker(*options: str) -> subprocess.Popen:
-    """A Celery worker of one process with ``options``."""
-    command = [sys.executable, "-m", "celery", "-A", "azulsite", "worker"]
-    return subprocess.Popen([*command, *options, "--loglevel=info", "--concurrency=1"])
+    """A quiet Celery worker of one process with ``options``: warnings and errors only,
+    without its banner or the warning about running as root (a container's usual user)."""
+    command = [sys.executable, "-m", "celery", "-A", "azulsite", "--quiet", "worker"]
+    environment = {
+        **os.environ,
+        "PYTHONWARNINGS": "ignore:You're running the worker with superuser privileges",
+    }
+    return subprocess.Popen(
+        [*command, *options, "--loglevel=warning", "--concurrency=1"], env=environment
+    )
+
+
+def banner(url: str) -> str:
+    """The last lines of ``make run``: where the site is, who can sign in, and where the
+    emails it sends (sign-in links among them) are written."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azulsite.settings")
+    import django
+    from django.conf import settings
+
+    django.setup()
+    from games.management.commands.demo import logins
+
+    if getattr(settings, "EMAIL_FILE_PATH", None):
+        mail = f"Emails (sign-in links too) are written as .eml files to {settings.EMAIL_FILE_PATH}"
+    else:
+        mail = f"Emails are sent by {settings.EMAIL_BACKEND}"
+    lines = [
+        f"azulsite is running at {url}  (Ctrl-C stops the site and its workers)",
+        *logins(),
+        mail,
+    ]
+    return "\n" + "\n".join(f"  {line}" for line in lines) + "\n"
 
 
 def main() -> int:
     signal.signal(signal.SIGTERM, stop)
     python = sys.executable
     processes = [
-        subprocess.Popen([python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"]),
+        subprocess.Popen(
+            [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload", "--skip-checks"]
+        ),
         worker("--beat", "--queues=celery"),
         # Post-game analyses in a worker of their own: they never delay a move.
         worker("--queues=analysis", "--hostname=analysis@%h"),
@@ -39,15 +71,15 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.2)
-        print(
-            f"\n  azulsite is running at {url}  (Ctrl-C stops the site and its workers)\n",
-            flush=True,
-        )
+        print(banner(url), flush=True)
         while all(process.poll() is None for process in processes):
             time.sleep(0.5)
     except KeyboardInterrupt:
         pass
     finally:
+        # A second Ctrl-C while the workers finish their task must not interrupt the wait.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         for process in processes:
             if process.poll() is None:
                 process.send_signal(signal.SIGINT)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import i18n, services, throttles
+from games import i18n, selectors, services, throttles
 from games.errors import ServiceError
 from games.forms import EmailForm, PasswordSignInForm, PreferencesForm
 
@@ -84,13 +84,19 @@ def account(request: HttpRequest) -> HttpResponse:
     """The account page: language and time zone, and the way to the other settings."""
     prefs = i18n.preferences_of(request.user)
     initial = {"language": prefs.language, "time_zone": prefs.time_zone or "UTC"} if prefs else {}
+    initial.update(selectors.hours_of_player(request.user))
     form = PreferencesForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        services.player_preferences_set(
-            user=request.user,
-            language=form.cleaned_data["language"],
-            time_zone=form.cleaned_data["time_zone"],
-        )
+        try:
+            services.player_preferences_set(
+                user=request.user,
+                language=form.cleaned_data["language"],
+                time_zone=form.cleaned_data["time_zone"],
+                hours=form.hours_value(),
+            )
+        except ServiceError as error:
+            form.add_error(None, error.message)
+            return render(request, "account.html", {"form": form}, status=400)
         response = redirect("account")
         _remember_language(response, form.cleaned_data["language"])
         with i18n.speaking_to(request.user, form.cleaned_data["language"]):

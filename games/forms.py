@@ -38,13 +38,36 @@ players_choice = lazy(_players, str)
 days_choice = lazy(_days, str)
 
 
+def time_of_day(label) -> forms.CharField:
+    """A time of day "HH:MM" (the browser's time picker); the services check it."""
+    return forms.CharField(
+        label=label,
+        required=False,
+        max_length=5,
+        widget=forms.TimeInput(attrs={"type": "time", "step": 60}),
+    )
+
+
+class HoursFields(forms.Form):
+    """A player's daily playing hours (issue 32): from, to."""
+
+    hours_start = time_of_day(gettext_lazy("Playing hours from"))
+    hours_end = time_of_day(gettext_lazy("to (before the start: past midnight)"))
+
+    def hours_value(self) -> dict | None:
+        """``{"start", "end"}`` as typed; ``None`` when either is left empty."""
+        start, end = self.cleaned_data.get("hours_start"), self.cleaned_data.get("hours_end")
+        return {"start": start, "end": end} if start and end else None
+
+
 def option_field(slug: str, option: str) -> str:
     """The form field of one engine option of one game (``opt_azul_wall``)."""
     return f"opt_{slug.replace('-', '_')}_{option}"
 
 
-class PreferencesForm(forms.Form):
-    """The account page: the language and time zone everything is shown in."""
+class PreferencesForm(HoursFields):
+    """The account page: the language and time zone everything is shown in, and the
+    playing hours offered when taking a seat in a game with playing hours."""
 
     language = forms.ChoiceField(
         label=gettext_lazy("Language"),
@@ -84,7 +107,7 @@ class AdminSignInForm(AdminAuthenticationForm):
     clean_username = PasswordSignInForm.clean_username
 
 
-class GameCreateForm(forms.Form):
+class GameCreateForm(HoursFields):
     """Every game's options are fields; only the chosen game's count."""
 
     game = forms.ChoiceField(
@@ -115,6 +138,12 @@ class GameCreateForm(forms.Form):
     )
     cap_hours = forms.IntegerField(
         min_value=1, initial=120, required=False, label=gettext_lazy("At most (hours)")
+    )
+    playing_hours = forms.BooleanField(
+        required=False,
+        label=gettext_lazy(
+            "Playing hours: each player's clock runs only during their chosen hours of the day"
+        ),
     )
     self_undo = forms.BooleanField(
         required=False, initial=True, label=gettext_lazy("Players may undo their own last move")

@@ -139,6 +139,10 @@ class Seat(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     position = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
+    # In a game with playing hours (issue 32): the hours the player chose when taking the
+    # seat, ``{"start": "08:00", "end": "22:00", "zone": "Europe/Warsaw"}``, recorded in
+    # the game's ``Started`` event when it begins.
+    playing_hours = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position", "pk"]
@@ -329,6 +333,10 @@ class PlayerSettings(models.Model):
     last_language = models.CharField(max_length=8, blank=True, default="")
     # An IANA zone name such as "Europe/Warsaw"; empty: UTC.
     time_zone = models.CharField(max_length=64, blank=True, default="")
+    # The daily playing hours offered when the player takes a seat in a game with playing
+    # hours (issue 32), "HH:MM" on their wall clock; an end before the start wraps midnight.
+    hours_start = models.CharField(max_length=5, default="08:00")
+    hours_end = models.CharField(max_length=5, default="22:00")
 
     def __str__(self) -> str:
         return f"settings of {self.user}"

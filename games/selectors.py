@@ -23,6 +23,7 @@ from games.models import (
     Game,
     InboundMessage,
     Outbox,
+    PlayerSettings,
     ProcessBeat,
     Seat,
 )
@@ -34,6 +35,13 @@ from games.repository import (
     stored_events,
 )
 from games.seat_actions import SeatActions, seat_actions
+
+
+def hours_of_player(user) -> dict:
+    """The playing hours a player takes a seat with unless they choose others, as the
+    forms' initial ``hours_start`` and ``hours_end``."""
+    prefs = PlayerSettings.objects.filter(user=user).first() or PlayerSettings()
+    return {"hours_start": prefs.hours_start, "hours_end": prefs.hours_end}
 
 
 def seat_of(game: Game, user) -> Seat | None:

@@ -23,7 +23,7 @@ from types import ModuleType
 from typing import Any
 
 from games import clock as clocks
-from games.clock import Clock, TimeControl
+from games.clock import Clock, PlayingHours, TimeControl
 from games.rules.common import Codec
 
 TABLE = "table"
@@ -34,11 +34,14 @@ TABLE = "table"
 @dataclass(frozen=True)
 class Started:
     """The game began: players in seat order (shuffled by the service), the game and its
-    options. The engine's opening events follow in the same append."""
+    options, and, when the game has playing hours (issue 32), each seat's hours (``None``
+    for a computer player); a game without has none (``()``). The engine's opening events
+    follow in the same append."""
 
     game: str
     options: dict
     players: tuple[str, ...]
+    hours: tuple[PlayingHours | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,11 +91,23 @@ class Resigned:
 
 @dataclass(frozen=True)
 class SeatReplaced:
-    """A moderator gave a seat to another player."""
+    """A moderator gave a seat to another player (with that player's ``hours`` in a game
+    with playing hours)."""
 
     seat: int
     replaced: str
     by: str
+    hours: PlayingHours | None = None
+
+
+@dataclass(frozen=True)
+class HoursChanged:
+    """The player of the seat chose other playing hours or moved to another time zone
+    (a game with playing hours): in force from the end of the seat's turn, if it is its
+    turn, else at once."""
+
+    seat: int
+    hours: PlayingHours
 
 
 @dataclass(frozen=True)
@@ -160,6 +175,7 @@ TABLE_EVENTS = (
     TakebackAnswered,
     Resigned,
     SeatReplaced,
+    HoursChanged,
     Paused,
     Resumed,
     DeadlineExtended,
@@ -176,11 +192,13 @@ codec = Codec(*TABLE_EVENTS, versions={Aborted: 2})
 
 @dataclass(frozen=True)
 class Begin:
-    """Seat the players (in this order) and deal the opening."""
+    """Seat the players (in this order) and deal the opening (``hours``: each seat's
+    playing hours, in a game that has them)."""
 
     game: str
     options: dict
     players: tuple[str, ...]
+    hours: tuple[PlayingHours | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -224,6 +242,13 @@ class Revert:
 class ReplaceSeat:
     seat: int
     by: str
+    hours: PlayingHours | None = None
+
+
+@dataclass(frozen=True)
+class ChangeHours:
+    seat: int
+    hours: PlayingHours
 
 
 @dataclass(frozen=True)
@@ -446,11 +471,11 @@ def decide_and_evolve(table: Table, command: Any, rng: random.Random) -> tuple[l
 
 def _decide(table: Table, command: Any, rng: random.Random) -> list:
     match command:
-        case Begin(game=game, options=options, players=players):
+        case Begin(game=game, options=options, players=players, hours=hours):
             if table.steps:
                 raise Refused("already_started")
             return [
-                Started(game, options, players),
+                Started(game, options, players, tuple(hours)),
                 *table.engine.start(len(players), options, rng),
             ]
         case Undo(seat=seat):
@@ -495,12 +520,18 @@ def _decide(table: Table, command: Any, rng: random.Random) -> list:
             if to_seq not in table.boundaries():
                 raise Refused("invalid_revert", accepted=table.boundaries())
             return [MovesVoided(to_seq, "revert")]
-        case ReplaceSeat(seat=seat, by=by):
+        case ReplaceSeat(seat=seat, by=by, hours=hours):
             if not 0 <= seat < len(table.players):
                 raise Refused("invalid_seat", seats=len(table.players))
             if by in table.players:
                 raise Refused("already_seated")
-            return [SeatReplaced(seat, table.players[seat], by)]
+            kept = hours if table.clock.hours else None
+            return [SeatReplaced(seat, table.players[seat], by, kept)]
+        case ChangeHours(seat=seat, hours=hours):
+            if not table.clock.hours or table.over:
+                return []
+            known = table.clock.pending_hours(seat)
+            return [] if known == hours else [HoursChanged(seat, hours)]
         case Pause():
             _check_in_play(table)
             if table.clock.paused_since is not None:
@@ -517,7 +548,8 @@ def _decide(table: Table, command: Any, rng: random.Random) -> list:
             seat = _timed_turn(table)
             if seat == by:
                 raise Refused("own_turn")
-            return [TimeGranted(seat, by, seconds)]
+            # A day given is a day of the seat's playing hours, when it has them.
+            return [TimeGranted(seat, by, seconds * table.clock.day_seconds(seat) // clocks.DAY)]
         case StartVacation(seat=seat):
             return [] if seat in table.clock.away else [VacationStarted(seat)]
         case EndVacation(seat=seat):
@@ -578,9 +610,9 @@ def evolve(table: Table, record: Record, *, state: Any = None) -> Table:
         )
         return _turn(replace(table, steps=(*kept, step)), before, at, mover=last.seat)
     match event:
-        case Started(players=players):
+        case Started(players=players, hours=hours):
             start = Step(record.seq, None, "start", "", last=record.seq)
-            clock = clocks.started(table.clock.control, len(players))
+            clock = clocks.started(table.clock.control, len(players), hours)
             return replace(table, players=tuple(players), steps=(start,), clock=clock)
         case Moved(seat=seat, move=move, auto=auto):
             step = Step(record.seq, seat, move, auto, last=record.seq, state=table.state)
@@ -602,9 +634,14 @@ def evolve(table: Table, record: Record, *, state: Any = None) -> Table:
         case Resigned(seat=seat):
             table = replace(table, resigned=table.resigned | {seat}, takeback=None)
             return _turn(table, before, at)
-        case SeatReplaced(seat=seat, by=by):
+        case SeatReplaced(seat=seat, by=by, hours=hours):
             players = table.players[:seat] + (by,) + table.players[seat + 1 :]
-            return replace(table, players=players)
+            clock = table.clock
+            if clock.hours:
+                clock = clocks.hours_replaced(clock, seat, hours, at)
+            return replace(table, players=players, clock=clock)
+        case HoursChanged(seat=seat, hours=hours):
+            return replace(table, clock=clocks.hours_changed(table.clock, seat, hours, at))
         case Paused():
             return replace(table, clock=clocks.paused(table.clock, at))
         case Resumed():

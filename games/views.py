@@ -21,6 +21,7 @@ from games.boards import title_of
 from games.errors import ServiceError
 from games.forms import (
     GameCreateForm,
+    HoursFields,
     MoveForm,
     TakebackAnswerForm,
     TakebackRequestForm,
@@ -31,6 +32,7 @@ from games.presenters.endings import row_ending
 from games.presenters.game_page import (
     analysis_progress_text,
     game_context,
+    hours_form,
     live_update,
     open_game_context,
     preselected,
@@ -118,7 +120,7 @@ def _rows(games) -> list[dict]:
 @require_http_methods(["GET", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
     """The create-game form; the service decides what is allowed."""
-    form = GameCreateForm(request.POST or None)
+    form = GameCreateForm(request.POST or None, initial=selectors.hours_of_player(request.user))
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(
@@ -134,6 +136,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
                 bots=form.bot_levels(),
                 timeout_policy=form.timeout_policy_value(),
                 timeout_bot=form.timeout_bot_level(),
+                playing_hours=form.cleaned_data["playing_hours"],
+                hours=form.hours_value() if form.cleaned_data["playing_hours"] else None,
             )
         except ServiceError as error:
             form.add_error(None, error.message)
@@ -162,7 +166,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             return redirect(request.path)
         if not request.user.is_authenticated:
             return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': request.path})}")
-        services.game_join(game=seat.game, user=request.user, token=token)
+        services.game_join(
+            game=seat.game, user=request.user, token=token, hours=_hours_typed(request, seat.game)
+        )
         return redirect("game", game_id=seat.game.pk)
     context = {
         "seat": seat,
@@ -172,6 +178,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         "settings": settings_words(seat.game),
         "creator": selectors.display_name(seat.game.created_by),
         "usable": seat.status == Seat.Status.INVITED and seat.game.status == Game.Status.OPEN,
+        "hours_form": hours_form(seat.game, request.user),
     }
     return render(request, "invitation.html", context)
 
@@ -328,9 +335,19 @@ def chat_post(request: HttpRequest, game: Game) -> None:
     services.chat_post(game=game, user=request.user, text=request.POST.get("text", ""))
 
 
+def _hours_typed(request: HttpRequest, game: Game) -> dict | None:
+    """In a game with playing hours, the hours typed beside the join or accept button."""
+    if not (game.time_control or {}).get("playing_hours"):
+        return None
+    form = HoursFields(request.POST)
+    _valid(form)
+    return form.hours_value()
+
+
 @_game_action
 def join_post(request: HttpRequest, game: Game) -> None:
-    services.game_join(game=game, user=request.user)
+    """Take a seat (in a game with playing hours, with the hours typed)."""
+    services.game_join(game=game, user=request.user, hours=_hours_typed(request, game))
 
 
 @_game_action

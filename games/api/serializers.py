@@ -1,6 +1,7 @@
 """The game as the API's endpoints show it: in a list, in detail (with what the caller may
 do), its seats, events and moves."""
 
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
@@ -81,6 +82,13 @@ class YouSerializer(serializers.Serializer):
     can_resign = serializers.BooleanField()
 
 
+@extend_schema_serializer(component_name="PlayingHours")
+class PlayingHoursSerializer(serializers.Serializer):
+    start = serializers.CharField(help_text='"HH:MM"')
+    end = serializers.CharField(help_text='"HH:MM"; before the start: the next day')
+    zone = serializers.CharField(help_text="the player's time zone, e.g. Europe/Warsaw")
+
+
 @extend_schema_serializer(component_name="GameDetail")
 class GameDetailSerializer(GameSummarySerializer):
     """A game with its settings, the open takeback and what the caller may do."""
@@ -98,6 +106,30 @@ class GameDetailSerializer(GameSummarySerializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     takeback = serializers.SerializerMethodField()
     you = serializers.SerializerMethodField()
+    playing_hours = serializers.SerializerMethodField(
+        help_text="in a game with playing hours, each seat's daily hours on its player's "
+        "wall clock (null for a computer player); empty in a game without"
+    )
+    resting_until = serializers.SerializerMethodField(
+        help_text="while the clock of the seat to move rests outside its playing hours: "
+        "when it runs again; else null"
+    )
+
+    @extend_schema_field(PlayingHoursSerializer(many=True, allow_null=True))
+    def get_playing_hours(self, game: Game) -> list[dict | None]:
+        clock = self._table(game).clock
+        return [
+            None if hours is None else {"start": hours.start, "end": hours.end, "zone": hours.zone}
+            for hours in clock.hours
+        ]
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_resting_until(self, game: Game) -> str | None:
+        clock = self._table(game).clock
+        if game.status != Game.Status.ACTIVE or game.to_move is None:
+            return None
+        until = clock.resting_until(game.to_move, timezone.now())
+        return None if until is None else serializers.DateTimeField().to_representation(until)
 
     @extend_schema_field(TakebackSerializer(allow_null=True))
     def get_takeback(self, game: Game) -> dict | None:

@@ -113,6 +113,18 @@ class GameListApi(Api):
             help_text='hours: {"first_hours": 24, "every_hours": 24, "warning_hours": 12}; '
             "left out: the site's defaults",
         )
+        playing_hours = serializers.BooleanField(
+            default=False,
+            help_text="each seat's clock runs only during its player's daily hours (needs a "
+            "time control); days per move and reminders then count days of those hours",
+        )
+        hours = serializers.DictField(
+            required=False,
+            child=serializers.CharField(),
+            help_text='with playing_hours: your hours in this game, {"start": "08:00", "end": '
+            '"22:00"} on your time zone\'s clock (an end before the start runs past '
+            "midnight; at least 4 hours); left out: your settings' hours",
+        )
 
     @extend_schema_serializer(component_name="GamePage")
     class OutputSerializer(serializers.Serializer):
@@ -274,6 +286,12 @@ class JoinApi(Api):
         token = serializers.CharField(
             required=False, max_length=1000, help_text="from the invitation link"
         )
+        hours = serializers.DictField(
+            required=False,
+            child=serializers.CharField(),
+            help_text='in a game with playing hours: your hours, {"start": "08:00", "end": '
+            '"22:00"}; left out: your settings\' hours',
+        )
 
     @game_only("game_join", "Join a game", request=InputSerializer, codes=(400, 401, 403, 404, 409))
     def post(self, request, game_id):
@@ -281,7 +299,9 @@ class JoinApi(Api):
         # filled up should hear that it started without them, not that it is hidden.
         game = repository.game_get(game_id)
         data = validated(self.InputSerializer, request.data)
-        game = services.game_join(game=game, user=request.user, token=data.get("token"))
+        game = services.game_join(
+            game=game, user=request.user, token=data.get("token"), hours=data.get("hours")
+        )
         return Response(game_detail(game, request.user))
 
 

@@ -9,6 +9,13 @@ A click path is a list of picks; a board element carries ``data-pick`` with the 
 it makes (several in a row separated by spaces, alternatives by ``|``). The page's script
 offers only the picks that lead to a legal command, so a new game plugs in with its
 registry entry naming its module here.
+
+On a phone every board target is at least 44×44 px (issue 29): a piece drawn smaller gets a
+transparent hit area (``svg.hit_area``), or its group is the target (a factory, a star) and
+the piece is then a button in the move bar. A group with ``data-zoom`` (a viewBox) fills
+its picture on a phone once picked, so that the pieces in it are large enough to tap. A
+step whose picks start with ``turn:`` turns the piece just placed: the page shows the first
+way at once, and a tap again on the piece (or the Turn button) goes to the next.
 """
 
 from functools import cache

@@ -13,6 +13,7 @@ from games.boards.svg import (
     factories,
     factories_height,
     group,
+    hit_area,
     slot,
     start_token,
     text,
@@ -58,11 +59,14 @@ FADED = {
     "white": "#eef5fa",
 }
 CELL = 40.0
+ROW = 60.0
+"""The height of a pattern line and a wall row: on a 390 px phone the board is drawn about
+354 px wide, and a pattern line, one target, is then 45 px tall (at least 44 px to tap)."""
 SPACE, SPACE_EDGE = "#e9e2d0", "#b9ac8c"
 LINES_RIGHT = 236.0
 WALL_LEFT = 256.0
 WIDTH = WALL_LEFT + CELL * WALL_SIZE + 14
-FLOOR_TOP = 20 + CELL * PATTERN_LINES + 26
+FLOOR_TOP = 20 + ROW * PATTERN_LINES + 26
 
 
 def _tiles(counts: list[int]) -> list[str]:
@@ -125,17 +129,9 @@ def _tiling_row(board: dict) -> int | None:
 
 
 def _pattern_line(line: int, held: dict, picks: bool) -> str:
-    y = 20 + CELL * line + CELL / 2
+    y = 20 + ROW * line + ROW / 2
     parts = [
-        element(
-            "rect",
-            x=8,
-            y=y - CELL / 2,
-            width=LINES_RIGHT - 8,
-            height=CELL,
-            fill="transparent",
-            class_="hit",
-        ),
+        hit_area(8, y - ROW / 2, LINES_RIGHT - 8, ROW),
         text(14, y + 5, str(line + 1), font_size=14, fill="#cfe0f5", font_weight="700"),
     ]
     for place in range(line + 1):
@@ -154,7 +150,7 @@ def _pattern_line(line: int, held: dict, picks: bool) -> str:
 
 def _wall_space(row, column, placed, grey, pick) -> str:
     x = WALL_LEFT + CELL * column + CELL / 2
-    y = 20 + CELL * row + CELL / 2
+    y = 20 + ROW * row + ROW / 2
     if placed is not None:
         return group(PALETTE.tile(NAMES[placed], x, y, 34), class_="wall-space", data_pick=pick)
     if grey:
@@ -202,6 +198,9 @@ def _floor(board: dict, picks: bool) -> str:
                 text_anchor="end",
             )
         )
+    # The whole floor line is one target, over its spaces and their gaps (drawn last, so
+    # that the first space keeps the outlines of the last move).
+    parts.append(hit_area(8, top - 20, WIDTH - 16, 80))
     return group(
         element("title", gettext("floor line")),
         *parts,

@@ -7,7 +7,7 @@ as provisional (``games.rules.miyabi.PROVISIONAL``)."""
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from games.boards import words
-from games.boards.svg import Palette, document, element, group, text
+from games.boards.svg import Palette, document, element, group, hit_area, text
 from games.rules.miyabi import PROVISIONAL
 from games.rules.miyabi.model import (
     GRID,
@@ -18,6 +18,7 @@ from games.rules.miyabi.model import (
     Shape,
     TilePlaced,
 )
+from games.rules.miyabi.notation import ORIENTATION_NAMES
 from games.rules.miyabi.placement import footprint
 
 # The game's name on the pages: the published editions have their own in each language.
@@ -38,9 +39,9 @@ PALETTE = Palette(
 )
 LEVELS = ("#eadcc0", "#d4e6b5", "#b0d28c", "#89bb66", "#62a049", "#467f34", "#2f5f24")
 """Square shading by stacking level: bare board, then greener for every tile on it."""
-ORIENTATION_NAMES = ("r0", "r90", "r180", "r270", "m0", "m90", "m180", "m270")
 COLUMNS = "abcdef"
-SQUARE = 52.0
+SQUARE = 60.0
+"""A garden square, one target: about 45 px on a 390 px phone (at least 44 px to tap)."""
 LEFT = 96.0
 TOP = 78.0
 GREEN = "#7fb069"
@@ -58,24 +59,22 @@ def tile_code(tile: dict) -> str:
 def table_svg(view: dict, *, picks: bool) -> str:
     """The displayed tiles, then the bonus tiles and the majority values."""
     width = 600.0
-    cell = 34.0
     parts = [
         text(20, 22, gettext("Displayed tiles"), font_size=14, font_weight="700", fill="#5a4526")
     ]
-    x, y, row_height = 20.0, 44.0, 0.0
-    for tile in view["display"]:
-        columns = 1 + max(c for _, c in tile["squares"])
-        rows = 1 + max(r for r, _ in tile["squares"])
-        if x + columns * cell + 10 > width:
-            x, y, row_height = 20.0, y + row_height + 24, 0.0
-        parts.append(_display_tile(x, y, tile, cell, picks))
-        x += columns * cell + 18
-        row_height = max(row_height, rows * cell)
+    x, y, row_height = 20.0, 34.0, 0.0
+    for tile, count in _kinds(view["display"]):
+        card_width, card_height = _card_size(tile)
+        if x + card_width > width - 20:
+            x, y, row_height = 20.0, y + row_height + CARD_GAP, 0.0
+        parts.append(_display_tile(x, y, tile, count, picks))
+        x += card_width + CARD_GAP
+        row_height = max(row_height, card_height)
     if not view["display"]:
         parts.append(
             text(20, y + 18, gettext("none left this phase"), font_size=13, fill="#8a7a66")
         )
-        row_height = cell
+        row_height = 34.0
     y += row_height + 34
     parts.append(
         text(
@@ -152,27 +151,81 @@ def table_svg(view: dict, *, picks: bool) -> str:
     )
 
 
-def _display_tile(x, y, tile, cell, picks) -> str:
+CELL = 28.0
+"""A square of a displayed tile as drawn."""
+CARD = 76.0
+"""The least side of a displayed tile's card, the target that takes it: 47 px on a 390 px
+phone, where the table is drawn at about 0.62 of its size."""
+CARD_GAP = 8.0
+
+
+def _kinds(display: list[dict]) -> list[tuple[dict, int]]:
+    """The displayed tiles, identical ones together with their number, in display order:
+    identical tiles are one card (a take names the kind of tile, never which one)."""
+    kinds: dict[str, tuple[dict, int]] = {}
+    for tile in display:
+        code = tile_code(tile)
+        kinds[code] = (kinds[code][0], kinds[code][1] + 1) if code in kinds else (tile, 1)
+    return list(kinds.values())
+
+
+def _extent(tile: dict) -> tuple[int, int]:
+    """How many squares a displayed tile spans across and down."""
+    return 1 + max(c for _, c in tile["squares"]), 1 + max(r for r, _ in tile["squares"])
+
+
+def _card_size(tile: dict) -> tuple[float, float]:
+    columns, rows = _extent(tile)
+    return max(CARD, columns * CELL + 16), max(CARD, rows * CELL + 30)
+
+
+def _display_tile(x, y, tile, count, picks) -> str:
+    """A card for one kind of displayed tile: its notation and number on top (distinct
+    from every other card's), the tile drawn below, the whole card the target."""
     code = tile_code(tile)
-    parts = [element("title", f"{code}: {tile_words(tile)}")]
+    card_width, card_height = _card_size(tile)
+    columns, rows = _extent(tile)
+    left = x + (card_width - columns * CELL) / 2
+    top = y + 22 + (card_height - 30 - rows * CELL) / 2
+    said = f"{code}, {tile_words(tile)}"
+    if count > 1:
+        # Translators: a kind of tile on display and how many of it lie there.
+        said = gettext("%(tile)s (%(count)s of them)") % {"tile": said, "count": count}
+    parts = [
+        element("title", said),
+        element(
+            "rect",
+            x=x,
+            y=y,
+            width=card_width,
+            height=card_height,
+            rx=6,
+            fill="#fbf5e8",
+            stroke="#d8c29c",
+            class_="card",
+        ),
+    ]
     for index, (row, column) in enumerate(tile["squares"]):
-        cx, cy = x + column * cell + cell / 2, y + row * cell + cell / 2
+        cx, cy = left + column * CELL + CELL / 2, top + row * CELL + CELL / 2
         if index == 0:
-            parts.append(PALETTE.tile(tile["object"], cx, cy, cell, rx=3, count=tile["count"]))
+            parts.append(PALETTE.tile(tile["object"], cx, cy, CELL, rx=3, count=tile["count"]))
         else:
             parts.append(
                 element(
                     "rect",
-                    x=cx - cell / 2,
-                    y=cy - cell / 2,
-                    width=cell,
-                    height=cell,
+                    x=cx - CELL / 2,
+                    y=cy - CELL / 2,
+                    width=CELL,
+                    height=CELL,
                     rx=3,
                     fill=GREEN,
                     stroke="#4d7a3a",
                 )
             )
-    parts.append(text(x, y - 4, code, font_size=12, font_weight="700", fill="#5a4526"))
+    label = f"{code} ×{count}" if count > 1 else code
+    parts.append(
+        text(x + 6, y + 16, label, font_size=14, font_weight="700", fill="#5a4526", class_="label")
+    )
     return group(*parts, class_="display-tile", data_pick=f"tile:{code}" if picks else None)
 
 
@@ -274,6 +327,8 @@ def _square(row, column, garden, picks) -> str:
             stroke="#8c7a5c",
         ),
     ]
+    # The whole square, its edge included, is the target (drawn last, over the tile).
+    hit = hit_area(x, y, SQUARE, SQUARE)
     values = {"square": name, "level": level}
     # Translators: a square of a Miyabi garden; "green" is a tile's square without objects.
     said = gettext("%(square)s: level %(level)s, bare board") % values
@@ -282,7 +337,7 @@ def _square(row, column, garden, picks) -> str:
             **values,
             "objects": object_name(GardenObject(row), showing),
         }
-        parts.append(PALETTE.tile(OBJECTS[row], middle_x, middle_y, 30, count=showing))
+        parts.append(PALETTE.tile(OBJECTS[row], middle_x, middle_y, 34, count=showing))
     elif level:
         said = gettext("%(square)s: level %(level)s, green") % values
     if level:
@@ -304,7 +359,11 @@ def _square(row, column, garden, picks) -> str:
         )
     parts.insert(0, element("title", said))
     return group(
-        *parts, class_="square", data_pick=f"sq:{name}" if picks else None, data_spot=f"sq:{name}"
+        *parts,
+        hit,
+        class_="square",
+        data_pick=f"sq:{name}" if picks else None,
+        data_spot=f"sq:{name}",
     )
 
 
@@ -352,8 +411,13 @@ OBJECT_NAMES = {
 
 def tile_words(tile: dict) -> str:
     """A displayed tile in words: its shape and its objects, "angled tile with 2 maples"."""
-    objects = object_name(GardenObject(OBJECTS.index(tile["object"])), tile["count"])
-    match tile["shape"]:
+    return shape_words(tile["shape"], GardenObject(OBJECTS.index(tile["object"])), tile["count"])
+
+
+def shape_words(shape: str, garden_object: GardenObject, count: int) -> str:
+    """A tile in words from its shape, object and number of objects."""
+    objects = object_name(garden_object, count)
+    match shape:
         case Shape.SINGLE:
             return gettext("single tile with %(objects)s") % {"objects": objects}
         case Shape.STRAIGHT_2:
@@ -432,7 +496,8 @@ OBJECT_WORDS = {
 
 def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
     """A placement: the displayed tile, the square of its objects, then how it is turned
-    (labelled with the squares it covers). Passing is one click."""
+    (labelled with the squares it covers; the page chooses the first way at once, and the
+    player turns the tile from there). Passing is one click."""
     match command["type"]:
         case "Pass":
             return [("pass", gettext("pass (out of this building phase)"))], []
@@ -443,22 +508,41 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
             cells = footprint(Shape(tile["shape"]), orientation, row, column) or ()
             covered = [f"sq:{square_name(*divmod(cell, GRID))}" for cell in cells]
             names = ", ".join(pick[3:] for pick in covered)
+            said = shape_words(tile["shape"], GardenObject(tile["object"]), tile["count"])
             return [
-                # Translators: %(tile)s is a tile in the notation, "LP3" (never translated).
-                (f"tile:{code}", gettext("take %(tile)s") % {"tile": code}),
+                (
+                    f"tile:{code}",
+                    # Translators: %(tile)s is a tile in the notation, "LP3" (never
+                    # translated); %(words)s says it, "angled tile with 3 pagodas".
+                    gettext("take %(tile)s, %(words)s") % {"tile": code, "words": said},
+                ),
                 (
                     f"sq:{square_name(row, column)}",
                     gettext("objects on %(square)s") % {"square": square_name(row, column)},
                 ),
                 (
-                    f"or:{ORIENTATION_NAMES[orientation]}",
-                    # Translators: %(turn)s is a turn in the notation, "r90"; %(squares)s
-                    # lists squares, "a1, a2".
+                    f"turn:{ORIENTATION_NAMES[orientation]}",
+                    # Translators: %(turn)s says how the tile is turned, "turned a quarter
+                    # clockwise"; %(squares)s lists squares, "a1, a2".
                     gettext("%(turn)s: covers %(squares)s")
-                    % {"turn": ORIENTATION_NAMES[orientation], "squares": names},
+                    % {"turn": TURN_WORDS[orientation], "squares": names},
                 ),
             ], covered
     raise ValueError(f"not a Miyabi command: {command['type']}")
+
+
+TURN_WORDS = (
+    gettext_lazy("as shown"),
+    gettext_lazy("turned a quarter clockwise"),
+    gettext_lazy("turned half round"),
+    gettext_lazy("turned a quarter anticlockwise"),
+    gettext_lazy("flipped over"),
+    gettext_lazy("flipped over, turned a quarter clockwise"),
+    gettext_lazy("flipped over, turned half round"),
+    gettext_lazy("flipped over, turned a quarter anticlockwise"),
+)
+"""How a tile lies compared with the display, by orientation (the notation's r0, r90, r180,
+r270, m0…m270: ``games.rules.miyabi.placement.ORIENTATIONS``)."""
 
 
 def notes(view: dict) -> tuple[str, dict]:

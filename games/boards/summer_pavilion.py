@@ -31,7 +31,6 @@ from games.rules.summer_pavilion.board import (
     STARS,
     START_SCORE,
     STRUCTURES,
-    SUPPLY_SPACES,
     Side,
     index,
 )
@@ -130,12 +129,12 @@ def table_svg(view: dict, *, picks: bool) -> str:
             top, width, view["centre"], PALETTE, token=view["start_token_in_centre"], picks=picks
         ),
         _supply(width, top + 124, view["supply"], picks),
-        _wild(top + 222, view),
+        _wild(top + 240, view),
     ]
     label = gettext("Factory displays, centre and supply, round %(round)s") % {
         "round": view["round"]
     }
-    return document(width, top + 246, *parts, label=label, class_="board table-board")
+    return document(width, top + 264, *parts, label=label, class_="board table-board")
 
 
 def _wild(y, view) -> str:
@@ -162,37 +161,45 @@ def _tiles(counts: dict) -> list[str]:
 
 
 def _supply(width, top, supply, picks) -> str:
+    """The supply's tiles grouped by colour, each group one tile with its number: a bonus
+    tile is chosen by its colour, so a colour is one target (76 units: 47 px on a phone)."""
+    counts = {name: supply.count(name) for name in COLOURS}
     parts = [
         element(
             "rect",
             x=20,
             y=top,
             width=width - 40,
-            height=66,
+            height=88,
             rx=10,
             fill="#8c6239",
             stroke="#5d3f22",
         ),
         text(30, top - 6, gettext("Supply"), font_size=13, fill="#5a4526", font_weight="700"),
     ]
-    step = (width - 60) / SUPPLY_SPACES
-    for place in range(SUPPLY_SPACES):
-        x = 30 + step * (place + 0.5)
-        name = supply[place] if place < len(supply) else None
-        parts.append(slot(x, top + 33, 40, "#6f4b2a", "#5d3f22", rx=5))
-        if name:
-            parts.append(
-                PALETTE.tile(
-                    name,
-                    x,
-                    top + 33,
-                    36,
-                    pick=f"bonus:{name}" if picks else None,
-                    # Translators: %(colour)s is a colour adjective (one tile).
-                    title=gettext("%(colour)s tile in the supply") % {"colour": words.colour(name)},
-                )
-            )
+    if not supply:
+        parts.append(text(40, top + 50, gettext("no tiles"), font_size=14, fill="#f3e6cc"))
+    parts += tile_groups(
+        68,
+        top + 44,
+        counts,
+        PALETTE,
+        size=44,
+        step=84,
+        pick="bonus:{}" if picks else None,
+        title=_in_the_supply,
+        hit=76,
+    )
     return group(*parts, class_="supply")
+
+
+def _in_the_supply(name: str, count: int) -> str:
+    return ngettext(
+        # Translators: %(colour)s is a colour adjective agreeing with the number.
+        "%(count)s %(colour)s tile in the supply",
+        "%(count)s %(colour)s tiles in the supply",
+        count,
+    ) % {"count": count, "colour": words.colour(name, count)}
 
 
 def player_svg(view: dict, seat: int, *, picks: bool) -> str:
@@ -228,20 +235,44 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
         for space in range(1, SPACES_PER_STAR + 1)
         if board[star][space - 1]
     }
+    for star in range(STARS):
+        parts.append(_star(star, board[star], costs, side, picks))
     for structure in STRUCTURES:
         parts.append(_structure(structure, set(structure.spaces) <= filled))
-    for star in range(STARS):
-        for space in range(1, SPACES_PER_STAR + 1):
-            parts.append(_space(star, space, board[star][space - 1], costs, side, picks))
     parts.append(_corners(player["corners"]))
     if player["has_start_token"]:
-        parts.append(start_token(BOARD - 30, BOARD + 40, 30))
+        parts.append(start_token(BOARD - 30, BOARD + 58, 30))
     parts.append(_beside(player["beside"], picks))
     label = gettext("Board of player %(number)s: %(points)s") % {
         "number": seat + 1,
         "points": words.points(view["scores"][seat]),
     }
-    return document(BOARD, BOARD + 70, *parts, label=label, class_="board player-board")
+    return document(BOARD, BOARD + 88, *parts, label=label, class_="board player-board")
+
+
+STAR_REACH = 48.0
+"""A star's target: a circle of this radius round its centre (stars stand 100 apart, so
+the circles never meet). On a phone a space is too small to tap (about 25×44 px): the
+star is tapped first, and then fills the picture, its spaces large."""
+
+
+def _star(star, spaces, costs, side, picks) -> str:
+    """A star of six spaces: one target on a phone, its spaces the targets once chosen."""
+    x, y = star_centre(star)
+    reach = STAR_REACH * 1.7  # the star and what stands round it
+    return group(
+        element("title", words.star(STAR_NAMES[star])),
+        element("circle", cx=x, cy=y, r=STAR_REACH, fill="transparent", class_="hit"),
+        *(
+            _space(star, space, spaces[space - 1], costs, side, picks)
+            for space in range(1, SPACES_PER_STAR + 1)
+        ),
+        class_="star",
+        data_pick=f"star:{star}" if picks else None,
+        data_zoom=f"{x - reach:.0f} {y - reach:.0f} {2 * reach:.0f} {2 * reach:.0f}"
+        if picks
+        else None,
+    )
 
 
 def _space(star, space, placed, costs, side, picks) -> str:
@@ -251,7 +282,7 @@ def _space(star, space, placed, costs, side, picks) -> str:
     x, y = diamond_middle(star, space)
     printed = STAR_COLOUR[star]
     spot = f"sp:{star}-{space}"
-    pick = spot if picks else None
+    pick = f"star:{star} {spot}" if picks else None
     where = {"star": words.star(STAR_NAMES[star]), "space": space, "cost": cost}
     if placed:
         return group(
@@ -362,16 +393,17 @@ def _corners(corners: dict) -> str:
 
 def _beside(beside: dict, picks: bool) -> str:
     said = gettext("Beside the board:") if beside else gettext("Beside the board: no tiles")
-    parts = [text(10, BOARD + 18, said, font_size=13, fill="#5a4526")]
+    parts = [text(10, BOARD + 20, said, font_size=13, fill="#5a4526")]
     parts += tile_groups(
-        140,
-        BOARD + 40,
+        36,
+        BOARD + 58,
         beside,
         PALETTE,
-        size=34,
-        step=46,
+        size=36,
+        step=52,
         pick="tile:{}|keep:{}" if picks else None,
         title=_beside_the_board,
+        hit=50,
     )
     return group(*parts, class_="beside")
 
@@ -513,7 +545,8 @@ def breakdown(events: list, seats: int) -> list[tuple[str, list[int]]]:
 
 
 def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
-    """Phase 1: source, then colour. Phase 2: the tile, the space, the wild tiles spent.
+    """Phase 1: source, then colour. Phase 2: the tile, the star, its space, the wild tiles
+    spent.
     Bonus tiles: one supply tile after another. Pass: the tiles kept, then done."""
     match command["type"]:
         case "TakeTiles":
@@ -553,10 +586,11 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
                     # Translators: %(colour)s is a colour adjective (one tile).
                     gettext("place one %(colour)s tile") % {"colour": words.colour(name)},
                 ),
+                (f"star:{star}", words.star(STAR_NAMES[star])),
                 (
                     target,
-                    gettext("%(star)s, space %(space)s")
-                    % {"star": words.star(STAR_NAMES[star]), "space": space},
+                    gettext("%(star)s, space %(space)s (costs %(cost)s)")
+                    % {"star": words.star(STAR_NAMES[star]), "space": space, "cost": cost},
                 ),
                 (f"wild:{wilds}", pay),
             ], [target]

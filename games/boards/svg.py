@@ -48,9 +48,12 @@ def polygon(points, **values) -> str:
     return element("polygon", points=" ".join(f"{_n(x)},{_n(y)}" for x, y in points), **values)
 
 
-def tile(x, y, size, fill, letter, *, ink="#fff", pick=None, title=None, count=None, rx=None):
+def tile(
+    x, y, size, fill, letter, *, ink="#fff", pick=None, title=None, count=None, rx=None, hit=None
+):
     """A square tile centred on (x, y): its colour, and its letter for colour-blind players;
-    ``count`` writes a small number for a stack."""
+    ``count`` writes a small number for a stack; ``hit`` makes it a target of that size (a
+    square, transparent, centred on it) larger than its drawing."""
     half = size / 2
     parts = [
         element(
@@ -86,9 +89,26 @@ def tile(x, y, size, fill, letter, *, ink="#fff", pick=None, title=None, count=N
     ]
     if count and count > 1:
         parts.append(badge(x + half * 0.85, y - half * 0.85, str(count), size * 0.26))
+    if hit:
+        parts.insert(0, hit_area(x - hit / 2, y - hit / 2, hit, hit))
     if title:
         parts.insert(0, element("title", escape(title)))
     return group(*parts, class_="tile", data_pick=pick)
+
+
+def hit_area(x, y, width, height, **values) -> str:
+    """A transparent rectangle that a tap or a click hits: a target larger than what is
+    drawn in it (on a phone every target is at least 44 px on each side)."""
+    return element(
+        "rect",
+        x=_n(x),
+        y=_n(y),
+        width=_n(width),
+        height=_n(height),
+        fill="transparent",
+        class_="hit",
+        **values,
+    )
 
 
 def badge(x, y, content: str, radius: float) -> str:
@@ -241,11 +261,20 @@ def start_token(x, y, size) -> str:
 
 
 def tile_groups(
-    x, y, counts: dict, palette: Palette, *, size, step, pick, title: Callable[[str, int], str]
+    x,
+    y,
+    counts: dict,
+    palette: Palette,
+    *,
+    size,
+    step,
+    pick,
+    title: Callable[[str, int], str],
+    hit=None,
 ) -> list[str]:
     """Tiles grouped by colour in a row from (x, y), each group one tile with its number;
     ``pick`` formats each group's ``data-pick`` with the colour name (``None``: no picks);
-    ``title(name, count)`` says the group in words."""
+    ``title(name, count)`` says the group in words; ``hit`` is each group's target size."""
     parts = []
     for name in palette.names:
         count = counts.get(name, 0)
@@ -259,6 +288,7 @@ def tile_groups(
                     count=count,
                     pick=pick.format(name, name) if pick else None,
                     title=title(name, count),
+                    hit=hit if pick else None,
                 )
             )
             x += step

@@ -11,7 +11,8 @@ from games import repository, selectors
 from games import table as tbl
 from games import table_storage as storage
 from games.boards import board_of, clickable_moves, for_the_page, title_of
-from games.forms import OPTION_LABELS, OPTION_VALUES
+from games.clock import Clock, PlayingHours
+from games.forms import OPTION_LABELS, OPTION_VALUES, HoursFields
 from games.models import Game, Seat
 from games.presenters.endings import departed
 from games.rules.common import RulesError
@@ -31,8 +32,17 @@ def open_game_context(game: Game, user) -> dict:
         "seat": seat,
         "settings": settings_words(game),
         "can_join": user.is_authenticated and seat is None and game.status == Game.Status.OPEN,
+        "hours_form": hours_form(game, user),
         "poll_ms": POLL_MILLISECONDS,
     }
+
+
+def hours_form(game: Game, user) -> HoursFields | None:
+    """In a game with playing hours, the hours a player joining would take the seat with
+    (their own, to change for this game)."""
+    if not (game.time_control or {}).get("playing_hours") or not user.is_authenticated:
+        return None
+    return HoursFields(initial=selectors.hours_of_player(user))
 
 
 def preselected(table: tbl.Table, wanted: str, moves: list[dict]) -> dict:
@@ -81,7 +91,7 @@ def game_context(game: Game, user) -> dict:
         "history": log,
         "last_move": last_move(board, table, view),
         "settings": settings_words(game),
-        "clocks": _clocks(game, names, viewer),
+        "clocks": _clocks(game, table.clock, names, viewer),
         "chat": chat,
         "chat_last": chat[-1].pk if chat else 0,
         "reads_chat": reads_chat,
@@ -354,9 +364,11 @@ def _chat(game: Game) -> list:
     return list(game.chat.filter(hidden_at__isnull=True).select_related("author"))
 
 
-def _clocks(game: Game, names: list[str], viewer: int | None) -> list[dict]:
+def _clocks(game: Game, clock: Clock, names: list[str], viewer: int | None) -> list[dict]:
     """Every player's clock, whose is whose: the time left of the seat to move (running,
-    or stopped during a pause), each other seat's bank or its time per move."""
+    or stopped during a pause), each other seat's bank or its time per move; in a game
+    with playing hours each seat's hours, and when the clock of the seat to move rests
+    outside them, until when (on the viewer's clock)."""
     control = game.time_control or {}
     kind = control.get("kind", "none")
     if kind == "none" or game.status != Game.Status.ACTIVE:
@@ -366,8 +378,13 @@ def _clocks(game: Game, names: list[str], viewer: int | None) -> list[dict]:
     clocks = []
     for number, name in enumerate(names):
         running = number == game.to_move and game.deadline is not None
+        rests = clock.resting_until(number, now) if running else None
         if running:
-            seconds = int((game.deadline - now).total_seconds())
+            seconds = (
+                clock.seconds_left(number, now)
+                if clock.hours
+                else int((game.deadline - now).total_seconds())
+            )
             left = gettext("%(time)s left") % {"time": _duration(seconds)}
         elif kind == "bank" or number == game.to_move:
             left = gettext("%(time)s left") % {"time": _duration(banks.get(number, 0))}
@@ -375,8 +392,41 @@ def _clocks(game: Game, names: list[str], viewer: int | None) -> list[dict]:
             left = ngettext("%(days)s day per move", "%(days)s days per move", control["days"]) % {
                 "days": control["days"]
             }
-        clocks.append({"name": name, "left": left, "running": running, "mine": number == viewer})
+        clocks.append(
+            {
+                "name": name,
+                "left": left,
+                "running": running and rests is None,
+                "rests": _resting(rests),
+                "hours": _hours_words(clock.hours_of(number)),
+                "mine": number == viewer,
+            }
+        )
     return clocks
+
+
+def _resting(until) -> str:
+    """When a clock resting outside its playing hours runs again, on the clock of the
+    person looking (the page's time zone): "paused until 08:00 your time"."""
+    if until is None:
+        return ""
+    # Translators: a clock outside its player's playing hours; %(time)s is "08:00" in the
+    # reader's time zone.
+    return gettext("paused until %(time)s your time") % {
+        "time": timezone.localtime(until).strftime("%H:%M")
+    }
+
+
+def _hours_words(hours: PlayingHours | None) -> str:
+    """A seat's playing hours on its player's clock: "plays 08:00–22:00 (Europe/Warsaw)"."""
+    if hours is None:
+        return ""
+    # Translators: a player's daily playing hours and their time zone.
+    return gettext("plays %(start)s–%(end)s (%(zone)s)") % {
+        "start": hours.start,
+        "end": hours.end,
+        "zone": hours.zone,
+    }
 
 
 def _duration(seconds: int) -> str:
@@ -431,6 +481,8 @@ def settings_words(game: Game) -> list[str]:
             )
         case _:
             words.append(gettext("no time limit"))
+    if control.get("playing_hours"):
+        words.append(gettext("playing hours: each clock runs only in its player's hours"))
     if not game.self_undo:
         words.append(gettext("no undo"))
     if game.private:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from games import i18n, notify
 from games.errors import BadRequest, Forbidden
 from games.models import NoticeKind, Outbox, PlayerSettings
+from games.services.hours import hours_follow_zone, validate_hours
 
 User = get_user_model()
 
@@ -132,11 +133,21 @@ def _link_used() -> BadRequest:
 
 @transaction.atomic
 def player_preferences_set(
-    *, user, language: str | None = None, time_zone: str | None = None
+    *,
+    user,
+    language: str | None = None,
+    time_zone: str | None = None,
+    hours: dict | None = None,
 ) -> None:
-    """Save the account page: the language of pages and emails ('' follows the browser)
-    and the time zone of every date and time shown ('' is UTC). ``None`` keeps a value."""
+    """Save the account page: the language of pages and emails ('' follows the browser),
+    the time zone of every date and time shown ('' is UTC; a new one is followed by the
+    seats of the player's games with playing hours, ``hours.hours_follow_zone``) and the
+    playing hours offered when taking a seat (``{"start": "HH:MM", "end": "HH:MM"}``).
+    ``None`` keeps a value."""
     changes = {}
+    if hours is not None:
+        chosen = validate_hours(hours)
+        changes["hours_start"], changes["hours_end"] = chosen["start"], chosen["end"]
     if language is not None:
         if language and not i18n.supported(language):
             accepted = ", ".join(code for code, _name in settings.LANGUAGES)
@@ -155,3 +166,5 @@ def player_preferences_set(
             )
         changes["time_zone"] = time_zone
     PlayerSettings.objects.update_or_create(user=user, defaults=changes)
+    if time_zone is not None:
+        hours_follow_zone(user=user)

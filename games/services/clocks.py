@@ -8,7 +8,9 @@ value the table folds (``games.clock``) in the transaction of every append.
   its turn's start for the seat to move) and the increment its last move earned.
 - ``SeatClock.next_reminder_at`` / ``warning_at``: the reminder and deadline-warning times of
   the seat to move, set when its turn begins (or its stopped clock runs again); the sweep
-  moves them on as it sends.
+  moves them on as it sends. Under playing hours both count the seat's time only (a
+  reminder's hours are that share of its days of playing hours), so they fall inside its
+  hours.
 """
 
 from datetime import datetime, timedelta
@@ -19,6 +21,7 @@ from django.db import connection
 from games.clock import Clock
 from games.models import Game, SeatClock
 from games.prepared import write
+from games.repository import game_table
 
 
 def reminder_policy(game: Game) -> tuple[timedelta, timedelta, timedelta]:
@@ -30,6 +33,18 @@ def reminder_policy(game: Game) -> tuple[timedelta, timedelta, timedelta]:
         timedelta(hours=chosen.get("every_hours", settings.MAIL_REMINDER_EVERY_HOURS)),
         timedelta(hours=chosen.get("warning_hours", settings.MAIL_DEADLINE_WARNING_HOURS)),
     )
+
+
+def reminder_following(game: Game, seat: int, at: datetime, now: datetime) -> datetime:
+    """When the seat's next reminder is due after the one due ``at`` (the policy's
+    ``every`` later, never in the past): under playing hours, counted in the seat's
+    hours, like the first."""
+    _, every, _ = reminder_policy(game)
+    if not (game.time_control or {}).get("playing_hours"):
+        return at + every if at + every > now else now + every
+    clock = game_table(game).clock
+    following = clock.after(seat, at, _seconds(every))
+    return following if following > now else clock.after(seat, now, _seconds(every))
 
 
 def project(game: Game, clock: Clock, *, before: Clock | None, now: datetime) -> None:
@@ -58,15 +73,20 @@ def project(game: Game, clock: Clock, *, before: Clock | None, now: datetime) ->
         elif restarted or before.deadline() != game.deadline:
             first, _, warn = reminder_policy(game)
             if restarted:
-                row.next_reminder_at = now + first
-            # The warning is due the policy's hours before the deadline; none when that
+                row.next_reminder_at = clock.after(seat, now, _seconds(first))
+            # The warning is due the policy's hours before the deadline (under playing
+            # hours, that share of the seat's days, counted in its hours); none when that
             # moment has already passed (the turn email says how long is left).
-            warning = game.deadline - warn if game.deadline else None
+            warning = clock.warning(_seconds(warn)) if game.deadline else None
             row.warning_at = warning if warning and warning > now else None
         if _columns(row) != was:
             changed.append(row)
     if changed:
         _update(changed)
+
+
+def _seconds(delta: timedelta) -> int:
+    return int(delta.total_seconds())
 
 
 COLUMNS = ["bank_seconds", "increment_earned_seconds", "next_reminder_at", "warning_at"]

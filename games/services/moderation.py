@@ -6,11 +6,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import table as tbl
+from games.clock import PlayingHours
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ChatMessage, Game, PlayerSettings, Report
 from games.repository import game_table
 from games.selectors import bot_actor, is_moderator
 from games.services.common import act, actor_of, locked_game
+from games.services.hours import hours_for_seat
 from games.services.reactions import joined_seats
 from games.services.tables import validate_bot_level
 
@@ -89,9 +91,11 @@ def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user
     """Someone else takes over a seat (e.g. for a player who vanished)."""
     game, actor = _moderating(game, moderator, reason)
     replaced = _seat_to_replace(game, seat)
-    act(game, tbl.ReplaceSeat(seat, actor_of(user)), actor=actor, reason=reason.strip())
-    replaced.user = user
-    replaced.save(update_fields=["user"])
+    hours = hours_for_seat(game, user, None)
+    replace = tbl.ReplaceSeat(seat, actor_of(user), PlayingHours(**hours) if hours else None)
+    act(game, replace, actor=actor, reason=reason.strip())
+    replaced.user, replaced.playing_hours = user, hours
+    replaced.save(update_fields=["user", "playing_hours"])
     return game
 
 

@@ -38,8 +38,7 @@ def reminders_queue(*, now: datetime) -> int:
     queued = 0
     for clock in list(due[: settings.MAIL_SWEEP_BATCH]):
         pk, at = clock.pk, clock.next_reminder_at
-        _, every, _ = clocks.reminder_policy(clock.seat.game)
-        following = at + every if at + every > now else now + every
+        following = clocks.reminder_following(clock.seat.game, clock.seat.position, at, now)
         with transaction.atomic():
             if SeatClock.objects.filter(pk=pk, next_reminder_at=at).update(
                 next_reminder_at=following

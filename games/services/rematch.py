@@ -30,7 +30,9 @@ def game_rematch(*, game: Game, user) -> Game:
         game=game.game_type,
         players=game.players,
         options=dict(game.options),
-        time_control={k: v for k, v in game.time_control.items() if k != "reminders"},
+        time_control={
+            k: v for k, v in game.time_control.items() if k not in ("reminders", "playing_hours")
+        },
         timeout_policy=game.timeout_policy,
         timeout_bot=game.timeout_bot,
         self_undo=game.self_undo,
@@ -38,6 +40,7 @@ def game_rematch(*, game: Game, user) -> Game:
         invite=[seat.user.email for seat in seats if seat.user_id != user.pk],
         reminders=game.time_control.get("reminders"),
         bots=[seat.bot for seat in computers],
+        playing_hours=bool(game.time_control.get("playing_hours")),
     )
     if new.status != Game.Status.OPEN:
         return new

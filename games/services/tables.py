@@ -16,8 +16,17 @@ from django.utils.translation import ngettext
 
 from games import notify
 from games import table as tbl
+from games.clock import PlayingHours
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests
-from games.models import BotLevel, Game, NoticeKind, Outbox, Seat, SeatClock, TableSnapshot
+from games.models import (
+    BotLevel,
+    Game,
+    NoticeKind,
+    Outbox,
+    Seat,
+    SeatClock,
+    TableSnapshot,
+)
 from games.refusals import plain_params, rules_error_text
 from games.registry import GAME_TYPES, game_type
 from games.repository import empty_table, records, table_snapshot_write
@@ -25,6 +34,7 @@ from games.rules.common import IllegalMove, chosen_options
 from games.selectors import bot_actor, invited_seat, not_visible, seat_of
 from games.services.accounts import account_identity
 from games.services.common import act, actor_of, locked_game
+from games.services.hours import hours_for_seat, validate_playing_hours
 from games.services.reactions import PROJECTIONS, Change, react
 
 TIME_CONTROL_DAYS = (1, 2, 3, 5, 7, 14)
@@ -141,6 +151,8 @@ def game_create(
     rated: bool = True,
     bots: list[str] | tuple[str, ...] = (),
     timeout_bot: str = "",
+    playing_hours: bool = False,
+    hours: dict | None = None,
 ) -> Game:
     """Open a table: the creator takes a seat, invited addresses get a seat each (and an
     invitation email with a signed link), each level in ``bots`` seats a computer player
@@ -149,7 +161,9 @@ def game_create(
     seat left open the game starts at once. ``reminders`` sets
     the game's reminder policy (``validate_reminders``); ``rated`` whether the result
     counts for the ratings (issue 16); ``timeout_bot`` the level of the computer player
-    that plays a turn whose time ran out (timeout policy ``bot``)."""
+    that plays a turn whose time ran out (timeout policy ``bot``); ``playing_hours`` whether
+    each seat's clock runs only during its player's daily hours (issue 32), the creator's
+    being ``hours`` or their settings' (``seat_hours``)."""
     if game not in GAME_TYPES:
         raise BadRequest(
             _("unknown game %(game)s; accepted: %(accepted)s")
@@ -198,11 +212,14 @@ def game_create(
             code="private_game_open_seat",
         )
     _invitations_allowed(creator, len(emails))
+    control = validate_time_control(time_control)
+    if validate_playing_hours(playing_hours, control):
+        control["playing_hours"] = True
     new = Game.objects.create(
         game_type=game,
         options=validate_options(engine, players, options),
         players=players,
-        time_control={**validate_time_control(time_control), **validate_reminders(reminders)},
+        time_control={**control, **validate_reminders(reminders)},
         timeout_policy=timeout_policy,
         timeout_bot=timeout_bot,
         self_undo=bool(self_undo),
@@ -210,7 +227,13 @@ def game_create(
         rated=bool(rated),
         created_by=creator,
     )
-    Seat.objects.create(game=new, user=creator, status=Seat.Status.JOINED, joined_at=new.created_at)
+    Seat.objects.create(
+        game=new,
+        user=creator,
+        status=Seat.Status.JOINED,
+        joined_at=new.created_at,
+        playing_hours=hours_for_seat(new, creator, hours),
+    )
     for email in emails:
         seat = Seat.objects.create(game=new, invited_email=email, status=Seat.Status.INVITED)
         notify.invitation(new, email, token=invitation_token(seat))
@@ -342,11 +365,12 @@ def invitation_seat(token: str) -> Seat:
 
 
 @transaction.atomic
-def game_join(*, game: Game, user, token: str | None = None) -> Game:
+def game_join(*, game: Game, user, token: str | None = None, hours: dict | None = None) -> Game:
     """Take a seat: the seat an invitation names (``token``), the seat invited under the
     user's address, or an open seat — but not at a private game, whose seats are for the
     players invited to it (to anyone else it is invisible: the answer is the same as to
-    reading it). The game starts when the last seat is taken."""
+    reading it). In a game with playing hours the seat has ``hours`` or the player's own
+    (``seat_hours``). The game starts when the last seat is taken."""
     game = locked_game(game)
     invited = invitation_seat(token) if token is not None else None
     named = invited is not None and invited.game_id == game.pk
@@ -370,6 +394,7 @@ def game_join(*, game: Game, user, token: str | None = None) -> Game:
         )
     if seat is None:
         raise Conflict(_("every seat is taken or reserved for an invited player"), code="no_seat")
+    seat.playing_hours = hours_for_seat(game, user, hours)
     seat.user = user
     seat.status = Seat.Status.JOINED
     seat.joined_at = timezone.now()
@@ -391,6 +416,7 @@ def game_leave(*, game: Game, user) -> Game:
     if seat is None:
         raise Forbidden(_("you have no seat in this game"), code="not_a_player")
     seat.user, seat.status, seat.joined_at = None, Seat.Status.OPEN, None
+    seat.playing_hours = None
     seat.save()
     return game
 
@@ -424,7 +450,14 @@ def _start(game: Game, seats: list[Seat], *, by) -> None:
     game.started_at = timezone.now()
     game.status = Game.Status.ACTIVE
     players = tuple(actor_of(seat.user) if seat.user else bot_actor(seat.bot) for seat in order)
-    act(game, tbl.Begin(game.game_type, game.options, players), actor="system", by=by.pk)
+    hours = ()
+    if (game.time_control or {}).get("playing_hours"):
+        hours = tuple(
+            PlayingHours(**seat.playing_hours) if seat.user and seat.playing_hours else None
+            for seat in order
+        )
+    begin = tbl.Begin(game.game_type, game.options, players, hours)
+    act(game, begin, actor="system", by=by.pk)
 
 
 # A player looking at the game's page is noted at most this often (a page polls every few

@@ -63,3 +63,12 @@ def last_step_is_barrier(game: Game) -> bool:
     """Whether the last move drew new tiles (the opening draw does not count)."""
     step = repository.game_table(game).steps[-1]
     return step.seat is not None and step.barrier
+
+
+def open_with_playing_hours(creator, **options) -> Game:
+    """A game of Azul for two with one day per move and playing hours, opened by
+    ``creator`` (issue 32)."""
+    options = {"time_control": {"kind": "per_move", "days": 1}, **options}
+    return services.game_create(
+        creator=creator, game="azul", players=2, playing_hours=True, **options
+    )

@@ -134,4 +134,6 @@ def test_the_checkboxes_labels_end_without_a_colon_and_time_outs_are_timed_optio
     page = client.get("/games/new/").text
     assert 'for="id_private">Private: only the players see it, even once finished</label>' in page
     assert "even once finished:</label>" not in page
-    assert page.count('class="tc-timed"') == 2
+    # The time-out policy, its computer player and playing hours (their two times apart).
+    assert page.count('class="tc-timed"') == 3
+    assert page.count('class="tc-timed playing-hours"') == 1

@@ -225,6 +225,12 @@ def _minutes_apart():
     return now
 
 
+def test_anyone_with_a_password_is_offered_the_password_form_not_only_staff(client):
+    page = client.get("/signin/").text
+    assert "Staff" not in page
+    assert 'Have a password? <a href="/signin/password/">Sign in with it</a>.' in page
+
+
 def test_staff_sign_in_with_a_password_and_sign_out_with_a_post(client, alice):
     form = client.get("/signin/password/").text
     assert "Your email address" in form and "Username" not in form

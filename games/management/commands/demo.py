@@ -1,4 +1,5 @@
-"""Creates the demo users (idempotent) and prints their logins."""
+"""Creates the demo users (idempotent) and prints their logins (``make run`` prints them
+again at the end of its banner, ``azulsite/devrun.py``)."""
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -34,6 +35,12 @@ class Command(BaseCommand):
             if staff:
                 # The operator of a fresh site sees game moderation in the admin at once.
                 user.groups.add(moderators)
-        self.stdout.write(f"Demo logins (password for each: {DEMO_PASSWORD}):")
-        for email, _name, staff in DEMO_USERS:
-            self.stdout.write(f"  {email}{'  (admin and moderator)' if staff else ''}")
+        if options["verbosity"]:
+            self.stdout.write("\n".join(logins()))
+
+
+def logins() -> list[str]:
+    """The demo users' logins, one line each after a heading."""
+    return [f"Demo logins (password for each: {DEMO_PASSWORD}):"] + [
+        f"  {email}{'  (admin and moderator)' if staff else ''}" for email, _, staff in DEMO_USERS
+    ]

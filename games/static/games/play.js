@@ -30,6 +30,7 @@
     var said = $("chosen");
     var confirm = $("confirm-move");
     var startOver = $("start-over");
+    var turn = $("turn-piece");
     var elements = Array.prototype.slice.call(document.querySelectorAll("[data-pick]"));
 
     function candidates() {
@@ -41,19 +42,86 @@
       });
     }
 
-    // On a narrow screen a piece drawn under 44 px inside a pickable group (a tile on a
-    // factory, a colour in the centre) is not a target of its own: a tap picks the group,
-    // and the colour is then a button in the move bar (a neighbour's edge is never hit).
-    function tooSmallInGroup(el) {
-      if (!window.matchMedia || !window.matchMedia("(max-width: 999px)").matches) return false;
+    function narrow() {
+      return !!(window.matchMedia && window.matchMedia("(max-width: 999px)").matches);
+    }
+
+    // On a narrow screen a piece whose hit area is under 44 px is not a target of its own
+    // (a tap near its edge would pick a neighbour): a tap picks its group (a factory, the
+    // centre, a star), and what it would pick is a button in the move bar.
+    function tooSmall(el) {
+      if (!narrow()) return false;
       var box = el.getBoundingClientRect();
-      if (box.width >= 44 && box.height >= 44) return false;
-      return !!(el.parentElement && el.parentElement.closest("[data-pick]"));
+      return box.width < 44 || box.height < 44;
+    }
+
+    // On a narrow screen a picked group drawn with data-zoom (a star of six spaces) fills
+    // its picture, so that the pieces in it are big enough to tap.
+    function zoom() {
+      var shown = narrow() ? elements.filter(function (el) {
+        return el.hasAttribute("data-zoom") && el.classList.contains("picked");
+      }) : [];
+      Array.prototype.forEach.call(document.querySelectorAll("svg[data-viewbox]"), function (svg) {
+        if (shown.some(function (el) { return el.ownerSVGElement === svg; })) return;
+        svg.setAttribute("viewBox", svg.getAttribute("data-viewbox"));
+        svg.removeAttribute("data-zoomed");
+      });
+      shown.forEach(function (el) {
+        var svg = el.ownerSVGElement;
+        var region = el.getAttribute("data-zoom");
+        if (!svg.hasAttribute("data-viewbox")) svg.setAttribute("data-viewbox", svg.getAttribute("viewBox"));
+        svg.setAttribute("viewBox", region);
+        if (svg.getAttribute("data-zoomed") !== region) {
+          svg.setAttribute("data-zoomed", region);
+          bringIntoView(svg);
+        }
+      });
+    }
+
+    // The zoomed picture wholly on the screen, above the move bar.
+    function bringIntoView(svg) {
+      var box = svg.getBoundingClientRect();
+      var panel = $("move-panel");
+      var free = panel ? panel.getBoundingClientRect().top : window.innerHeight;
+      if (box.top < 0 || box.bottom > free) window.scrollBy(0, box.top - 8);
+    }
+
+    // A step whose picks start with "turn:" turns the piece just placed: the first way is
+    // chosen at once, and the Turn button or a tap again on the piece goes to the next.
+    function isTurn(pick) { return pick.indexOf("turn:") === 0; }
+
+    function turns() {
+      var last = chosen[chosen.length - 1];
+      if (!last || !isTurn(last)) return [];
+      var before = chosen.slice(0, -1);
+      var ways = [];
+      moves.forEach(function (m) {
+        for (var i = 0; i < before.length; i++) {
+          if (!m.steps[i] || m.steps[i][0] !== before[i]) return;
+        }
+        var step = m.steps[before.length];
+        if (step && ways.indexOf(step[0]) < 0) ways.push(step[0]);
+      });
+      return ways;
+    }
+
+    // The piece being turned: the element of the pick made before the turn.
+    function isPlaced(el) {
+      var placed = chosen[chosen.length - 2];
+      return alternatives(el).some(function (picks) { return picks[picks.length - 1] === placed; });
+    }
+
+    function turnOnce() {
+      var ways = turns();
+      if (ways.length < 2) return;
+      var at = ways.indexOf(chosen[chosen.length - 1]);
+      chosen[chosen.length - 1] = ways[(at + 1) % ways.length];
+      render();
     }
 
     // The picks an element would make now, if they lead to a legal move.
     function usable(el, open) {
-      if (tooSmallInGroup(el)) return null;
+      if (tooSmall(el)) return null;
       var alts = alternatives(el);
       for (var a = 0; a < alts.length; a++) {
         var picks = alts[a];
@@ -71,11 +139,14 @@
       return null;
     }
 
+    // What a target is and what a tap on it does: its own title only (a group's pieces
+    // have theirs), left out when the step's words already say it ("the orange star").
     function labelOf(el, picks, open) {
-      var title = el.querySelector("title");
+      var title = el.querySelector(":scope > title");
       var move = open.find(function (m) { return m.steps[chosen.length] && m.steps[chosen.length][0] === picks[0]; });
       var label = move ? move.steps[chosen.length][1] : "";
-      return (title ? title.textContent + ": " : "") + label;
+      if (!title || label.indexOf(title.textContent) >= 0) return label;
+      return title.textContent + ": " + label;
     }
 
     function button(label, onClick, cls) {
@@ -107,6 +178,7 @@
       var words = chosen.map(function (pick, i) { return first.steps[i][1]; });
       said.textContent = words.length ? words.join(" → ") : "";
       startOver.hidden = chosen.length === 0;
+      if (turn) turn.hidden = turns().length < 2;
       elements.forEach(function (el) {
         el.classList.remove("pickable", "preview");
         el.removeAttribute("tabindex");
@@ -115,6 +187,7 @@
           return picks.every(function (p) { return chosen.indexOf(p) >= 0; });
         }));
       });
+      zoom();
       if (done.length === 1) {
         var move = done[0];
         select.value = move.move;
@@ -126,6 +199,16 @@
         });
         said.textContent = words.join(" → ") + "  (" + move.move + ")";
         confirm.disabled = false;
+        if (turn && !turn.hidden) {
+          // The piece being turned is a target: a tap turns it once more.
+          elements.forEach(function (el) {
+            if (!isPlaced(el)) return;
+            el.classList.add("pickable");
+            el.setAttribute("tabindex", "0");
+            el.setAttribute("role", "button");
+            el.setAttribute("aria-label", turn.textContent.trim());
+          });
+        }
         return;
       }
       select.value = "";
@@ -136,7 +219,7 @@
         var step = m.steps[chosen.length];
         if (step && !(step[0] in labels)) { labels[step[0]] = step[1]; next.push(step[0]); }
       });
-      if (chosen.length > 0 && next.length === 1) { chosen.push(next[0]); render(); return; }
+      if (chosen.length > 0 && next.length && (next.length === 1 || next.every(isTurn))) { chosen.push(next[0]); render(); return; }
       elements.forEach(function (el) {
         var picks = usable(el, open);
         if (!picks) return;
@@ -155,14 +238,25 @@
 
     elements.forEach(function (el) {
       function activate(event) {
+        var turning = turns().length > 1;
+        if (turning && isPlaced(el)) {
+          event.stopPropagation();
+          event.preventDefault();
+          turnOnce();
+          return;
+        }
+        // While a piece is being turned, a tap on another place moves it there.
+        var kept = turning ? chosen.slice(0, -2) : chosen;
+        var saved = chosen;
+        chosen = kept;
         var picks = usable(el, candidates());
-        if (!picks) return;
+        if (!picks) { chosen = saved; return; }
         event.stopPropagation();
         event.preventDefault();
         var first = chosen.length === 0;
         chosen = chosen.concat(picks);
         render();
-        if (first) bringSourcesAndBoardIntoView();
+        if (first) bringSourcesAndBoardIntoView(el);
         if (!confirm.disabled) confirm.focus();
         else if (el.classList.contains("pickable")) el.focus();
         else {
@@ -175,6 +269,7 @@
         if (event.key === "Enter" || event.key === " ") activate(event);
       });
     });
+    if (turn) turn.addEventListener("click", turnOnce);
     startOver.addEventListener("click", function () {
       reset();
       var first = choices.querySelector("button");
@@ -201,12 +296,13 @@
 
   // On a narrow screen, once the first piece is picked, the sources go to the top of the
   // screen so that the player's own board (drawn right below them) is in view too, above
-  // the move bar: no scroll between picking and placing.
-  function bringSourcesAndBoardIntoView() {
+  // the move bar: no scroll between picking and placing. A first pick on the player's own
+  // board (a Summer Pavilion tile beside it) brings that board to the top instead.
+  function bringSourcesAndBoardIntoView(picked) {
     if (!window.matchMedia || !window.matchMedia("(max-width: 999px)").matches) return;
-    var sources = $("table-area");
-    if (!sources) return;
-    var top = sources.getBoundingClientRect().top;
+    var area = picked.closest("figure.mine") || $("table-area");
+    if (!area) return;
+    var top = area.getBoundingClientRect().top;
     if (Math.abs(top) > 4) window.scrollBy(0, top);
   }
 

@@ -1,0 +1,63 @@
+"""``make run`` on the embedded default (SQLite, filesystem broker, mail to files): the
+site and its two workers start, and what a new user needs ends the output — the address,
+the demo logins, and where the sign-in emails land — not a worker's banner; one Ctrl-C
+stops everything."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_make_run_ends_with_the_address_the_logins_and_the_mail_folder(tmp_path):
+    environment = {
+        "PATH": os.environ["PATH"],
+        "AZULSITE_VAR_DIR": str(tmp_path / "var"),
+        "PORT": str(free_port()),
+    }
+    for command in (["migrate", "--no-input", "--verbosity", "0"], ["demo", "--verbosity", "0"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command], cwd=ROOT, env=environment, check=True
+        )
+    site = subprocess.Popen(
+        [sys.executable, "-m", "azulsite.devrun"],
+        cwd=ROOT,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    lines: list[str] = []
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and not any("Emails" in line for line in lines):
+            lines.append(site.stdout.readline().rstrip())
+        time.sleep(3)  # whatever the workers would print once they are ready
+    finally:
+        os.killpg(site.pid, signal.SIGINT)  # the terminal's Ctrl-C goes to the whole group
+        rest, _ = site.communicate(timeout=60)
+    shown = [line.strip() for line in [*lines, *rest.splitlines()] if line.strip()]
+    start = next(i for i, line in enumerate(shown) if "azulsite is running at" in line)
+    assert f"http://127.0.0.1:{environment['PORT']}/" in shown[start]
+    assert shown[start + 1].startswith("Demo logins (password for each: azul-demo)")
+    assert shown[start + 2 : start + 5] == [
+        "alice@example.com  (admin and moderator)",
+        "bob@example.com",
+        "carol@example.com",
+    ]
+    assert str(tmp_path / "var" / "mail") in shown[start + 5]
+    before_stop = shown[: start + 6]
+    assert not any("celery@" in line or "SecurityWarning" in line for line in before_stop)
+    assert site.returncode == 0
