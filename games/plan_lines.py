@@ -132,6 +132,12 @@ def _checked_line(
     return steps
 
 
+def whose(engine: ModuleType, state: Any, seat: int, line: Sequence[str]) -> list[tuple[str, bool]]:
+    """The moves of a checked line, each with whether it is ``seat``'s own answer (or a
+    move expected from another player): for showing the line to its player."""
+    return _checked_line(engine, state, seat, line, 1)
+
+
 def _legal(engine: ModuleType, state: Any) -> tuple[str, ...]:
     """The first ``MOST_NAMED`` legal moves, in notation: what a refusal offers instead."""
     return tuple(engine.format(command) for command in engine.legal_commands(state)[:MOST_NAMED])

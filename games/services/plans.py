@@ -108,14 +108,26 @@ def _readable(table: tbl.Table, move: str, game_type: str) -> str:
 
 
 @transaction.atomic
-def plan_delete(*, game: Game | int, user) -> int:
-    """Delete the user's plan for their seat in ``game``; how many were deleted (0 or 1)."""
+def plan_delete(*, game: Game | int, user, line: int | None = None) -> bool:
+    """Delete the user's plan for their seat in ``game``, or only its line ``line`` (from
+    0; the plan goes when nothing is left of it). Whether there was something to delete."""
     game = locked_game(game)
     seat = seat_of(game, user)
     if seat is None or seat.position is None:
-        return 0
-    deleted, _kinds = Plan.objects.filter(game=game, seat=seat.position, user=user).delete()
-    return deleted
+        return False
+    plan = Plan.objects.filter(game=game, seat=seat.position, user=user).first()
+    if plan is None:
+        return False
+    if line is not None and 0 <= line < len(plan.lines):
+        # The lines left were checked together with it: they still agree.
+        plan.lines = [kept for index, kept in enumerate(plan.lines) if index != line]
+        if plan.lines or plan.next_move:
+            plan.save(update_fields=["lines"])
+            return True
+    elif line is not None:
+        return False
+    plan.delete()
+    return True
 
 
 def refusal_text(refused: LineRefused, game_type: str) -> str:
