@@ -20,7 +20,7 @@ from games import table as tbl
 from games.errors import BadRequest, Conflict
 from games.models import Game, Plan, Seat
 from games.plan_lines import LineRefused, answer, check
-from games.refusals import invalid_notation_text, plain_params, rules_error_text
+from games.refusals import illegal_move_text, invalid_notation_text, plain_params
 from games.repository import game_table
 from games.rules.common import IllegalMove, InvalidNotation
 from games.selectors import plan_actor, seat_of
@@ -193,8 +193,7 @@ def refusal_text(refused: LineRefused, game_type: str) -> str:
     said = (
         invalid_notation_text(refused.error, game_type)
         if refused.code == "unreadable"
-        # Translators: %(reason)s says why the rules forbid it.
-        else _("illegal move: %(reason)s") % {"reason": rules_error_text(refused.error, game_type)}
+        else illegal_move_text(refused.error, game_type)
     )
     # Translators: %(problem)s says what is wrong with the move; %(moves)s are moves in the
     # notation that the rules accept at that point.

@@ -38,8 +38,9 @@ def test_a_plan_is_replaced_read_and_deleted_through_the_api(alice, bob):
     )
 
     assert replaced.status_code == 200, replaced.json()
-    body = {"seat": game.seats.get(user=planner).position, "lines": [line], "next_move": "F2 blue 4"}
-    assert replaced.json() == {**body, "at_seq": game.last_seq}
+    seat = game.seats.get(user=planner).position
+    body = {"seat": seat, "lines": [line], "next_move": "F2 blue 4", "at_seq": game.last_seq}
+    assert replaced.json() == body
     assert client_for(planner).get(url(game, "plan")).json() == replaced.json()
     assert client_for(planner).delete(url(game, "plan")).status_code == 204
     assert client_for(planner).get(url(game, "plan")).json()["lines"] == []
@@ -88,7 +89,9 @@ def test_only_the_seats_player_reaches_its_plan(alice, bob, carol):
 
 
 def test_a_two_move_line_stored_by_the_api_is_played_as_the_opponent_moves_through_it(
-    alice, bob, worker  # noqa: F811
+    alice,
+    bob,
+    worker,  # noqa: F811
 ):
     game = started("azul", alice, bob)
     planner, opponent = waiting(game)

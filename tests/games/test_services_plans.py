@@ -11,6 +11,7 @@ from events import store
 from games import repository, services, tasks
 from games.errors import BadRequest, Conflict
 from games.mail.headlines import headline
+from games.mail.render import message
 from games.models import Game, NoticeKind, Outbox, Plan
 from games.selectors import MODERATORS_GROUP
 from tests.games.helpers import legal, seated, started, to_move
@@ -123,6 +124,7 @@ def test_a_move_no_line_expected_drops_the_plan_and_tells_its_player(alice, bob,
     said = headline(told, game.seats.get(user=planner).position, told.created_at)
     assert said.startswith("Your plan for Azul")
     assert f"played {unexpected}, which none of your lines expected" in said
+    assert said in message(told, told.created_at).body
 
 
 def test_undoing_your_own_move_drops_the_plan_you_made_after_it(alice, bob, worker):
