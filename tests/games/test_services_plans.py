@@ -276,3 +276,26 @@ def test_the_sweep_plays_a_planned_move_whose_task_was_lost(alice, bob, monkeypa
 
     assert played_now == 1
     assert played(game)[-1] == (line[1], f"plan:{planner.pk}")
+
+
+@pytest.mark.parametrize("slug", ["azul", "summer-pavilion", "miyabi"])
+def test_every_game_plays_a_planned_answer_in_its_own_notation(slug, alice, bob, worker):
+    game = started(slug, alice, bob)
+    planner, opponent = waiting(game)
+    table = repository.game_table(game)
+    seat = game.seats.get(user=planner).position
+    engine = table.engine
+    theirs = next(
+        move
+        for move in legal(game)
+        if engine.to_move(
+            engine.decide_and_evolve(table.state, engine.parse(move), random.Random(0))[1]
+        )
+        == seat
+    )
+    mine = legal_after(game, theirs)[-1]
+    services.plan_replace(game=game, user=planner, lines=[[theirs, mine]])
+
+    worker(services.move_submit, game=game, user=opponent, move=theirs)
+
+    assert played(game)[-1] == (mine, f"plan:{planner.pk}")
