@@ -303,7 +303,7 @@ def plan_post(request: HttpRequest, game: Game) -> None:
     said beside them."""
     data = _valid(PlanForm(request.POST))
     try:
-        services.plan_replace(
+        plan = services.plan_replace(
             game=game,
             user=request.user,
             lines=read_lines(data["lines"]),
@@ -319,7 +319,10 @@ def plan_post(request: HttpRequest, game: Game) -> None:
             "error": capfirst(error.message) + ".",
         }
         return
-    messages.success(request, gettext("Your plan is kept. Nobody else can see it."))
+    if plan is None:
+        messages.success(request, gettext("Your plan is deleted."))
+    else:
+        messages.success(request, gettext("Your plan is kept. Nobody else can see it."))
 
 
 @_game_action

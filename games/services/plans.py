@@ -241,7 +241,9 @@ def plan_play(*, game_id: int, now: datetime | None = None) -> int:
             plan.save(update_fields=["lines"])
         else:
             plan.delete()
-        notify.plan_dropped(game, game.last_seq, seat, reason="not_legal", move=move)
+        # Keyed by the next event: the move that gave the turn may have dropped the lines,
+        # told under its own seq.
+        notify.plan_dropped(game, game.last_seq + 1, seat, reason="not_legal", move=move)
         return 0
     return 1
 
