@@ -284,6 +284,8 @@
               if (focused && $(focused)) $(focused).focus();
               if (!hadPanel && $("move-panel")) $("confirm-move").disabled = true;
               title = answer.title || title;
+              // Plans are made while the others play: on your turn, play instead.
+              if ($("plan") && answer.my_turn) $("plan").hidden = true;
             }
             if ("chat" in parts) {
               var before = $("part-chat").querySelectorAll("li[data-id]").length;
