@@ -147,6 +147,12 @@ def test_nobody_but_its_player_ever_sees_a_plan(alice, bob, carol, worker):  # n
         assert centre not in seen and last not in seen
         assert "Plan your answers" not in seen and 'id="plan' not in seen
     assert "Plan your answers" in texts_seen_by(planner, game)
+    admin = Client()
+    admin.force_login(moderator)
+    moderating = admin.get(f"/admin/games/game/{game.pk}/change/").text
+    # Moderators learn that there is a plan, never what it is.
+    assert "Has conditional moves" in moderating and 'alt="True"' in moderating
+    assert centre not in moderating and last not in moderating
     assert centre in texts_seen_by(planner, game)
 
     worker(post, client_for(opponent), url(game, "moves"), {"move": first})
