@@ -144,9 +144,10 @@ def digest(user, day: int) -> None:
     tell(Notice(NoticeKind.DIGEST, day, user=user))
 
 
-def reply_played(game: Game, seq: int, user, *, move: str, in_reply_to: str) -> None:
-    """The answer to an emailed reply whose move was played."""
-    payload = {"move": move, "in_reply_to": in_reply_to}
+def reply_played(game: Game, seq: int, user, *, move: str, in_reply_to: str, **plan) -> None:
+    """The answer to an emailed reply whose move was played, and of the plan it gave, if
+    any (``plan_lines``: the lines kept; ``plan_refused``: why not)."""
+    payload = {"move": move, "in_reply_to": in_reply_to, **plan}
     tell(Notice(NoticeKind.MOVE_CONFIRMED, seq, game=game, user=user, payload=payload))
 
 
