@@ -19,7 +19,7 @@ from games.plan_lines import CHECKING_SEED, LineRefused, whose, written
 from games.rules.common import RulesError
 
 POLL_MILLISECONDS = 3000
-LIVE_PARTS = ("status", "panel", "boards", "moves", "end")
+LIVE_PARTS = ("status", "panel", "boards", "moves", "end", "plan")
 
 
 def open_game_context(game: Game, user) -> dict:
