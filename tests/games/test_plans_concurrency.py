@@ -4,42 +4,26 @@ lost: the move is played; a plan kept before it is answered at once, and a plan 
 too late is refused with the reason (the game moved on), never kept for a position it
 was not checked on."""
 
-import threading
 from functools import partial
 
 import pytest
-from django.db import connection
 
 from games import services, tasks
 from games.errors import ServiceError
 from games.models import Plan
+from tests.events.test_store_concurrency import race
 from tests.games.helpers import started
 from tests.games.test_services_plans import played, two_move_line, waiting
 
 ROUNDS = 8
 
 
-def together(*works) -> list:
-    """Run ``works`` at once, each in a thread with its own connection; their results (or
-    the service error each raised)."""
-    start = threading.Barrier(len(works))
-    results: list = [None] * len(works)
-
-    def run(index: int) -> None:
-        try:
-            start.wait()
-            results[index] = works[index]()
-        except ServiceError as error:
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(works))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
+def attempted(calls: list, index: int):
+    """What call ``index`` returned, or the service error it raised."""
+    try:
+        return calls[index]()
+    except ServiceError as error:
+        return error
 
 
 @pytest.mark.django_db(transaction=True)
@@ -54,7 +38,7 @@ def test_a_move_and_a_plan_edit_at_the_same_moment_lose_nothing(alice, bob, monk
         theirs, mine = two_move_line(game)[:2]
         seen = game.last_seq
 
-        kept, moved = together(
+        calls = [
             partial(
                 services.plan_replace,
                 game=game.pk,
@@ -63,7 +47,8 @@ def test_a_move_and_a_plan_edit_at_the_same_moment_lose_nothing(alice, bob, monk
                 expected_seq=seen,
             ),
             partial(services.move_submit, game=game.pk, user=opponent, move=theirs),
-        )
+        ]
+        kept, moved = race(partial(attempted, calls), writers=len(calls))
 
         assert not isinstance(moved, ServiceError), moved
         if isinstance(kept, ServiceError):
