@@ -177,6 +177,7 @@ class GameAdmin(ModeratorsOnly, admin.ModelAdmin):
         "last_move_at",
         "scores",
         "winners",
+        "conditional_moves",
         "moderation",
         "event_log",
     )
@@ -186,6 +187,12 @@ class GameAdmin(ModeratorsOnly, admin.ModelAdmin):
     def get_search_results(self, request, queryset, search_term):
         results, _ = super().get_search_results(request, queryset, search_term)
         return results.distinct(), False
+
+    @admin.display(description=_("Has conditional moves"), boolean=True)
+    def conditional_moves(self, game: Game) -> bool:
+        """Whether a player keeps a plan for the game: yes or no, never the plan (issue 32:
+        a plan is its player's alone)."""
+        return game.plans.exists()
 
     @admin.display(description=_("Moderate"))
     def moderation(self, game: Game):

@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import accounts, push, replays, tables
+from games.api import accounts, plans, push, replays, tables
 from games.ratings import apis as ratings_apis
 
 game = "games/<int:game_id>/"
@@ -36,6 +36,7 @@ urlpatterns = [
         tables.TakebackAnswerApi.as_view(),
         name="api-game-takeback-answer",
     ),
+    path(game + "plan/", plans.PlanApi.as_view(), name="api-game-plan"),
     path(game + "analysis/", replays.GameAnalysisApi.as_view(), name="api-game-analysis"),
     path("push-subscriptions/", push.PushSubscriptionApi.as_view(), name="api-push-subscriptions"),
     path("players/<int:player_id>/", ratings_apis.PlayerApi.as_view(), name="api-player"),

@@ -270,6 +270,21 @@ class MoveForm(forms.Form):
         return (self.cleaned_data.get("typed") or self.cleaned_data.get("move") or "").strip()
 
 
+class PlanForm(forms.Form):
+    """A plan (conditional moves): lines, one a row with moves separated by ``;``, and a
+    move for the next turn, with the seq the page was showing."""
+
+    lines = forms.CharField(required=False, max_length=20000, widget=forms.Textarea)
+    next_move = forms.CharField(required=False, max_length=200)
+    expected_seq = forms.IntegerField(min_value=0)
+
+
+class PlanDeleteForm(forms.Form):
+    """The whole plan, or one line of it (``line``, from 0)."""
+
+    line = forms.IntegerField(required=False, min_value=0, max_value=1000)
+
+
 class TakebackRequestForm(forms.Form):
     to_seq = forms.IntegerField(min_value=0)
 

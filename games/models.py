@@ -45,6 +45,7 @@ class NoticeKind(models.TextChoices):
     REPLY_REFUSED = "reply_refused"
     DIGEST = "digest"
     SIGN_IN = "sign_in"
+    PLAN_DROPPED = "plan_dropped"
 
 
 class Game(models.Model):
@@ -102,6 +103,9 @@ class Game(models.Model):
     paused_at = models.DateTimeField(
         null=True, blank=True, help_text="Clocks stopped by a moderator since this time."
     )
+    # Whether a seat keeps a plan (conditional moves, ``Plan``) for this game: a move reads
+    # the plans only then, so the moves of games without one cost no statement more.
+    planned = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["status", "last_move_at"])]
@@ -303,6 +307,33 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.author} in {self.game}: {self.text[:40]}"
+
+
+class Plan(models.Model):
+    """A seat's conditional moves (issue 32), private to its player and kept apart from the
+    game's public stream, like lichess keeps its forecasts: ``lines``, each the moves
+    expected from the others and the player's answers in turn (notation, from the position
+    after event ``at_seq``), and ``next_move``, a move for the player's next turn played
+    if it is still legal then ("if those tiles are still there"). ``due_at``: an answer
+    is owed since then (its task was queued; the minute sweep plays it if the task was
+    lost)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="plans")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    lines = models.JSONField(default=list, blank=True)
+    next_move = models.CharField(max_length=200, blank=True, default="")
+    at_seq = models.PositiveIntegerField()
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="plan_one_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"plan of seat {self.seat} in {self.game}"
 
 
 class PlayerSettings(models.Model):

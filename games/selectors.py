@@ -23,6 +23,7 @@ from games.models import (
     Game,
     InboundMessage,
     Outbox,
+    Plan,
     PlayerSettings,
     ProcessBeat,
     Seat,
@@ -320,6 +321,24 @@ def bot_name(level: str) -> str | None:
     return gettext("Computer (%(level)s)") % {"level": BotLevel(level).label}
 
 
+PLAN_ACTOR_PREFIX = "plan:"
+
+
+def plan_actor(user) -> str:
+    """How the event store names a move played from its player's plan (conditional moves,
+    issue 32): ``plan:<user id>``."""
+    return f"{PLAN_ACTOR_PREFIX}{user.pk}"
+
+
+def plan_of(game: Game, user) -> Plan | None:
+    """The user's plan for their seat at the game (conditional moves): theirs alone to
+    read."""
+    seat = seat_of(game, user)
+    if seat is None or seat.position is None:
+        return None
+    return Plan.objects.filter(game=game, seat=seat.position, user=user).first()
+
+
 def actor_name(actor: str) -> str:
     """A seat's actor for people: "Computer (easy)" for "bot:easy", else as stored."""
     if actor.startswith(BOT_ACTOR_PREFIX):
@@ -383,6 +402,7 @@ def move_history(game: Game) -> list[dict]:
             "end": stored.seq,
             "actor": actor,
             "bot": stored.actor.startswith(BOT_ACTOR_PREFIX),
+            "planned": stored.actor.startswith(PLAN_ACTOR_PREFIX),
             "reason": stored.reason,
             "at": stored.recorded_at,
         }
@@ -491,13 +511,14 @@ def _note(event, seat_name, names: dict[str, str]) -> str:
 
 
 def _actor_names(actors: set[str]) -> dict[str, str]:
-    """Display names of who acted: players (``user:<id>``), moderators (``moderator:<id>``),
-    computer players (``bot:<level>``) and the site itself."""
+    """Display names of who acted: players (``user:<id>``, and ``plan:<id>`` for a move
+    played from their plan), moderators (``moderator:<id>``), computer players
+    (``bot:<level>``) and the site itself."""
     ids = {}
     bots = {}
     for actor in actors:
         kind, _, number = actor.partition(":")
-        if kind in ("user", "moderator") and number.isdigit():
+        if kind in ("user", "moderator", "plan") and number.isdigit():
             ids[actor] = int(number)
         elif actor.startswith(BOT_ACTOR_PREFIX) and bot_name(number):
             bots[actor] = bot_name(number)

@@ -37,6 +37,12 @@ def bot_move(game_id: int) -> int:
 
 
 @shared_task
+def plan_move(game_id: int) -> int:
+    """A move from a player's plan (queued when a change left its seat to move)."""
+    return services.plan_play(game_id=game_id)
+
+
+@shared_task
 def analysis_run(game_id: int) -> int:
     """The post-game analysis of a finished game (queued when it was asked for)."""
     return services.analysis_run(game_id=game_id)

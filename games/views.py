@@ -23,11 +23,14 @@ from games.forms import (
     GameCreateForm,
     HoursFields,
     MoveForm,
+    PlanDeleteForm,
+    PlanForm,
     TakebackAnswerForm,
     TakebackRequestForm,
     option_field,
 )
 from games.models import Game, Seat
+from games.plan_lines import read_lines
 from games.presenters.endings import row_ending
 from games.presenters.game_page import (
     analysis_progress_text,
@@ -205,11 +208,18 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     mistyped = request.session.pop(_mistyped_key(game.pk), None)
     if mistyped and context["my_turn"]:
         context.update(typed=mistyped["typed"], typed_error=mistyped["error"])
+    refused_plan = request.session.pop(_refused_plan_key(game.pk), None)
+    if refused_plan and "plan" in context:
+        context["plan"] = {**context["plan"], **refused_plan}
     return render(request, "game.html", context)
 
 
 def _mistyped_key(game_id: int) -> str:
     return f"mistyped-move:{game_id}"
+
+
+def _refused_plan_key(game_id: int) -> str:
+    return f"refused-plan:{game_id}"
 
 
 @require_GET
@@ -301,6 +311,42 @@ def move_post(request: HttpRequest, game: Game) -> None:
             "typed": typed,
             "error": capfirst(error.message) + ".",
         }
+
+
+@_game_action
+def plan_post(request: HttpRequest, game: Game) -> None:
+    """Keep the lines and the "if still there" move written on the page as the player's
+    plan (conditional moves); a refused plan comes back in its boxes, with what is wrong
+    said beside them."""
+    data = _valid(PlanForm(request.POST))
+    try:
+        plan = services.plan_replace(
+            game=game,
+            user=request.user,
+            lines=read_lines(data["lines"]),
+            next_move=data["next_move"],
+            expected_seq=data["expected_seq"],
+        )
+    except ServiceError as error:
+        if error.code != "invalid_plan":
+            raise
+        request.session[_refused_plan_key(game.pk)] = {
+            "text": data["lines"],
+            "next_move": data["next_move"],
+            "error": capfirst(error.message) + ".",
+        }
+        return
+    if plan is None:
+        messages.success(request, gettext("Your plan is deleted."))
+    else:
+        messages.success(request, gettext("Your plan is kept. Nobody else can see it."))
+
+
+@_game_action
+def plan_delete_post(request: HttpRequest, game: Game) -> None:
+    """Delete the player's plan, or one line of it."""
+    line = _valid(PlanDeleteForm(request.POST))["line"]
+    services.plan_delete(game=game, user=request.user, line=line)
 
 
 @_game_action

@@ -149,6 +149,15 @@ class ErrorSerializer(serializers.Serializer):
     legal_moves = serializers.ListField(
         child=serializers.DictField(), required=False, help_text="400 illegal or unreadable move"
     )
+    line = serializers.IntegerField(required=False, help_text="400 invalid_plan: the line (from 1)")
+    step = serializers.IntegerField(
+        required=False, help_text="400 invalid_plan: the move of the line (from 1)"
+    )
+    accepted = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="400 invalid_plan: moves the rules accept at that step (the first few)",
+    )
 
 
 ERROR_DESCRIPTIONS = {

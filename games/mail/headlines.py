@@ -17,6 +17,7 @@ from games.boards import board_of
 from games.boards.words import listing
 from games.mail import texts
 from games.models import Game, NoticeKind, Outbox
+from games.notify.wording import plan_dropped_reason, plan_dropped_title
 from games.repository import game_table, stored_events
 from games.selectors import bot_name, departures, players_of
 
@@ -80,6 +81,13 @@ def headline(row: Outbox, reader: int | None, now: datetime) -> str:
             return takeback_asked(game, row.seq, payload, seats, title)
         case NoticeKind.MOVE_CONFIRMED:
             return move_confirmed(game, row.seq, payload, seats, title)
+        case NoticeKind.PLAN_DROPPED:
+            # Translators: the first part is "Your plan for Azul #12 is dropped", the
+            # second says why.
+            return _("%(dropped)s: %(reason)s.") % {
+                "dropped": plan_dropped_title(title, payload),
+                "reason": plan_dropped_reason(game, payload),
+            }
         case NoticeKind.REPLY_REFUSED:
             # Translators: %(reason)s says why, e.g. "no move found: write the move…".
             return _("Your reply to %(title)s was not played: %(reason)s") % {

@@ -273,6 +273,8 @@ def compose(row: Outbox, now: datetime) -> Email:
     match kind:
         case NoticeKind.REPLY_REFUSED:
             email.paragraphs.append(texts.words_hint(game))
+        case NoticeKind.MOVE_CONFIRMED if "plan_lines" in payload or "plan_refused" in payload:
+            email.paragraphs.append(texts.plan_kept_text(payload))
         case NoticeKind.DEADLINE_WARNING:
             email.paragraphs += [texts.deadline_text(game, now), texts.timeout_text(game)]
         case NoticeKind.GAME_OVER:

@@ -37,6 +37,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games import notify, services, throttles
 from games.errors import BadRequest, ServiceError
@@ -46,6 +47,7 @@ from games.mail.selectors import player_by_address, player_by_token
 from games.models import Game, InboundMessage, NoticeKind, Outbox, PlayerSettings
 from games.notify import preferences, presence
 from games.notify.channels import channel
+from games.plan_lines import read_lines
 from games.repository import game_table
 from games.rules.common import InvalidNotation
 from games.selectors import legal_moves_of
@@ -371,6 +373,10 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
     if target.seq != game.last_seq:
         return _refuse(game, user, record, reply, "moved_on")
     language = translation.get_language()
+    planned = _plan_lines(game.game_type, lines, language)
+    lines = [line for line in lines if _plan_line(line) is None]
+    if not lines:
+        return _refuse(game, user, record, reply, "no_move")
     written = _move_line(game, lines, language)
     try:
         result = services.move_submit(
@@ -392,10 +398,47 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
             message=error.message,
         )
     moved = result.events[0]
+    plan = _plan_kept(game, user, planned) if planned else {}
     notify.reply_played(
-        game, moved.seq, user, move=moved.data["move"], in_reply_to=reply.message_id
+        game, moved.seq, user, move=moved.data["move"], in_reply_to=reply.message_id, **plan
     )
-    return f"played {moved.data['move']}"
+    return f"played {moved.data['move']}" + (f"; plan: {plan}" if plan else "")
+
+
+# A row of a reply that gives a line of the player's plan (conditional moves, issue 32):
+# "plan: F1 blue 3; C red floor", the moves separated by ";" as on the game page.
+PLAN_ROW = re.compile(r"^\s*(?P<word>[^\W\d]+)\s*:\s*(?P<rest>\S.*)$")
+
+
+def _plan_line(line: str) -> str | None:
+    """The moves of a plan row ("plan:" or the word of the reader's language), else ``None``."""
+    found = PLAN_ROW.match(line)
+    # Translators: the word a player writes before a line of their plan in an email reply,
+    # "plan: F1 blue 3; C red floor" (lower case, no spaces).
+    words_for_plan = {"plan", pgettext("email reply", "plan")}
+    if found is None or found.group("word").lower() not in words_for_plan:
+        return None
+    return found.group("rest")
+
+
+def _plan_lines(game_type: str, lines: list[str], language: str) -> list[list[str]]:
+    """The plan rows of a reply, read as the game page reads its lines, each move in the
+    notation (the words of the player's ``language`` read too)."""
+    rows = [row for row in map(_plan_line, lines[:MOVE_LINES_READ]) if row is not None]
+    return [
+        [words.neutral(game_type, language, step) for step in line]
+        for line in read_lines("\n".join(rows))
+    ]
+
+
+def _plan_kept(game: Game, user, lines: list[list[str]]) -> dict:
+    """Keep the reply's plan lines after its move: how many, or why not (said in the
+    player's language, for the confirmation)."""
+    try:
+        plan = services.plan_replace(game=game, user=user, lines=lines)
+    except ServiceError as error:
+        return {"plan_refused": str(error.message)}
+    return {"plan_lines": len(plan.lines) if plan else 0}
 
 
 def _move_line(game: Game, lines: list[str], language: str = "") -> str:

@@ -221,3 +221,16 @@ def result_text(game: Game) -> str:
     return ngettext("Winner: %(names)s.", "Winners: %(names)s.", len(winners)) % {
         "names": ", ".join(winners)
     }
+
+
+def plan_kept_text(payload: dict) -> str:
+    """What became of the plan lines of an emailed reply (conditional moves, issue 32)."""
+    if "plan_refused" in payload:
+        # Translators: %(reason)s says which line and move, and what is wrong with it.
+        return _("Your plan was not kept: %(reason)s.") % {"reason": payload["plan_refused"]}
+    count = payload.get("plan_lines", 0)
+    return ngettext(
+        "Your plan is kept: %(count)s line. Nobody else can see it.",
+        "Your plan is kept: %(count)s lines. Nobody else can see it.",
+        count,
+    ) % {"count": count}

@@ -44,6 +44,7 @@ KIND_LABELS = {
     NoticeKind.TIMEOUT: gettext_lazy("your time ran out"),
     NoticeKind.GAME_OVER: gettext_lazy("a game is over (result and replay)"),
     NoticeKind.TAKEBACK_REQUEST: gettext_lazy("an opponent asks for a takeback"),
+    NoticeKind.PLAN_DROPPED: gettext_lazy("your planned moves are dropped or not played"),
 }
 
 

@@ -112,6 +112,17 @@ def takeback_asked(game: Game, request: int, to_seq: int, seats: list[Seat], *, 
         )
 
 
+def plan_dropped(game: Game, key: int, seat: Seat, *, reason: str, **facts) -> None:
+    """The player whose plan (conditional moves, issue 32) was dropped, in whole or in part,
+    and why (``reason``: ``deviated``, a move none of the lines expected, with its ``move``
+    and the ``player`` seat that made it; ``taken_back``, moves were taken back;
+    ``not_legal``, the move for this turn, ``move``, was no longer legal; ``new_tiles``, a
+    draw came before the turn of the move ``move``). Only its owner is ever told: nobody
+    else learns that there was a plan."""
+    payload = {"seat": seat.position, "reason": reason, **facts}
+    tell(Notice(NoticeKind.PLAN_DROPPED, key, game=game, user=seat.user, payload=payload))
+
+
 def invitation(game: Game, address: str, *, token: str) -> None:
     """An invitation to an address (which may have no account yet)."""
     tell(Notice(NoticeKind.INVITATION, 0, game=game, address=address, payload={"token": token}))
@@ -133,9 +144,10 @@ def digest(user, day: int) -> None:
     tell(Notice(NoticeKind.DIGEST, day, user=user))
 
 
-def reply_played(game: Game, seq: int, user, *, move: str, in_reply_to: str) -> None:
-    """The answer to an emailed reply whose move was played."""
-    payload = {"move": move, "in_reply_to": in_reply_to}
+def reply_played(game: Game, seq: int, user, *, move: str, in_reply_to: str, **plan) -> None:
+    """The answer to an emailed reply whose move was played, and of the plan it gave, if
+    any (``plan_lines``: the lines kept; ``plan_refused``: why not)."""
+    payload = {"move": move, "in_reply_to": in_reply_to, **plan}
     tell(Notice(NoticeKind.MOVE_CONFIRMED, seq, game=game, user=user, payload=payload))
 
 

@@ -3,6 +3,8 @@ looking — the boards as pictures, the facts of the position, the move list in 
 clocks, the takeback choices, the end screen and the analysis. It reads (selectors, the
 boards); it never writes."""
 
+import random
+
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext
@@ -14,12 +16,13 @@ from games.boards import board_of, clickable_moves, for_the_page, title_of
 from games.clock import Clock, PlayingHours
 from games.forms import OPTION_LABELS, OPTION_VALUES, HoursFields
 from games.models import Game, Seat
+from games.plan_lines import CHECKING_SEED, LineRefused, whose, written
 from games.presenters.endings import departed
 from games.rules.common import RulesError
 from games.selectors import Departure
 
 POLL_MILLISECONDS = 3000
-LIVE_PARTS = ("status", "panel", "boards", "moves", "end")
+LIVE_PARTS = ("status", "panel", "boards", "moves", "end", "plan")
 
 
 def open_game_context(game: Game, user) -> dict:
@@ -121,10 +124,47 @@ def game_context(game: Game, user) -> dict:
         else []
     )
     context["picking"] = for_the_page(context["moves"])
+    if playing and not actions.move and not table.over:
+        context["plan"] = plan_shown(game, table, user, position)
     if table.over:
         context["end"] = _end_screen(board, table, names, selectors.departures([game])[game.pk])
         context["analysis"] = analysis(game, table, names, log)
     return context
+
+
+def plan_shown(game: Game, table: tbl.Table, user, seat: int) -> dict:
+    """The player's own plan (conditional moves, issue 32) as the "Plan your answers" card
+    shows it to them, and them alone: each line's moves marked as expected from the
+    others or answered by the player, the text to edit, the "if still there" move."""
+    plan = selectors.plan_of(game, user)
+    example = _line_example(table)
+    if plan is None:
+        return {"lines": [], "text": "", "next_move": "", "example": example}
+    shown = []
+    for number, line in enumerate(plan.lines):
+        try:
+            steps = whose(table.engine, table.state, seat, line)
+        except LineRefused:
+            # A plan is trimmed by every move, so its lines start here; one that no longer
+            # plays (a rules change since) is still shown as written.
+            steps = [(move, False) for move in line]
+        shown.append({"index": number, "steps": [{"move": m, "mine": mine} for m, mine in steps]})
+    return {
+        "lines": shown,
+        "text": written(plan.lines),
+        "next_move": plan.next_move,
+        "example": example,
+    }
+
+
+def _line_example(table: tbl.Table) -> str:
+    """A line as the box wants it, from the position: a move the others may play next
+    and a move that could follow it."""
+    engine, state = table.engine, table.state
+    first = engine.legal_commands(state)[0]
+    _events, after = engine.decide_and_evolve(state, first, random.Random(CHECKING_SEED))
+    following = engine.legal_commands(after)
+    return written([[engine.format(first), *(engine.format(c) for c in following[:1])]])
 
 
 def seat_names(players: list[dict], seats: int) -> list[str]:
@@ -210,6 +250,8 @@ def move_log(
             }
         elif entry["kind"] == "move" and entry["auto"]:
             entry["auto_text"] = AUTO_WORDS.get(entry["auto"], "")
+        elif entry["kind"] == "move" and entry["planned"]:
+            entry["auto_text"] = gettext("played from their plan")
     return history
 
 

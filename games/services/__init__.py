@@ -13,6 +13,8 @@ input and call one of these.
 - ``rematch``: the same players at a new table; ``invitations``: declining one.
 - ``ratings``: results of finished games and the players' ratings (a projection).
 - ``bots``: computer players' moves (bot seats, the timeout policy ``bot``).
+- ``plans``: conditional moves, a seat's private plan (stored, deleted, its moves played);
+  ``plan_following``: the reaction that trims and drops plans after every write.
 - ``analysis``: the hard computer player's judgement of a finished game's moves.
 - ``push``: a player's devices for Web Push, and pushing one notice.
 - ``notices``: the notices the clock causes (reminders, warnings, digests), and each
@@ -82,6 +84,7 @@ from games.services.notices import (
     warnings_queue,
 )
 from games.services.operations import process_beat
+from games.services.plans import plan_delete, plan_play, plan_replace, plans_sweep
 from games.services.push import push_send, push_subscribe, push_unsubscribe
 from games.services.ratings import (
     profile_visibility_set,
@@ -155,6 +158,10 @@ __all__ = [
     "move_submit",
     "move_undo",
     "notices_choose",
+    "plan_delete",
+    "plan_play",
+    "plan_replace",
+    "plans_sweep",
     "process_beat",
     "push_send",
     "push_subscribe",

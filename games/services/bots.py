@@ -24,7 +24,7 @@ from games import table as tbl
 from games.models import BotLevel, Game, Seat
 from games.repository import game_table
 from games.selectors import bot_actor
-from games.services.common import act, bot_seed, locked_game
+from games.services.common import act, bot_seed, games_swept, locked_game
 from games.services.deadlines import LONGEST_TURN
 
 log = logging.getLogger(__name__)
@@ -153,11 +153,4 @@ def bots_sweep(*, now: datetime) -> int:
         .order_by(F("last_move_at").asc(nulls_first=True))
         .values_list("pk", flat=True)[:SWEEP_BATCH]
     )
-    played = 0
-    for pk in list(due):
-        try:
-            played += bot_move(game_id=pk, now=now)
-        except Exception:
-            # Its transaction rolled back; the other games still get their bots' moves.
-            log.exception("game %s: the bot's move could not be played", pk)
-    return played
+    return games_swept(due, bot_move, now=now, what="bot's move")

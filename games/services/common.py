@@ -4,6 +4,7 @@ the reactions (``reactions.py``: read model, ratings, notices…). For services 
 function here runs inside the caller's transaction, with the game row locked."""
 
 import hashlib
+import logging
 import random
 from datetime import datetime
 from typing import Any
@@ -25,6 +26,8 @@ from games.prepared import Prepared, writes_together
 from games.repository import game_table, seated, table_remember, table_snapshot_write
 from games.selectors import bot_actor, seat_of
 from games.services.reactions import Change, react
+
+log = logging.getLogger(__name__)
 
 # Ruling (issue 15): a resigned seat in a game of three or four is played by the easy
 # computer player. Easy thinks for milliseconds (one ply), so it plays inside the move's
@@ -254,6 +257,30 @@ def playing_seat(game: Game, user) -> Seat:
     if not user.is_active:
         raise Forbidden(_("your account is suspended"), code="suspended")
     return seat
+
+
+def games_swept(game_ids, sweep_one, *, now: datetime, what: str) -> int:
+    """The minute sweep's pass over ``game_ids``: ``sweep_one(game_id=…, now=now)`` for each
+    (a transaction of its own), the counts it returns added up. A game whose ``what`` fails
+    is logged and rolled back alone: the other games still get theirs."""
+    done = 0
+    for game_id in list(game_ids):
+        try:
+            done += sweep_one(game_id=game_id, now=now)
+        except Exception:
+            log.exception("game %s: the %s could not be done", game_id, what)
+    return done
+
+
+def position_seen(game: Game, expected_seq: int | None) -> None:
+    """Refuse an act on a position that has changed since the player saw it at
+    ``expected_seq`` (``None``: they did not say)."""
+    if expected_seq is not None and expected_seq != game.last_seq:
+        raise Conflict(
+            _("the game has moved on since you looked: reload it and choose again"),
+            code="stale",
+            current_seq=game.last_seq,
+        )
 
 
 def game_rng(game: Game) -> random.Random:

@@ -1,7 +1,6 @@
 """Time running out and time stopped: the timeout policy of a game whose deadline has
 passed, and players' vacations (their clocks stop in every game)."""
 
-import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -16,10 +15,8 @@ from games import table as tbl
 from games.errors import Conflict
 from games.models import Game, PlayerSettings, Seat
 from games.repository import game_table
-from games.services.common import act, actor_of, locked_game
+from games.services.common import act, actor_of, games_swept, locked_game
 from games.services.moves import seat_resign
-
-log = logging.getLogger(__name__)
 
 # A timed-out seat's turn is played out by default moves; a turn is never longer.
 LONGEST_TURN = 100
@@ -39,14 +36,7 @@ def timeouts_apply(*, now: datetime) -> int:
         .order_by("deadline")
         .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
     )
-    applied = 0
-    for pk in list(ids):
-        try:
-            applied += game_timeout(game_id=pk, now=now)
-        except Exception:
-            # Its transaction rolled back; the other games still get their timeouts.
-            log.exception("game %s: the timeout could not be applied", pk)
-    return applied
+    return games_swept(ids, game_timeout, now=now, what="timeout")
 
 
 @transaction.atomic

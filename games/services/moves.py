@@ -17,7 +17,14 @@ from games.registry import game_type
 from games.repository import game_table
 from games.rules.common import IllegalMove, InvalidNotation
 from games.selectors import bot_actor, legal_moves_of
-from games.services.common import KeyUsed, act, actor_of, locked_game, playing_seat
+from games.services.common import (
+    KeyUsed,
+    act,
+    actor_of,
+    locked_game,
+    playing_seat,
+    position_seen,
+)
 
 
 @dataclass(frozen=True)
@@ -69,12 +76,7 @@ def _move(
     """The move itself, in the locked game: the seat's checks, the table's decision and
     the append; what was written."""
     seat = playing_seat(game, user)
-    if expected_seq is not None and expected_seq != game.last_seq:
-        raise Conflict(
-            _("the game has moved on since you looked: reload it and choose again"),
-            code="stale",
-            current_seq=game.last_seq,
-        )
+    position_seen(game, expected_seq)
     table = game_table(game)
     if table.to_move() != seat.position:
         raise Forbidden(_("it is not your turn"), code="not_your_turn", to_move=table.to_move())

@@ -6,7 +6,7 @@ write: no signals, no call hidden in a writer. Adding a reaction is one function
 The order matters where one reaction reads what another wrote: the read model first
 (status, seat to move, clocks), then the projections that read it (ratings, the analysis
 request), then what is said or done about the new position (notices withdrawn, computer
-players, notices)."""
+players, conditional moves, notices)."""
 
 import logging
 from collections.abc import Callable
@@ -24,6 +24,7 @@ from games.prepared import save_fields
 from games.selectors import bot_seat_to_move
 from games.services import clocks
 from games.services.analysis import analysis_request
+from games.services.plan_following import plans_followed
 from games.services.ratings import ratings_game_finished
 
 log = logging.getLogger(__name__)
@@ -201,6 +202,7 @@ REACTIONS: tuple[Reaction, ...] = (
     *PROJECTIONS,
     turn_notices_withdrawn,
     computer_player_queued,
+    plans_followed,
     game_notices,
     takeback_notices,
 )

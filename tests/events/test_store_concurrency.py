@@ -11,9 +11,10 @@ from events.store import ConcurrencyConflict, NewEvent
 WRITERS = 50
 
 
-def race(work) -> list:
-    start = threading.Barrier(WRITERS)
-    results: list = [None] * WRITERS
+def race(work, writers: int = WRITERS) -> list:
+    """``work(index)`` run by ``writers`` threads at once, each on its own connection."""
+    start = threading.Barrier(writers)
+    results: list = [None] * writers
 
     def writer(index: int) -> None:
         try:
@@ -22,7 +23,7 @@ def race(work) -> list:
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=writer, args=(i,)) for i in range(WRITERS)]
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(writers)]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -28,6 +28,7 @@ ENDPOINTS = {
     "/api/games/{game_id}/grant-day/": {"post"},
     "/api/games/{game_id}/takebacks/": {"post"},
     "/api/games/{game_id}/takebacks/{request_id}/answer/": {"post"},
+    "/api/games/{game_id}/plan/": {"get", "put", "delete"},
     "/api/players/{player_id}/": {"get"},
     "/api/players/{player_id}/ratings/{game}/": {"get"},
     "/api/leaderboard/{game}/": {"get"},

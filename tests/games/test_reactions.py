@@ -37,6 +37,7 @@ def test_the_reactions_run_in_order_projections_first_notices_last():
         "analysis_asked",
         "turn_notices_withdrawn",
         "computer_player_queued",
+        "plans_followed",
         "game_notices",
         "takeback_notices",
     ]

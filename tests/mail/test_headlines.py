@@ -87,6 +87,14 @@ EVERY_KIND = {
         "Carol resigned: you win {over}.",
         "Another player asks to take back moves in {title}. Accept or decline on the game's page.",
         "Your move F1 blue 1 is played in {title}.",
+        "Your move F1 blue 1 is played in {title}.",
+        "Your plan for {title} is dropped: {second} played F2 red 1, which none of your lines "
+        "expected.",
+        "Your plan for {title} is dropped: moves were taken back.",
+        "Your planned move in {title} was not played: F2 red 1 was no longer a legal move at the "
+        "start of your turn.",
+        "Your planned move in {title} was not played: new tiles were drawn before your turn, so "
+        "F2 red 1 was not played.",
         "Your reply to {title} was not played: the game has moved on since that email. Here "
         "is the position now.",
         "Your reply to {title} was not played: no move found: write the move or its number.",
@@ -114,6 +122,14 @@ EVERY_KIND = {
         "Inny gracz prosi o cofnięcie ruchów w grze {title}. Zaakceptuj lub odrzuć prośbę na "
         "stronie gry.",
         "Twój ruch F1 blue 1 w grze {title} został wykonany.",
+        "Twój ruch F1 blue 1 w grze {title} został wykonany.",
+        "Twój plan w grze {title} został porzucony: {second} zagrał(a) F2 red 1, czego nie "
+        "zakładał żaden z twoich wariantów.",
+        "Twój plan w grze {title} został porzucony: ruchy zostały cofnięte.",
+        "Twój zaplanowany ruch w grze {title} nie został zagrany: F2 red 1 nie był już "
+        "dozwolonym ruchem na początku twojej tury.",
+        "Twój zaplanowany ruch w grze {title} nie został zagrany: przed twoją turą wylosowano "
+        "nowe płytki, więc F2 red 1 nie został zagrany.",
         "Ruch z twojej odpowiedzi w grze {title} nie został wykonany: od czasu tamtego e-maila "
         "w grze wykonano już kolejne ruchy. Oto aktualna pozycja.",
         "Ruch z twojej odpowiedzi w grze {title} nie został wykonany: nie znaleziono ruchu: "
@@ -156,6 +172,7 @@ def test_every_kind_opens_with_what_happened_in_its_text_and_its_preheader(
             "title": title(game),
             "over": title(over),
             "order": ", ".join(names(game)),
+            "second": names(game)[1],
             "first": you if first == alice else other.format(name=first.first_name),
             "digest": waiting.format(title=title(game)) if list(waiting_for(alice)) else none,
         }

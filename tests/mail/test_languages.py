@@ -281,6 +281,11 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
         (over, NoticeKind.GAME_OVER, {}),
         (game, NoticeKind.TAKEBACK_REQUEST, {"to_seq": 1}),
         (game, NoticeKind.MOVE_CONFIRMED, {"move": "F1 blue 1"}),
+        (game, NoticeKind.MOVE_CONFIRMED, {"move": "F1 blue 1", "plan_lines": 2}),
+        *(
+            (game, NoticeKind.PLAN_DROPPED, {"reason": reason, "move": "F2 red 1", "player": 1})
+            for reason in ("deviated", "taken_back", "not_legal", "new_tiles")
+        ),
         *(
             (game, NoticeKind.REPLY_REFUSED, {"refusal": code, "details": details})
             for code, details in (

@@ -24,6 +24,7 @@ GAME_KINDS = (
     NoticeKind.TIMEOUT,
     NoticeKind.GAME_OVER,
     NoticeKind.TAKEBACK_REQUEST,
+    NoticeKind.PLAN_DROPPED,
 )
 
 

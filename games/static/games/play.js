@@ -316,7 +316,21 @@
     });
     var kept = null;
     try { kept = window.sessionStorage.getItem(SCROLL_KEY); window.sessionStorage.removeItem(SCROLL_KEY); } catch (e) { kept = null; }
-    if (kept !== null) window.scrollTo(0, parseInt(kept, 10) || 0);
+    if (kept === null) return;
+    var y = parseInt(kept, 10) || 0;
+    window.scrollTo(0, y);
+    if (window.scrollY >= y - 1 || !window.ResizeObserver) return;
+    // The page ends before the place kept, and parts shown a moment later (the push
+    // switch) lengthen it: follow them there, until the player scrolls themselves.
+    var follow = new ResizeObserver(function () {
+      if (window.scrollY < y) window.scrollTo(0, y);
+    });
+    follow.observe(document.body);
+    function stop() { follow.disconnect(); }
+    ["wheel", "touchstart", "keydown"].forEach(function (name) {
+      window.addEventListener(name, stop, { once: true, passive: true });
+    });
+    window.setTimeout(stop, 3000);
   }
 
   function scrollMovesToLatest() {
@@ -353,6 +367,12 @@
     document.addEventListener("visibilitychange", clearUnread);
     window.addEventListener("scroll", clearUnread, { passive: true });
     window.addEventListener("focus", clearUnread);
+    function planBeingWritten() {
+      return ["plan-text", "plan-next"].some(function (id) {
+        var box = $(id);
+        return box && box.value !== box.defaultValue;
+      });
+    }
     function replace(name, html) {
       var part = $("part-" + name);
       if (part) part.innerHTML = html;
@@ -380,6 +400,10 @@
               if (focused && $(focused)) $(focused).focus();
               if (!hadPanel && $("move-panel")) $("confirm-move").disabled = true;
               title = answer.title || title;
+              // The plan as it stands (trimmed by the moves played), unless the player is
+              // writing one: then it is only hidden when their turn comes.
+              if (!planBeingWritten()) replace("plan", parts.plan || "");
+              else if (answer.my_turn) $("plan").hidden = true;
             }
             if ("chat" in parts) {
               var before = $("part-chat").querySelectorAll("li[data-id]").length;

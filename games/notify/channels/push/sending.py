@@ -45,6 +45,7 @@ DELIVERY = {
     NoticeKind.TIMEOUT: (3 * 86400, "normal"),
     NoticeKind.GAME_OVER: (7 * 86400, "low"),
     NoticeKind.TAKEBACK_REQUEST: (86400, "normal"),
+    NoticeKind.PLAN_DROPPED: (86400, "normal"),
 }
 TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WARNING)
 

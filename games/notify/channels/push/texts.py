@@ -1,16 +1,19 @@
 """What a push says, in its reader's language (the caller renders inside
 ``games.i18n.speaking_to``): the game's title, what happened and what is asked, and the
 game's address, which the service worker opens on a tap. Only what the game's page shows
-every player: never the bag, the RNG or another player's private plans."""
+every player: never the bag, the RNG or another player's private plans (a player's own
+plan is said to that player only)."""
 
 from django.conf import settings
 from django.urls import reverse
 from django.utils import formats, timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.boards import board_of
 from games.models import Game, NoticeKind, PushDelivery
+from games.notify.wording import plan_dropped_reason, plan_dropped_title
 from games.repository import game_table
 from games.selectors import players_of
 
@@ -92,6 +95,9 @@ def _said(row: PushDelivery, game: Game, title: str) -> tuple[str, str]:
             else:
                 body = _("An opponent asks to take back moves: answer on the game's page.")
             return _("Takeback asked in %(game)s") % values, body
+        case NoticeKind.PLAN_DROPPED:
+            reason = plan_dropped_reason(game, row.payload or {})
+            return plan_dropped_title(title, row.payload or {}), capfirst(reason) + "."
     return title, ""
 
 
