@@ -2,6 +2,7 @@
 replace it, delete it. A plan is its player's alone: nobody else's request reaches it, and
 nothing else in the API (the game, its events, its export, its replay) shows it."""
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -9,7 +10,7 @@ from rest_framework.response import Response
 
 from games import selectors, services
 from games.api.toolkit import GAME_ID, MAX_SEQ, Api, errors, validated, viewable_game
-from games.errors import ServiceError
+from games.errors import Forbidden, ServiceError
 from games.plan_lines import MOST_LINES, MOST_STEPS
 
 
@@ -80,6 +81,9 @@ class PlanApi(Api):
     )
     def get(self, request, game_id):
         game = viewable_game(request, game_id)
+        if selectors.seat_of(game, request.user) is None:
+            # A spectator of a public game sees the game, never anyone's plan.
+            raise Forbidden(gettext("you are not playing in this game"), code="not_a_player")
         return Response(plan_body(game, request.user))
 
     @extend_schema(

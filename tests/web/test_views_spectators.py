@@ -71,8 +71,9 @@ def test_a_spectators_page_follows_the_moves_and_never_the_chat(in_play, alice, 
     in_play.refresh_from_db()
     answer = client.get(live, {"seq": in_play.last_seq - 1, "chat": 0}).json()
     assert answer["seq"] == in_play.last_seq and answer["chat"] == 0
-    assert set(answer["parts"]) == {"status", "panel", "boards", "moves", "end"}
+    assert set(answer["parts"]) == {"status", "panel", "boards", "moves", "end", "plan"}
     assert "move-form" not in answer["parts"]["panel"]
+    assert "Plan your answers" not in answer["parts"]["plan"]
     assert "thanks!" not in json.dumps(answer)
 
 
