@@ -13,7 +13,8 @@ email of a position); "warm" renders with the cache as the first render left it 
 further email of the same picture: another reader of the same position, a reminder).
 Printed: CPU ms of the rendering process (``time.process_time``: on a busy shared machine
 wall time says more about the others), median (min–max) over the repetitions, the ratio of
-each repetition's pair (target: ≤ 2), and the PNG's KiB (target: ≤ 60).
+each repetition's pair (target: ≤ 2), the largest picture's KiB (target: ≤ 60) and all
+the email's pictures' KiB (what a reader downloads).
 """
 
 import argparse
@@ -91,14 +92,14 @@ def main() -> None:
     )
     print(
         f"{'game':>16} {'p':>2} {'without ms':>20} {'cold ms':>22} {'cold ratio':>16}"
-        f" {'warm ms':>20} {'warm ratio':>12} {'KiB':>5}"
+        f" {'warm ms':>20} {'warm ratio':>12} {'KiB':>5} {'all':>5}"
     )
     for kind, players in CASES:
         game = played_game(kind, players, arguments.moves)
         row = Outbox.objects.filter(game=game, kind=NoticeKind.YOUR_TURN).latest("id")
         now = timezone.now()
         without, cold, warm, ratios, warm_ratios = [], [], [], [], []
-        size = 0
+        size = total = 0
         settings.MAIL_BOARD_PICTURES = False
         cpu_ms(row, now)  # the first render of a process imports and compiles templates
         for _ in range(arguments.reps):
@@ -110,6 +111,7 @@ def main() -> None:
             hot, _message = cpu_ms(row, now)
             assert isinstance(message, EmailMultiAlternatives)
             size = max(len(png) for _cid, png in message.pictures) / 1024
+            total = sum(len(png) for _cid, png in message.pictures) / 1024
             without.append(off)
             cold.append(on)
             warm.append(hot)
@@ -118,7 +120,7 @@ def main() -> None:
         print(
             f"{kind:>16} {players:>2} {spread(without):>20} {spread(cold):>22}"
             f" {min(ratios):5.2f}–{max(ratios):.2f}{'':>5} {spread(warm):>20}"
-            f" {min(warm_ratios):5.2f}–{max(warm_ratios):.2f}{'':>2} {size:5.0f}"
+            f" {min(warm_ratios):5.2f}–{max(warm_ratios):.2f}{'':>2} {size:5.0f} {total:5.0f}"
         )
 
 
