@@ -32,6 +32,7 @@ PATH_TOKEN = re.compile(r"[MmVvHhLlAaZz]|-?\d*\.?\d+(?:e-?\d+)?")
 # pixel is not).
 STEPS = [sum(value >= threshold for threshold, _ in COVERAGE) for value in range(256)]
 INKED = [255 if step else 0 for step in STEPS]
+ANYWHERE = [0] + [255] * 255
 RGBA = re.compile(r"rgba\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([\d.]+)\s*\)")
 
 
@@ -65,7 +66,6 @@ class Canvas:
         self.colours: dict[tuple[int, int, int], int] = {}
         self.entries: list[tuple[int, int, int]] = []
         self.inks: dict[tuple, list[int]] = {}
-        self.stamps: dict[tuple, tuple] = {}
         self.image = Image.new("P", (width, height), self.index(rgb(background)))
         self.pen = ImageDraw.Draw(self.image)
 
@@ -147,26 +147,11 @@ class Canvas:
             self.pen.rectangle(box, fill, stroke, width)
 
     def stamp(self, box, radius: int, fill, stroke, width: int) -> None:
-        """A rounded rectangle, drawn once per picture for its size and colours and
-        then pasted (a board repeats its tiles and spaces: a paste costs a tenth)."""
+        """A rounded rectangle, pasted from its shape (``rounded``) in its colours."""
         size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
-        key = (size, radius, fill, stroke, width)
-        if key not in self.stamps:
-            face = Image.new("P", size, 0)
-            ImageDraw.Draw(face).rounded_rectangle(
-                (0, 0, size[0] - 1, size[1] - 1), radius, fill, stroke, width
-            )
-            mask = Image.new("L", size, 0)
-            ImageDraw.Draw(mask).rounded_rectangle(
-                (0, 0, size[0] - 1, size[1] - 1),
-                radius,
-                255 if fill is not None else None,
-                255 if stroke is not None else None,
-                width,
-            )
-            self.stamps[key] = (face.im, mask.im)
-        face, mask = self.stamps[key]
-        self.image.im.paste(face, (box[0], box[1], box[0] + size[0], box[1] + size[1]), mask)
+        regions, mask = rounded(size, radius, fill is not None, stroke is not None, width)
+        inks = regions.point([0, fill or 0, stroke or 0] + [0] * 253, "L")
+        self.image.im.paste(inks, (box[0], box[1], box[0] + size[0], box[1] + size[1]), mask)
 
     def circle(self, node, scale, dx, dy) -> None:
         cx = dx + float(node.get("cx", 0)) * scale
@@ -239,6 +224,19 @@ class Canvas:
                 table[step] = entry
             self.inks[key] = table
         return self.inks[key]
+
+
+@lru_cache(maxsize=1024)
+def rounded(size: tuple[int, int], radius: int, filled: bool, stroked: bool, width: int):
+    """A rounded rectangle's shape: 1 where it is filled and 2 where it is stroked, and
+    the mask of both; kept per process (a board repeats its tiles and spaces, and a paste
+    costs a tenth of a drawing)."""
+    regions = Image.new("L", size, 0)
+    corners = (0, 0, size[0] - 1, size[1] - 1)
+    ImageDraw.Draw(regions).rounded_rectangle(
+        corners, radius, 1 if filled else None, 2 if stroked else None, width
+    )
+    return regions.im, regions.point(ANYWHERE).im
 
 
 @lru_cache(maxsize=4096)
