@@ -7,7 +7,7 @@ as provisional (``games.rules.miyabi.PROVISIONAL``)."""
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from games.boards import words
-from games.boards.svg import Palette, document, element, group, text
+from games.boards.svg import Palette, document, element, group, text, wrapped_text
 from games.rules.miyabi import PROVISIONAL
 from games.rules.miyabi.model import (
     GRID,
@@ -205,15 +205,8 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
     for row, name in enumerate(OBJECTS):
         y = TOP + SQUARE * row + SQUARE / 2
         parts.append(PALETTE.tile(name, 20, y, 22))
-        parts.append(
-            text(
-                36,
-                y + 4,
-                f"{row + 1} {OBJECT_NAMES[GardenObject(row)]}",
-                font_size=11,
-                fill="#3a2d1a",
-            )
-        )
+        name = f"{row + 1} {OBJECT_NAMES[GardenObject(row)]}"
+        parts.append(wrapped_text(34, y, name, LEFT - 37, 11, fill="#3a2d1a"))
         for column in range(GRID):
             parts.append(_square(row, column, garden, picks))
     label = gettext("Garden of player %(number)s: %(points)s") % {

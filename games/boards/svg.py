@@ -42,6 +42,31 @@ def text(x: float, y: float, content: str, **values) -> str:
     return element("text", escape(content), x=_n(x), y=_n(y), **values)
 
 
+# A sans-serif letter's average width, as a share of the font's size (DejaVu Sans, the
+# boards' font, is among the wider ones).
+LETTER_WIDTH = 0.56
+
+
+def wrapped_text(x: float, middle: float, content: str, width: float, size: float, **values) -> str:
+    """``content`` as text lines that fit ``width`` (an SVG text does not wrap): broken
+    between words, at most three lines centred on ``middle``, the font made smaller
+    where a word or the third line would not fit (long words of some languages)."""
+    lines: list[str] = []
+    for word in content.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width / (size * LETTER_WIDTH):
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > 3:
+        lines = [" ".join(lines[:-2]), *lines[-2:]]
+    size = min(size, width / (max(map(len, lines)) * LETTER_WIDTH))
+    top = middle - (len(lines) - 1) * size * 0.55 + size * 0.35
+    return "".join(
+        text(x, top + index * size * 1.1, line, font_size=_n(size), **values)
+        for index, line in enumerate(lines)
+    )
+
+
 def group(*children: str, **values) -> str:
     return element("g", "".join(children), **values)
 

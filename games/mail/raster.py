@@ -122,12 +122,20 @@ class Canvas:
                 SHAPES[tag](self, child, scale, dx, dy)
 
     def outlined(self, node, scale, points_at) -> tuple[int | None, int | None, int]:
-        """The fill, the stroke and the stroke's width in pixels of a shape."""
+        """The fill, the stroke and the stroke's width in pixels of a shape. A dashed
+        stroke is drawn whole in its dashes' colour diluted by their gaps over the colour
+        at ``points_at``: at this size the eye sees the same, and a ring costs a
+        seventieth of its dashes."""
         x, y = points_at
         fill = self.ink(node.get("fill", "#000"), x, y)
         stroke = self.ink(node.get("stroke"), x, y)
-        width = max(1, round(float(node.get("stroke-width", 1)) * scale)) if stroke else 0
-        return fill, stroke, width
+        if stroke is None:
+            return fill, None, 0
+        dashes = node.get("stroke-dasharray")
+        if dashes:
+            on, off = (float(v) for v in dashes.replace(",", " ").split()[:2])
+            stroke = self.index(blend(self.under(x, y), self.entries[stroke], on / (on + off)))
+        return fill, stroke, max(1, round(float(node.get("stroke-width", 1)) * scale))
 
     def rect(self, node, scale, dx, dy) -> None:
         x = dx + float(node.get("x", 0)) * scale
@@ -161,13 +169,6 @@ class Canvas:
         grow = width / 2 if stroke is not None else 0
         reach = r + grow
         box = (round(cx - reach), round(cy - reach), round(cx + reach), round(cy + reach))
-        dashes = node.get("stroke-dasharray")
-        if dashes and stroke is not None:
-            # A dashed ring drawn whole in its dashes' colour diluted by their gaps: at
-            # this size the eye sees the same, and one ring costs a seventieth of its dashes.
-            on, off = (float(v) for v in dashes.replace(",", " ").split()[:2])
-            beneath = self.under(cx + r, cy)
-            stroke = self.index(blend(beneath, self.entries[stroke], on / (on + off)))
         self.pen.ellipse(box, fill, stroke, width)
 
     def polygon(self, node, scale, dx, dy) -> None:
