@@ -78,21 +78,25 @@ def table_svg(view: dict, *, picks: bool) -> str:
         row_height = cell
     y += row_height + 34
     parts.append(
-        text(
+        wrapped_text(
             20,
-            y,
+            y - 5,
             gettext("Bonus tiles (level 5)"),
-            font_size=14,
+            300,
+            14,
+            lines=1,
             font_weight="700",
             fill="#5a4526",
         )
     )
     parts.append(
-        text(
+        wrapped_text(
             330,
-            y,
+            y - 5,
             gettext("Majorities: most / second"),
-            font_size=14,
+            260,
+            14,
+            lines=1,
             font_weight="700",
             fill="#5a4526",
         )

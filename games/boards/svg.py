@@ -47,23 +47,26 @@ def text(x: float, y: float, content: str, **values) -> str:
 LETTER_WIDTH = 0.56
 
 
-def wrapped_text(x: float, middle: float, content: str, width: float, size: float, **values) -> str:
+def wrapped_text(
+    x: float, middle: float, content: str, width: float, size: float, lines: int = 3, **values
+) -> str:
     """``content`` as text lines that fit ``width`` (an SVG text does not wrap): broken
-    between words, at most three lines centred on ``middle``, the font made smaller
-    where a word or the third line would not fit (long words of some languages)."""
-    lines: list[str] = []
+    between words, at most ``lines`` lines centred on ``middle``, the font made smaller
+    where a word or the last line would not fit (long words of some languages)."""
+    letter = LETTER_WIDTH * (1.12 if values.get("font_weight") in ("700", "bold") else 1)
+    found: list[str] = []
     for word in content.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width / (size * LETTER_WIDTH):
-            lines[-1] += " " + word
+        if found and len(found[-1]) + 1 + len(word) <= width / (size * letter):
+            found[-1] += " " + word
         else:
-            lines.append(word)
-    if len(lines) > 3:
-        lines = [" ".join(lines[:-2]), *lines[-2:]]
-    size = min(size, width / (max(map(len, lines)) * LETTER_WIDTH))
-    top = middle - (len(lines) - 1) * size * 0.55 + size * 0.35
+            found.append(word)
+    if len(found) > lines:
+        found = [" ".join(found[: len(found) - lines + 1]), *found[len(found) - lines + 1 :]]
+    size = min(size, width / (max(map(len, found)) * letter))
+    top = middle - (len(found) - 1) * size * 0.55 + size * 0.35
     return "".join(
         text(x, top + index * size * 1.1, line, font_size=_n(size), **values)
-        for index, line in enumerate(lines)
+        for index, line in enumerate(found)
     )
 
 

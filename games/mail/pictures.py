@@ -30,7 +30,7 @@ NARROW = 384
 KEPT_FOR = 24 * 3600
 # Part of every cached picture's name: change it when the drawing of the pictures changes,
 # so that no email shows a picture drawn by the code before.
-DRAWN_BY = "2026-11 pillow palette 3"
+DRAWN_BY = "2026-11 pillow palette 4"
 LABEL = re.compile(r'aria-label="([^"]*)"')
 
 _drawn_here: set[str] = set()
