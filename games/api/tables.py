@@ -377,14 +377,14 @@ class MoveSubmitApi(Api):
             raise
         events = result.events
         answer = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
-        # The table the move left, kept by the move (no load).
-        table = repository.game_table(result.game)
+        # The table the move left: kept by the move (no load); for a retry, as it was then,
+        # so that a retry is answered as the first time.
+        table = repository.game_table(result.game, upto=events[-1].seq if result.replayed else None)
         seat = selectors.seat_of(result.game, request.user)
         again = (
             seat is not None
             and seat.status == seat.Status.JOINED
             and table.to_move() == seat.position
-            and table.last_seq == events[-1].seq
         )
         # Already in OutputSerializer's shape (the schema's), as public_event gives events.
         body = {
