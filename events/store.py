@@ -67,6 +67,13 @@ def current_seq(stream: str) -> int:
 _LAST_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM events_event WHERE stream = %s"
 _KEY_USED = "EXISTS (SELECT 1 FROM events_event WHERE stream = %s AND idempotency_key = %s)"
 _SEQ_USED = "EXISTS (SELECT 1 FROM events_event WHERE stream = %s AND seq = %s)"
+_SEQ_BEFORE_NEW = (
+    "EXISTS (SELECT 1 FROM events_event e WHERE e.stream = new.stream AND e.seq = new.seq - 1)"
+)
+_KEY_OF_NEW = (
+    "EXISTS (SELECT 1 FROM events_event e WHERE e.stream = new.stream"
+    " AND e.idempotency_key = new.idempotency_key)"
+)
 # Why an append wrote nothing: the stream's last seq and whether the key was used.
 _REFUSED = f"SELECT ({_LAST_SEQ}), {_KEY_USED}"
 _COLUMNS = "stream, seq, type, version, data, actor, reason, recorded_at, batch, idempotency_key"
@@ -166,7 +173,7 @@ def _insert(
         ]
     stream = events[0].stream
     expected = batch - 1
-    params += _guard_params(stream, expected, len(events), idempotency_key)
+    params += _guard_params(database.vendor, stream, expected, len(events), idempotency_key)
     sql = _insert_sql(database.vendor, len(events), idempotency_key is not None, expected == 0)
     if database.vendor != "postgresql":
         with database.cursor() as cursor:
@@ -176,20 +183,37 @@ def _insert(
     # statement once per connection and PostgreSQL skips planning it on every append
     # (``prepare_threshold``; see ``bench/store.py``).
     cursor = _appending_cursor(database)
-    cursor.execute(sql, params)
+    _execute(database, cursor, sql, params)
     written = cursor.rowcount
     if written:
         return written, None
     # Nothing written: a conflict, rare where writers lock the stream first (services
     # lock the game row). Why costs a second statement here rather than a part of every
     # append's (a third of its server time when the insert itself answered it).
-    cursor.execute(_REFUSED, [stream, stream, idempotency_key])
+    _execute(database, cursor, _REFUSED, [stream, stream, idempotency_key])
     last_seq, key_used = cursor.fetchone()
     return 0, _Refused(last_seq, key_used)
 
 
-def _guard_params(stream: str, expected: int, rows: int, idempotency_key: str | None) -> list:
-    """The parameters of ``_insert_sql``'s guard, in its order."""
+def _execute(database: BaseDatabaseWrapper, cursor: Any, sql: str, params: list) -> None:
+    """``sql`` run by ``_appending_cursor``'s cursor. The driver's own is run as Django's
+    wrapper would, without its layers of calls (none has anything to do here: no wrapper
+    is installed and no statement is logged)."""
+    if isinstance(cursor, CursorWrapper):
+        cursor.execute(sql, params)
+        return
+    database.validate_no_broken_transaction()
+    with database.wrap_database_errors:
+        cursor.execute(sql, params)
+
+
+def _guard_params(
+    vendor: str, stream: str, expected: int, rows: int, idempotency_key: str | None
+) -> list:
+    """The parameters of ``_insert_sql``'s guard, in its order (none where the statement
+    reads them from its one row)."""
+    if rows == 1 and vendor == "postgresql":
+        return []
     params = [] if expected == 0 else [stream, expected]
     if rows > 1:
         params += [stream, expected + 1]
@@ -202,10 +226,10 @@ def _guard_params(stream: str, expected: int, rows: int, idempotency_key: str | 
 _APPENDING: "weakref.WeakKeyDictionary[BaseDatabaseWrapper, Any]" = weakref.WeakKeyDictionary()
 
 
-def _appending_cursor(database: BaseDatabaseWrapper) -> CursorWrapper:
-    """The connection's cursor for appends, in Django's wrapper (which turns driver errors
-    into Django's, refuses a broken transaction and logs the statement where queries are
-    counted).
+def _appending_cursor(database: BaseDatabaseWrapper) -> Any:
+    """The connection's cursor for appends: in Django's wrapper where statements are
+    logged or wrapped (tests count them), else the driver's own (``_insert`` then does
+    the wrapper's work: refuse a broken transaction, turn driver errors into Django's).
 
     A new psycopg cursor copies the connection's adapters and finds a dumper for each of
     the append's parameters (13 for one event) afresh: 40 µs a call, a quarter of an
@@ -220,7 +244,9 @@ def _appending_cursor(database: BaseDatabaseWrapper) -> CursorWrapper:
     database.validate_thread_sharing()
     if database.queries_logged:
         return database.make_debug_cursor(kept)
-    return database.make_cursor(kept)
+    if database.execute_wrappers:
+        return database.make_cursor(kept)
+    return kept
 
 
 @functools.cache
@@ -237,6 +263,18 @@ def _insert_sql(vendor: str, rows: int, keyed: bool, first: bool) -> str:
     first row's seq before writing (were that row skipped, the others would go in), and
     the key for the same reason."""
     values = ", ".join([_ROW[vendor]] * rows)
+    if rows == 1 and vendor == "postgresql":
+        # One row: the guard reads the stream, seq and key from it (two parameters fewer
+        # to send and bind on every move).
+        guard = [] if first else [_SEQ_BEFORE_NEW]
+        if keyed:
+            guard.append(f"NOT {_KEY_OF_NEW}")
+        if not guard:
+            return f"INSERT INTO events_event ({_COLUMNS}) VALUES {values} ON CONFLICT DO NOTHING"
+        return (
+            f"INSERT INTO events_event ({_COLUMNS}) SELECT * FROM (VALUES {values})"
+            f" AS new ({_COLUMNS}) WHERE {' AND '.join(guard)} ON CONFLICT DO NOTHING"
+        )
     guard = [] if first else [_SEQ_USED]
     if rows > 1:
         guard.append(f"NOT {_SEQ_USED}")
