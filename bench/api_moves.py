@@ -346,6 +346,7 @@ def scenario(port: int, tokens: list[str], clients: int, args) -> dict:
         "per_second": len(timed) / args.seconds,
         "latency": [m.seconds for m in timed],
         "legal": [s for r in results for s in r.legal_seconds],
+        "all_moves": sum(len(r.moves) for r in results),
         "games": [g for r in results for g in r.games],
         "errors": [e for r in results for e in r.errors],
     }
@@ -401,7 +402,7 @@ def report(results: list[dict]) -> None:
         print(
             f"{r['clients']:>7} {r['moves']:>6} {r['per_second']:>8.1f} {ms(r['latency'])}"
             f"   {ms(r['legal'])}              {len(r['games']):>5}"
-            f"   {len(r['legal']) / max(1, r['moves']):10.2f}"
+            f"   {len(r['legal']) / max(1, r['all_moves']):10.2f}"
         )
     print(f"\nEarly against late moves of finished games (first {EDGE} vs last {EDGE} moves):")
     print(
