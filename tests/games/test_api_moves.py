@@ -55,9 +55,7 @@ def test_a_legal_move_appends_its_events_and_answers_the_new_last_seq(alice, bob
     assert body["events"][1]["type"] == "azul.TilesTaken"
 
 
-def test_a_move_answers_who_is_to_move_and_the_movers_next_moves_when_the_turn_stays(
-    alice, bob
-):
+def test_a_move_answers_who_is_to_move_and_the_movers_next_moves_when_the_turn_stays(alice, bob):
     """A client asks legal-moves/ only when the turn comes to it: the answer to a move
     lists the mover's next moves when the turn stays with them (Summer Pavilion's
     building phase, once the other player has passed), and no one else's."""
