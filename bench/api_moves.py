@@ -5,8 +5,10 @@ late in a game is slower than an early one (it must not grow with the game's his
 The script makes its own database (``azulsite_bench_api``) and migrates it, creates users
 and their API tokens, starts gunicorn on a free port of 127.0.0.1, and runs each scenario:
 every client (a thread with its own keep-alive connection) opens a game, plays every seat
-of it with random legal moves (GET legal-moves, then POST moves with ``expected_seq`` and an
-``Idempotency-Key``), and starts another game until the time is up; it then finishes the
+of it with random legal moves (GET legal-moves when the turn passes to a seat, as that
+player's client would once told it is their turn, then POST moves with ``expected_seq`` and
+an ``Idempotency-Key``; a move's answer lists the mover's next moves when the turn stays with
+them, so no GET then), and starts another game until the time is up; it then finishes the
 game in hand (bounded by ``--grace``) so that every game counted has a last ten moves, and
 clients done early keep the server as busy with uncounted games meanwhile. Throughput and
 latency count the moves of the timed window; early against late counts the first and last
@@ -266,15 +268,20 @@ def play_one(
         seats[detail["you"]["seat"]] = token
     to_move = detail["to_move"]
     moves: list[Move] = []
+    offered = None
     while going_on():
-        started = time.perf_counter()
-        status, offered = api.call("GET", path + "legal-moves/", seats[to_move])
-        played.legal_seconds.append(time.perf_counter() - started)
-        if offered["to_move"] is None:
-            return moves
-        if offered["to_move"] != to_move:
-            to_move = offered["to_move"]
-            continue
+        if offered is None:
+            # The player to move asks for their moves once their turn comes (a real client
+            # is told it is their turn); a move answers with the mover's next moves when
+            # the turn stays with them.
+            started = time.perf_counter()
+            status, offered = api.call("GET", path + "legal-moves/", seats[to_move])
+            played.legal_seconds.append(time.perf_counter() - started)
+            if offered["to_move"] is None:
+                return moves
+            if offered["to_move"] != to_move:
+                to_move, offered = offered["to_move"], None
+                continue
         move = chooser.choice(offered["moves"])["move"]
         body = {"move": move, "expected_seq": offered["last_seq"]}
         started = time.perf_counter()
@@ -288,8 +295,10 @@ def play_one(
         record = Move(time.monotonic(), elapsed, offered["last_seq"])
         moves.append(record)
         played.moves.append(record)
-        # Usually the other seat moves next; legal-moves says so when it is not.
-        to_move = 1 - to_move
+        if answer["to_move"] is None:
+            return moves
+        to_move = answer["to_move"]
+        offered = {**answer, "moves": answer["moves"]} if answer["moves"] else None
     return None
 
 
@@ -337,6 +346,7 @@ def scenario(port: int, tokens: list[str], clients: int, args) -> dict:
         "per_second": len(timed) / args.seconds,
         "latency": [m.seconds for m in timed],
         "legal": [s for r in results for s in r.legal_seconds],
+        "all_moves": sum(len(r.moves) for r in results),
         "games": [g for r in results for g in r.games],
         "errors": [e for r in results for e in r.errors],
     }
@@ -386,12 +396,13 @@ def ms(values: list[float]) -> str:
 def report(results: list[dict]) -> None:
     print(
         f"\n{'clients':>7} {'moves':>6} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7}"
-        f"   legal-moves GET p50/p99 ms   games finished"
+        f"   legal-moves GET p50/p99 ms   games finished   GETs a move"
     )
     for r in results:
         print(
             f"{r['clients']:>7} {r['moves']:>6} {r['per_second']:>8.1f} {ms(r['latency'])}"
-            f"   {ms(r['legal'])}              {len(r['games'])}"
+            f"   {ms(r['legal'])}              {len(r['games']):>5}"
+            f"   {len(r['legal']) / max(1, r['all_moves']):10.2f}"
         )
     print(f"\nEarly against late moves of finished games (first {EDGE} vs last {EDGE} moves):")
     print(

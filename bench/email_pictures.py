@@ -11,9 +11,12 @@ rendered ``--reps`` times with ``MAIL_BOARD_PICTURES`` on and off alternately. "
 every picture anew (the picture cache emptied before each render: the cost of the first
 email of a position); "warm" renders with the cache as the first render left it (every
 further email of the same picture: another reader of the same position, a reminder).
+"next" renders the turn email after one more move, the position before it drawn (the first
+email of a position in a running game: the boards the move left alone are cache reads).
 Printed: CPU ms of the rendering process (``time.process_time``: on a busy shared machine
 wall time says more about the others), median (min–max) over the repetitions, the ratio of
-each repetition's pair (target: ≤ 2), and the PNG's KiB (target: ≤ 60).
+each repetition's pair (target: ≤ 2), the largest picture's KiB (target: ≤ 60) and all
+the email's pictures' KiB (what a reader downloads).
 """
 
 import argparse
@@ -63,6 +66,23 @@ def played_game(kind: str, players: int, moves: int):
     return Game.objects.get(pk=game.pk)
 
 
+def one_more_move(game):
+    """``game`` after its player to move plays the default move; ``None`` at its end."""
+    from games import services
+    from games.models import Game
+    from games.registry import GAME_TYPES
+    from games.repository import game_table
+
+    game = Game.objects.get(pk=game.pk)
+    if game.to_move is None:
+        return None
+    engine = GAME_TYPES[game.game_type].engine
+    command = engine.format(engine.default_command(game_table(game).state))
+    user = game.seats.get(position=game.to_move).user
+    services.move_submit(game=game, user=user, move=command)
+    return Game.objects.get(pk=game.pk)
+
+
 def cpu_ms(row, now) -> tuple[float, object]:
     """CPU milliseconds of rendering ``row``'s email, and the email."""
     from games.mail import render
@@ -91,14 +111,14 @@ def main() -> None:
     )
     print(
         f"{'game':>16} {'p':>2} {'without ms':>20} {'cold ms':>22} {'cold ratio':>16}"
-        f" {'warm ms':>20} {'warm ratio':>12} {'KiB':>5}"
+        f" {'warm ms':>20} {'warm ratio':>12} {'next ratio':>12} {'KiB':>5} {'all':>5}"
     )
     for kind, players in CASES:
         game = played_game(kind, players, arguments.moves)
         row = Outbox.objects.filter(game=game, kind=NoticeKind.YOUR_TURN).latest("id")
         now = timezone.now()
         without, cold, warm, ratios, warm_ratios = [], [], [], [], []
-        size = 0
+        size = total = 0
         settings.MAIL_BOARD_PICTURES = False
         cpu_ms(row, now)  # the first render of a process imports and compiles templates
         for _ in range(arguments.reps):
@@ -110,15 +130,28 @@ def main() -> None:
             hot, _message = cpu_ms(row, now)
             assert isinstance(message, EmailMultiAlternatives)
             size = max(len(png) for _cid, png in message.pictures) / 1024
+            total = sum(len(png) for _cid, png in message.pictures) / 1024
             without.append(off)
             cold.append(on)
             warm.append(hot)
             ratios.append(on / off)
             warm_ratios.append(hot / off)
+        next_ratios = []
+        for _ in range(arguments.reps):
+            game = one_more_move(game)
+            if game is None:
+                break
+            row = Outbox.objects.filter(game=game, kind=NoticeKind.YOUR_TURN).latest("id")
+            settings.MAIL_BOARD_PICTURES = False
+            off, _message = cpu_ms(row, now)
+            settings.MAIL_BOARD_PICTURES = True
+            on, _message = cpu_ms(row, now)
+            next_ratios.append(on / off)
         print(
             f"{kind:>16} {players:>2} {spread(without):>20} {spread(cold):>22}"
             f" {min(ratios):5.2f}–{max(ratios):.2f}{'':>5} {spread(warm):>20}"
-            f" {min(warm_ratios):5.2f}–{max(warm_ratios):.2f}{'':>2} {size:5.0f}"
+            f" {min(warm_ratios):5.2f}–{max(warm_ratios):.2f}{'':>2}"
+            f" {min(next_ratios):5.2f}–{max(next_ratios):.2f}{'':>2} {size:5.0f} {total:5.0f}"
         )
 
 

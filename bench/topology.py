@@ -7,13 +7,18 @@ doubled:
 1. the same move ×100 at once: 100 clients send one move with one ``Idempotency-Key``
    (one event, every answer the same), then 100 different moves on one ``expected_seq``
    (one 201, the rest 409);
-2. a soak of ``--clients`` clients for ``--seconds`` playing whole games (moves with
+2. mixed writes: in ``--clients``/2 games both players write at once, each through another
+   web process: moves, undo, takeback requests and answers, chat messages (through the
+   game's page, with a session); afterwards every acknowledged move and message is stored
+   once, every stream is gapless and every game's state folds;
+3. a soak of ``--clients`` clients for ``--seconds`` playing whole games (moves with
    ``expected_seq`` and an ``Idempotency-Key``, retried with the same key on any error or
    on the other web process), while one web process is killed (SIGKILL) a third of the way
    in and one worker two thirds of the way in;
-3. afterwards: every move a client was told was played is in its game's events, once; no
+4. afterwards: every move a client was told was played is in its game's events, once; no
    idempotency key is used twice in a stream; every email of the outbox is sent, and no
-   Message-ID is written twice (emails go to ``.eml`` files).
+   Message-ID is written twice (emails go to ``.eml`` files), with the two beats (one
+   started by mistake) running the minute sweep all along.
 
 With ``--replica`` the database is a primary and a streaming replica of its own (two
 PostgreSQL clusters made with initdb and pg_basebackup on free ports; the machine's server
@@ -379,6 +384,145 @@ def soak(ports, tokens, clients: int, seconds: float, played: list, errors: list
     print(f"  clients' retries after a failure: {sum(played_retries)}")
 
 
+def signed_in(tokens: list[str]) -> dict[str, str]:
+    """A session cookie for each token's user (the chat is written on the game's page, a
+    door with a session and CSRF, not the API)."""
+    from django.test import Client as Browser
+    from rest_framework.authtoken.models import Token
+
+    cookies = {}
+    for token in tokens:
+        browser = Browser()
+        browser.force_login(Token.objects.get(key=token).user)
+        cookies[token] = browser.cookies["sessionid"].value
+    return cookies
+
+
+CSRF = "b" * 32  # a CSRF secret the client sets as cookie and header alike
+
+
+def chat(client: Client, game_id: str, token: str, session: str, text: str) -> int:
+    """Post ``text`` in the game's chat through its page, as a browser does; the status
+    (a redirect back to the game once the POST was taken)."""
+    body = f"text={text}"
+    headers = {
+        "Cookie": f"sessionid={session}; csrftoken={CSRF}",
+        "X-CSRFToken": CSRF,
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
+    for _attempt in range(20):
+        try:
+            if client.connection is None:
+                port = client.ports[client.index % len(client.ports)]
+                client.connection = http.client.HTTPConnection(LOCALHOST, port, timeout=30)
+            client.connection.request("POST", f"/games/{game_id}/chat/", body, headers)
+            response = client.connection.getresponse()
+            response.read()
+            return response.status
+        except (http.client.HTTPException, OSError):
+            client.retries += 1
+            client.connection = None
+            client.index += 1
+            time.sleep(0.2)
+    raise RuntimeError("chat: no web process answered")
+
+
+def mixed_writes(ports, tokens, games: int, seconds: float, played: list) -> list[str]:
+    """Check 2: in ``games`` games at once, both players write together through the two
+    web processes (each player on another one): moves, undo, takeback requests and
+    answers, and chat messages. Every answer is an answer (no 5xx); afterwards every
+    acknowledged move and message is stored once, every stream is gapless, and every
+    game's state still folds."""
+    stop_at = time.monotonic() + seconds
+    sessions = signed_in(tokens[: 2 * games])
+    said: list[str] = []
+    errors: list[str] = []
+    counts: Counter = Counter()
+    paths = []
+
+    def player(path: str, seats: dict, token: str, index: int) -> None:
+        client = Client(ports, index)
+        chooser = random.Random(f"{path}{index}")
+        game_id = path.strip("/").rsplit("/", 1)[-1]
+        while time.monotonic() < stop_at:
+            _, detail = client.call("GET", path, token)
+            if detail["status"] != "active":
+                return
+            you, roll = detail["you"], chooser.random()
+            if you["can_answer_takeback"]:
+                request = detail["takeback"]["request"]
+                answer = {"accept": roll < 0.5}
+                status, body = client.call(
+                    "POST", f"{path}takebacks/{request}/answer/", token, answer
+                )
+                kind = "takeback answer"
+            elif you["your_turn"] and you["takeback_points"] and roll < 0.1:
+                to_seq = {"to_seq": you["takeback_points"][0]}
+                status, body = client.call("POST", path + "takebacks/", token, to_seq)
+                kind = "takeback request"
+            elif you["your_turn"]:
+                _, offered = client.call("GET", path + "legal-moves/", token)
+                if not offered["moves"]:
+                    continue
+                key = uuid.uuid4().hex
+                body = {
+                    "move": chooser.choice(offered["moves"])["move"],
+                    "expected_seq": offered["last_seq"],
+                }
+                status, body = client.call("POST", path + "moves/", token, body, key=key)
+                if status in (200, 201):
+                    played.append((path, key, body["last_seq"]))
+                kind = "move"
+            elif you["can_undo"] and roll < 0.3:
+                status, body = client.call("POST", path + "undo/", token, {})
+                kind = "undo"
+            else:
+                text = uuid.uuid4().hex
+                status, body = chat(client, game_id, token, sessions[token], text), None
+                if status == 302:
+                    said.append(text)
+                kind = "chat"
+            counts[(kind, status)] += 1
+            if status >= 500:
+                errors.append(f"{kind} {status}: {body}")
+
+    threads = []
+    for number in range(games):
+        pair = tokens[2 * number : 2 * number + 2]
+        path, seats = new_game(Client(ports, number), pair, "azul")
+        paths.append((path, pair[0]))
+        for index, token in enumerate(pair):
+            threads.append(threading.Thread(target=player, args=(path, seats, token, index)))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    print("  answers: " + ", ".join(f"{k} {s}: {n}" for (k, s), n in sorted(counts.items())))
+    failures = [f"mixed writes: {e}" for e in errors[:5]]
+    import psycopg
+
+    with psycopg.connect(os.environ["BENCH_PRIMARY"], autocommit=True) as db:
+        stored = Counter(
+            text for (text,) in db.execute("SELECT text FROM games_chatmessage").fetchall()
+        )
+        gaps = db.execute(
+            "SELECT stream FROM events_event GROUP BY stream HAVING count(*) <> max(seq)"
+        ).fetchall()
+    lost = [t for t in said if stored[t] != 1]
+    print(
+        f"  chat messages acknowledged: {len(said)}, not stored once: {len(lost)}; streams "
+        f"with a gap: {len(gaps)}"
+    )
+    failures += [f"chat message not stored once: {t}" for t in lost[:5]]
+    failures += [f"a stream with a gap: {stream}" for (stream,) in gaps[:5]]
+    client = Client(ports, 0)
+    for path, token in paths:
+        status, _ = client.call("GET", path + "state/", token)
+        if status != 200:
+            failures.append(f"{path}state/ answered {status} after the mixed writes")
+    return failures
+
+
 # --- the bench --------------------------------------------------------------------------------
 
 
@@ -518,11 +662,19 @@ def main() -> None:
         print("1. the same move at once")
         failures += same_move_at_once(ports, tokens[:2])
 
+        played: list = []
         print(
-            f"2. soak: {args.clients} clients for {args.seconds:.0f} s; a web process and a "
+            f"2. mixed writes: moves, undo, takebacks and chat at once in {args.clients // 2}"
+            f" games, each player on another web process, for {args.seconds / 3:.0f} s"
+        )
+        os.environ["BENCH_PRIMARY"] = primary
+        games = max(1, args.clients // 2)
+        failures += mixed_writes(ports, tokens, games, args.seconds / 3, played)
+
+        print(
+            f"3. soak: {args.clients} clients for {args.seconds:.0f} s; a web process and a "
             "worker killed on the way"
         )
-        played: list = []
         errors: list = []
         load = threading.Thread(
             target=soak, args=(ports, tokens, args.clients, args.seconds, played, errors)
@@ -540,7 +692,7 @@ def main() -> None:
             print(f"    {error}")
         failures += [f"soak: {e}" for e in errors[:5]]
 
-        print("3. nothing lost, nothing doubled")
+        print("4. nothing lost, nothing doubled (two beats running throughout)")
         failures += audit(primary, played, var_dir / "mail")
         if clusters:
             REPLICA_LOG.append(Path(str(clusters.replica) + ".log"))

@@ -66,6 +66,16 @@ def current_seq(stream: str) -> int:
 
 _LAST_SEQ = "SELECT COALESCE(MAX(seq), 0) FROM events_event WHERE stream = %s"
 _KEY_USED = "EXISTS (SELECT 1 FROM events_event WHERE stream = %s AND idempotency_key = %s)"
+_SEQ_USED = "EXISTS (SELECT 1 FROM events_event WHERE stream = %s AND seq = %s)"
+_SEQ_BEFORE_NEW = (
+    "EXISTS (SELECT 1 FROM events_event e WHERE e.stream = new.stream AND e.seq = new.seq - 1)"
+)
+_KEY_OF_NEW = (
+    "EXISTS (SELECT 1 FROM events_event e WHERE e.stream = new.stream"
+    " AND e.idempotency_key = new.idempotency_key)"
+)
+# Why an append wrote nothing: the stream's last seq and whether the key was used.
+_REFUSED = f"SELECT ({_LAST_SEQ}), {_KEY_USED}"
 _COLUMNS = "stream, seq, type, version, data, actor, reason, recorded_at, batch, idempotency_key"
 # PostgreSQL types the columns of a VALUES list from its parameters, so JSON and time need
 # a cast there; SQLite takes them as they come.
@@ -125,17 +135,14 @@ def append(
         earlier = appended_with(stream, idempotency_key)
         if earlier:
             return earlier
-    if refused is None or refused.last_seq <= expected_seq:
-        # No answer, or one from before a writer that committed while our INSERT waited
-        # for it (the statement's snapshot predates that writer): ask again.
-        raise ConcurrencyConflict(stream, expected_seq, current_seq(stream))
-    raise ConcurrencyConflict(stream, expected_seq, refused.last_seq)
+    last_seq = current_seq(stream) if refused is None else refused.last_seq
+    raise ConcurrencyConflict(stream, expected_seq, last_seq)
 
 
 @dataclass(frozen=True)
 class _Refused:
-    """What the INSERT that wrote nothing saw: the stream's last seq and whether the
-    idempotency key was already used."""
+    """Why an INSERT wrote nothing, read right after it: the stream's last seq and
+    whether the idempotency key was already used."""
 
     last_seq: int
     key_used: bool
@@ -145,8 +152,8 @@ def _insert(
     database: BaseDatabaseWrapper, events: list[StoredEvent], idempotency_key: str | None
 ) -> tuple[int, _Refused | None]:
     """Insert the rows if the stream's last seq is still the one before them, skipping any
-    that a unique constraint refuses: how many were written and, when none were, what the
-    same statement saw instead (PostgreSQL; ``None`` elsewhere)."""
+    that a unique constraint refuses: how many were written and, when none were, why
+    (PostgreSQL; ``None`` elsewhere)."""
     operations = database.ops
     batch = events[0].seq
     params: list = []
@@ -165,40 +172,69 @@ def _insert(
             idempotency_key if event.seq == batch else None,
         ]
     stream = events[0].stream
-    params += [stream, batch - 1]
-    keyed = idempotency_key is not None
-    if keyed:
-        params += [stream, idempotency_key]
-    sql = _insert_sql(database.vendor, len(events), keyed)
+    expected = batch - 1
+    params += _guard_params(database.vendor, stream, expected, len(events), idempotency_key)
+    sql = _insert_sql(database.vendor, len(events), idempotency_key is not None, expected == 0)
     if database.vendor != "postgresql":
         with database.cursor() as cursor:
             cursor.execute(sql, params)
-            return len(cursor.fetchall()), None
-    params += [stream] + ([stream, idempotency_key] if keyed else [])
+            return cursor.rowcount, None
     # Bound on the server (settings: ``server_side_binding``), so psycopg prepares this
     # statement once per connection and PostgreSQL skips planning it on every append
     # (``prepare_threshold``; see ``bench/store.py``).
     cursor = _appending_cursor(database)
-    cursor.execute(sql, params)
-    found = cursor.fetchall()
-    if len(found) == 1 and found[0][1] is not None:
-        return 0, _Refused(found[0][0], found[0][1])
-    return len(found), None
+    _execute(database, cursor, sql, params)
+    written = cursor.rowcount
+    if written:
+        return written, None
+    # Nothing written: a conflict, rare where writers lock the stream first (services
+    # lock the game row). Why costs a second statement here rather than a part of every
+    # append's (a third of its server time when the insert itself answered it).
+    _execute(database, cursor, _REFUSED, [stream, stream, idempotency_key])
+    last_seq, key_used = cursor.fetchone()
+    return 0, _Refused(last_seq, key_used)
+
+
+def _execute(database: BaseDatabaseWrapper, cursor: Any, sql: str, params: list) -> None:
+    """``sql`` run by ``_appending_cursor``'s cursor. The driver's own is run as Django's
+    wrapper would, without its layers of calls (none has anything to do here: no wrapper
+    is installed and no statement is logged)."""
+    if isinstance(cursor, CursorWrapper):
+        cursor.execute(sql, params)
+        return
+    database.validate_no_broken_transaction()
+    with database.wrap_database_errors:
+        cursor.execute(sql, params)
+
+
+def _guard_params(
+    vendor: str, stream: str, expected: int, rows: int, idempotency_key: str | None
+) -> list:
+    """The parameters of ``_insert_sql``'s guard, in its order (none where the statement
+    reads them from its one row)."""
+    if rows == 1 and vendor == "postgresql":
+        return []
+    params = [] if expected == 0 else [stream, expected]
+    if rows > 1:
+        params += [stream, expected + 1]
+    if idempotency_key is not None:
+        params += [stream, idempotency_key]
+    return params
 
 
 # Each connection's cursor for appends, kept while the connection lasts.
 _APPENDING: "weakref.WeakKeyDictionary[BaseDatabaseWrapper, Any]" = weakref.WeakKeyDictionary()
 
 
-def _appending_cursor(database: BaseDatabaseWrapper) -> CursorWrapper:
-    """The connection's cursor for appends, in Django's wrapper (which turns driver errors
-    into Django's, refuses a broken transaction and logs the statement where queries are
-    counted).
+def _appending_cursor(database: BaseDatabaseWrapper) -> Any:
+    """The connection's cursor for appends: in Django's wrapper where statements are
+    logged or wrapped (tests count them), else the driver's own (``_insert`` then does
+    the wrapper's work: refuse a broken transaction, turn driver errors into Django's).
 
     A new psycopg cursor copies the connection's adapters and finds a dumper for each of
     the append's parameters (13 for one event) afresh: 40 µs a call, a quarter of an
     append's CPU in the writer's process. One cursor per connection keeps them; it only
-    ever runs an append and reads all its rows at once, so nothing else shares it."""
+    ever runs appends (and asks why one wrote nothing), so nothing else shares it."""
     database.close_if_health_check_failed()
     database.ensure_connection()
     kept = _APPENDING.get(database)
@@ -208,29 +244,47 @@ def _appending_cursor(database: BaseDatabaseWrapper) -> CursorWrapper:
     database.validate_thread_sharing()
     if database.queries_logged:
         return database.make_debug_cursor(kept)
-    return database.make_cursor(kept)
+    if database.execute_wrappers:
+        return database.make_cursor(kept)
+    return kept
 
 
 @functools.cache
-def _insert_sql(vendor: str, rows: int, keyed: bool) -> str:
-    """The append's statement for ``rows`` events, with or without an idempotency key.
+def _insert_sql(vendor: str, rows: int, keyed: bool, first: bool) -> str:
+    """The append's statement for ``rows`` events, with or without an idempotency key,
+    the stream's first append or not.
 
-    PostgreSQL: when nothing is written, the same statement answers why (a row with the
-    stream's last seq and whether the key was used), so a conflict costs no second round
-    trip."""
+    The guard: the event before the first new one is there (``first``: none is needed),
+    and the seq after it is free. The unique (stream, seq) index makes the first new
+    row's seq free or skips it (``ON CONFLICT DO NOTHING``, so a racing writer leaves the
+    caller's transaction usable); the seqs are gapless, so an event at the expected seq
+    and none after it is the stream's last seq being the expected one, found by two index
+    lookups where ``MAX(seq)`` walked the index. An append of several rows checks its
+    first row's seq before writing (were that row skipped, the others would go in), and
+    the key for the same reason."""
     values = ", ".join([_ROW[vendor]] * rows)
-    fresh_key = f" AND NOT {_KEY_USED}" if keyed else ""
-    insert = (
-        f"INSERT INTO events_event ({_COLUMNS}) SELECT * FROM (VALUES {values}) AS new"
-        f" WHERE ({_LAST_SEQ}) = %s{fresh_key} ON CONFLICT DO NOTHING RETURNING seq"
-    )
-    if vendor != "postgresql":
-        return insert
+    if rows == 1 and vendor == "postgresql":
+        # One row: the guard reads the stream, seq and key from it (two parameters fewer
+        # to send and bind on every move).
+        guard = [] if first else [_SEQ_BEFORE_NEW]
+        if keyed:
+            guard.append(f"NOT {_KEY_OF_NEW}")
+        if not guard:
+            return f"INSERT INTO events_event ({_COLUMNS}) VALUES {values} ON CONFLICT DO NOTHING"
+        return (
+            f"INSERT INTO events_event ({_COLUMNS}) SELECT * FROM (VALUES {values})"
+            f" AS new ({_COLUMNS}) WHERE {' AND '.join(guard)} ON CONFLICT DO NOTHING"
+        )
+    guard = [] if first else [_SEQ_USED]
+    if rows > 1:
+        guard.append(f"NOT {_SEQ_USED}")
+    if keyed:
+        guard.append(f"NOT {_KEY_USED}")
+    if not guard:
+        return f"INSERT INTO events_event ({_COLUMNS}) VALUES {values} ON CONFLICT DO NOTHING"
     return (
-        f"WITH written AS ({insert})"
-        " SELECT seq, NULL::boolean FROM written UNION ALL"
-        f" SELECT ({_LAST_SEQ}), {_KEY_USED if keyed else 'false'}"
-        " WHERE NOT EXISTS (SELECT 1 FROM written)"
+        f"INSERT INTO events_event ({_COLUMNS}) SELECT * FROM (VALUES {values}) AS new"
+        f" WHERE {' AND '.join(guard)} ON CONFLICT DO NOTHING"
     )
 
 

@@ -356,6 +356,12 @@ class MoveSubmitApi(Api):
     class OutputSerializer(serializers.Serializer):
         events = EventSerializer(many=True, help_text="what the move appended")
         last_seq = serializers.IntegerField(help_text="the seq of the move's last event")
+        to_move = serializers.IntegerField(allow_null=True, help_text="the seat to move now")
+        moves = MoveSerializer(
+            many=True,
+            help_text="your legal moves when you are to move again (as legal-moves/ lists "
+            "them), else none: a client asks legal-moves/ only when the turn comes back",
+        )
 
     @extend_schema(
         summary="Play a move",
@@ -394,8 +400,22 @@ class MoveSubmitApi(Api):
             raise
         events = result.events
         answer = status.HTTP_200_OK if result.replayed else status.HTTP_201_CREATED
+        # The table the move left: kept by the move (no load); for a retry, as it was then,
+        # so that a retry is answered as the first time.
+        table = repository.game_table(result.game, upto=events[-1].seq if result.replayed else None)
+        seat = selectors.seat_of(result.game, request.user)
+        again = (
+            seat is not None
+            and seat.status == seat.Status.JOINED
+            and table.to_move() == seat.position
+        )
         # Already in OutputSerializer's shape (the schema's), as public_event gives events.
-        body = {"events": [selectors.public_event(e) for e in events], "last_seq": events[-1].seq}
+        body = {
+            "events": [selectors.public_event(e) for e in events],
+            "last_seq": events[-1].seq,
+            "to_move": table.to_move(),
+            "moves": selectors.legal_moves_of(table) if again else [],
+        }
         return Response(body, status=answer)
 
 

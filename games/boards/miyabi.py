@@ -7,7 +7,7 @@ as provisional (``games.rules.miyabi.PROVISIONAL``)."""
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from games.boards import words
-from games.boards.svg import Palette, document, element, group, hit_area, text
+from games.boards.svg import Palette, document, element, group, hit_area, text, wrapped_text
 from games.rules.miyabi import PROVISIONAL
 from games.rules.miyabi.model import (
     GRID,
@@ -77,21 +77,25 @@ def table_svg(view: dict, *, picks: bool) -> str:
         row_height = 34.0
     y += row_height + 34
     parts.append(
-        text(
+        wrapped_text(
             20,
-            y,
+            y - 5,
             gettext("Bonus tiles (level 5)"),
-            font_size=14,
+            300,
+            14,
+            lines=1,
             font_weight="700",
             fill="#5a4526",
         )
     )
     parts.append(
-        text(
+        wrapped_text(
             330,
-            y,
+            y - 5,
             gettext("Majorities: most / second"),
-            font_size=14,
+            260,
+            14,
+            lines=1,
             font_weight="700",
             fill="#5a4526",
         )
@@ -258,15 +262,8 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
     for row, name in enumerate(OBJECTS):
         y = TOP + SQUARE * row + SQUARE / 2
         parts.append(PALETTE.tile(name, 20, y, 22))
-        parts.append(
-            text(
-                36,
-                y + 4,
-                f"{row + 1} {OBJECT_NAMES[GardenObject(row)]}",
-                font_size=11,
-                fill="#3a2d1a",
-            )
-        )
+        name = f"{row + 1} {OBJECT_NAMES[GardenObject(row)]}"
+        parts.append(wrapped_text(34, y, name, LEFT - 37, 11, fill="#3a2d1a"))
         for column in range(GRID):
             parts.append(_square(row, column, garden, picks))
     label = gettext("Garden of player %(number)s: %(points)s") % {

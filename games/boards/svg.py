@@ -1,20 +1,35 @@
 """Small builders of SVG markup shared by the boards. Every text goes through ``escape``."""
 
+import re
 from collections.abc import Callable
+from functools import cache
 from html import escape
 
 from django.utils.translation import gettext, ngettext
 
 from games.boards import words
 
+_UNSAFE = re.compile(r"[&<>\"']")
+
 
 def attrs(**values) -> str:
     """``key="value"`` pairs; underscores become dashes, ``None`` values are left out."""
     return "".join(
-        f' {key.rstrip("_").replace("_", "-")}="{escape(str(value))}"'
+        f' {_attribute(key)}="{_escaped(str(value))}"'
         for key, value in values.items()
         if value is not None
     )
+
+
+@cache
+def _attribute(key: str) -> str:
+    return key.rstrip("_").replace("_", "-")
+
+
+def _escaped(value: str) -> str:
+    """``value`` escaped for an attribute; most values (numbers, colours) need nothing,
+    and a search costs less than the escaping (a board writes thousands of them)."""
+    return escape(value) if _UNSAFE.search(value) else value
 
 
 def element(name: str, body: str = "", **values) -> str:
@@ -25,6 +40,34 @@ def element(name: str, body: str = "", **values) -> str:
 
 def text(x: float, y: float, content: str, **values) -> str:
     return element("text", escape(content), x=_n(x), y=_n(y), **values)
+
+
+# A sans-serif letter's average width, as a share of the font's size (DejaVu Sans, the
+# boards' font, is among the wider ones).
+LETTER_WIDTH = 0.56
+
+
+def wrapped_text(
+    x: float, middle: float, content: str, width: float, size: float, lines: int = 3, **values
+) -> str:
+    """``content`` as text lines that fit ``width`` (an SVG text does not wrap): broken
+    between words, at most ``lines`` lines centred on ``middle``, the font made smaller
+    where a word or the last line would not fit (long words of some languages)."""
+    letter = LETTER_WIDTH * (1.12 if values.get("font_weight") in ("700", "bold") else 1)
+    found: list[str] = []
+    for word in content.split():
+        if found and len(found[-1]) + 1 + len(word) <= width / (size * letter):
+            found[-1] += " " + word
+        else:
+            found.append(word)
+    if len(found) > lines:
+        found = [" ".join(found[: len(found) - lines + 1]), *found[len(found) - lines + 1 :]]
+    size = min(size, width / (max(map(len, found)) * letter))
+    top = middle - (len(found) - 1) * size * 0.55 + size * 0.35
+    return "".join(
+        text(x, top + index * size * 1.1, line, font_size=_n(size), **values)
+        for index, line in enumerate(found)
+    )
 
 
 def group(*children: str, **values) -> str:

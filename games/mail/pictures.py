@@ -1,126 +1,104 @@
-"""The boards of a game as one PNG picture for the HTML email, drawn from the same SVG
-boards as the game's page (``games.boards``) and rendered on the server with resvg (mail
-clients show no SVG). The reader's own board comes right after the table, full width; the
-other players' boards follow two to a row.
+"""The boards of a game as PNG pictures for the HTML email, drawn from the same SVG boards
+as the game's page (``games.boards``) by ``games.mail.raster`` (mail clients show no SVG):
+one picture of the table (the sources), one of each player's board. The email's HTML puts
+the reader's board right after the table, full width, and the other boards two to a row,
+each under its caption (the player's name and score), which stays out of the pictures.
 
-Issue 33: a picture costs 100–300 ms of CPU to rasterize, most of it spent by resvg drawing
-its shapes and text, in proportion to its pixels (``bench/email_pictures.py``). So a
-picture is drawn once per drawing (the game's view, the reader's seat that puts their
-board first, the captions in the reader's language) and kept in the shared cache: every
-further email of it (another reader who sees the same, a reminder, the deadline warning, a
-confirmation) costs a cache read. And a picture is a palette PNG of a few dozen colours (the
-boards use a handful; text's anti-aliasing needs the rest): a third of an RGBA PNG's bytes."""
+Issue 33: so a picture shows a position and nothing of its reader, it is drawn once for
+everyone and kept in the shared cache under its drawing: every further email that shows it
+(another reader, a reminder, the deadline warning, the next move's email for every board
+the move left alone) costs a cache read. Drawing one costs a few milliseconds
+(``bench/email_pictures.py``)."""
 
 import hashlib
-import io
 import re
+from dataclasses import dataclass
+from html import unescape
 
-import resvg_py
 from django.core.cache import cache
-from PIL import Image
+from django.utils.translation import get_language
 
 from games.boards import board_of
-from games.boards.svg import element, text
+from games.mail import raster
 
-# The layout's width in SVG units, as wide as the HTML email's column on a desktop (600 px).
-WIDTH = 600
-# The picture's width in pixels: twice what a phone shows of it (390 px), for a sharp
-# picture on a phone's screen.
-PIXELS = 780
-GAP = 12
-CAPTION = 28
-BACKGROUND = "#ffffff"
-# Enough for the boards' colours and smooth text; more adds bytes, not looks.
-COLOURS = 32
+# A board shown the email column's width (600 px on a desktop) is drawn 780 pixels wide:
+# twice what a phone shows of it (390 px), for a sharp picture on a phone's screen.
+WIDE = 780
+# A board shown half that width, two to a row.
+NARROW = 384
 # A picture of a position stays the same forever; a day covers its reminders and warnings.
 KEPT_FOR = 24 * 3600
-# Part of every cached picture's name: change it when the boards' drawing changes, so that no
-# email shows a picture drawn by the code before.
-DRAWN_BY = f"2026-11 {PIXELS} {COLOURS}"
-VIEW_BOX = re.compile(r'viewBox="\s*[-\d.]+\s+[-\d.]+\s+([\d.]+)\s+([\d.]+)\s*"')
+# Part of every cached picture's name: change it when the drawing of the pictures changes,
+# so that no email shows a picture drawn by the code before.
+DRAWN_BY = "2026-11 pillow palette 4"
+LABEL = re.compile(r'aria-label="([^"]*)"')
 
 _drawn_here: set[str] = set()
 
 
-def boards_png(game_type: str, view, captions: dict[int, str], reader: int | None) -> bytes:
-    """The table and every seat's board (``captions``: seat -> its caption), the reader's
-    first, as PNG bytes: from the cache, without drawing anything, when the same picture
-    (the same game, view, reader's seat and captions) was drawn before."""
-    drawing = repr((DRAWN_BY, game_type, view, reader, sorted(captions.items())))
-    key = "mail-picture:" + hashlib.sha256(drawing.encode()).hexdigest()
+@dataclass(frozen=True)
+class Panel:
+    """One picture of the boards: the table's (``seat`` is ``None``) or a seat's board,
+    ``pixels`` wide, and its SVG's label (said in the reader's language)."""
+
+    seat: int | None
+    png: bytes
+    pixels: int
+    label: str
+
+    @property
+    def wide(self) -> bool:
+        return self.pixels == WIDE
+
+
+def panels(game_type: str, view, seats: list[int], reader: int | None) -> list[Panel]:
+    """The table, then the reader's board (wide), then the other ``seats``' boards. The
+    position's pictures are looked up together, under the position (no board drawn as
+    SVG when all are there); a picture missing there is looked up under its drawing (a
+    board the last move left alone was drawn for the position before) and else drawn."""
+    board = board_of(game_type)
+    wanted = [(None, WIDE)] + ([(reader, WIDE)] if reader in seats else [])
+    wanted += [(seat, NARROW) for seat in seats if seat != reader]
+    position = repr((DRAWN_BY, game_type, get_language(), view))
+    named = {
+        part: "mail-position:" + hashlib.sha256(f"{position} {part}".encode()).hexdigest()
+        for part in wanted
+    }
+    found = cache.get_many(list(named.values()))
+    new = {}
+    for seat, pixels in wanted:
+        name = named[(seat, pixels)]
+        if name not in found:
+            svg = (
+                board.table_svg(view, picks=False)
+                if seat is None
+                else board.player_svg(view, seat, picks=False)
+            )
+            label = LABEL.search(svg)
+            new[name] = (drawn(svg, pixels), unescape(label.group(1)) if label else "")
+            found[name] = new[name]
+    if new:
+        cache.set_many(new, KEPT_FOR)
+        _drawn_here.update(new)
+    panels = []
+    for seat, pixels in wanted:
+        png, label = found[named[(seat, pixels)]]
+        panels.append(Panel(seat, png, pixels, label))
+    return panels
+
+
+def drawn(svg: str, pixels: int) -> bytes:
+    """``svg`` as PNG bytes ``pixels`` wide: from the cache when it was drawn before."""
+    key = "mail-picture:" + hashlib.sha256(f"{DRAWN_BY} {pixels} {svg}".encode()).hexdigest()
     png = cache.get(key)
     if png is None:
-        png = rasterized(boards_svg(game_type, view, captions, reader))
+        png = raster.png(svg, pixels)
         cache.set(key, png, KEPT_FOR)
         _drawn_here.add(key)
     return png
-
-
-def boards_svg(game_type: str, view, captions: dict[int, str], reader: int | None) -> str:
-    """The picture as one SVG document ``WIDTH`` units wide."""
-    board = board_of(game_type)
-    parts, y = [], 0.0
-    panel, height = _placed(board.table_svg(view, picks=False), 0, y, WIDTH)
-    parts.append(panel)
-    y += height + GAP
-    others = [seat for seat in sorted(captions) if seat != reader]
-    rows = [[reader]] if reader in captions else []
-    rows += [others[index : index + 2] for index in range(0, len(others), 2)]
-    column = (WIDTH - GAP) / 2
-    for row in rows:
-        width = WIDTH if row == [reader] else column
-        row_height = 0.0
-        for index, seat in enumerate(row):
-            x = index * (column + GAP)
-            caption = text(x + 4, y + CAPTION - 8, captions[seat], font_size=17, fill="#222")
-            panel, height = _placed(
-                board.player_svg(view, seat, picks=False), x, y + CAPTION, width
-            )
-            parts += [caption, panel]
-            row_height = max(row_height, CAPTION + height + GAP)
-        y += row_height
-    return element(
-        "svg",
-        "".join(parts),
-        xmlns="http://www.w3.org/2000/svg",
-        viewBox=f"0 0 {WIDTH} {y:.0f}",
-        width=WIDTH,
-        height=f"{y:.0f}",
-        font_family="DejaVu Sans, Helvetica, Arial, sans-serif",
-    )
-
-
-def rasterized(picture: str) -> bytes:
-    """``picture`` drawn ``PIXELS`` wide as a palette PNG. Shapes are drawn without
-    anti-aliasing (the boards are mostly upright squares; at twice the shown size the mail
-    client's scaling smooths the rest) and text with it: a third fewer colours and bytes,
-    and a fifth less CPU."""
-    png = resvg_py.svg_to_bytes(
-        svg_string=picture,
-        background=BACKGROUND,
-        zoom=PIXELS / WIDTH,
-        shape_rendering="crisp_edges",
-    )
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    palette = image.quantize(COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    palette.save(out, "PNG", compress_level=6)
-    return out.getvalue()
 
 
 def forget() -> None:
     """Drop the pictures this process drew from the cache (benches and tests)."""
     cache.delete_many(list(_drawn_here))
     _drawn_here.clear()
-
-
-def _placed(svg: str, x: float, y: float, width: float) -> tuple[str, float]:
-    """A board's SVG document placed at (x, y), scaled to ``width``; and its height."""
-    found = VIEW_BOX.search(svg)
-    if found is None:
-        raise ValueError("a board picture without a viewBox")
-    height = width * float(found.group(2)) / float(found.group(1))
-    placed = svg.replace(
-        "<svg ", f'<svg x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" ', 1
-    )
-    return placed, height

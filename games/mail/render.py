@@ -100,6 +100,23 @@ class MoveGroup:
 
 
 @dataclass
+class Picture:
+    """A picture attached inline: the table's or a player's board (under its
+    ``caption``), shown the email column's width or half of it."""
+
+    cid: str
+    png: bytes
+    alt: str
+    caption: str = ""
+    wide: bool = True
+
+    @property
+    def width(self) -> int:
+        """Its width in CSS pixels on a desktop (the email's column is 600 px)."""
+        return 600 if self.wide else 294
+
+
+@dataclass
 class Section:
     """One game in an email: where it stands and, on the reader's turn, how to move."""
 
@@ -111,8 +128,18 @@ class Section:
     moves: list[Move] = field(default_factory=list)
     groups: list[MoveGroup] = field(default_factory=list)
     reply_address: str = ""
-    picture_cid: str = ""
-    picture: bytes = b""
+    pictures: list[Picture] = field(default_factory=list)
+
+    @property
+    def picture_rows(self) -> list[list[Picture]]:
+        """The pictures as the HTML lays them out: a wide one alone, narrow ones in twos."""
+        rows: list[list[Picture]] = []
+        for picture in self.pictures:
+            if picture.wide or not rows or rows[-1][0].wide or len(rows[-1]) == 2:
+                rows.append([picture])
+            else:
+                rows[-1].append(picture)
+        return rows
 
     def move_lines(self) -> list[str]:
         """The grouped moves as text lines of at most ``TEXT_WIDTH`` characters: each group
@@ -189,8 +216,16 @@ def section(game: Game, user, now: datetime) -> Section:
     seat = seat_of_user(game, user)
     view = engine.view(table.state) if table.started else None
     if view is not None and settings.MAIL_BOARD_PICTURES:
-        found.picture = pictures.boards_png(game.game_type, view, players, seat)
-        found.picture_cid = f"boards-{game.pk}"
+        found.pictures = [
+            Picture(
+                cid=f"boards-{game.pk}-" + ("table" if panel.seat is None else f"{panel.seat}"),
+                png=panel.png,
+                alt=panel.label if panel.seat is None else players[panel.seat],
+                caption="" if panel.seat is None else players[panel.seat],
+                wide=panel.wide,
+            )
+            for panel in pictures.panels(game.game_type, view, sorted(players), seat)
+        ]
     if game.status == Game.Status.ACTIVE and seat is not None and seat == game.to_move:
         found.moves, found.groups = grouped_moves(game, table, view)
         found.reply_address = tokens.reply_address(game.pk, seat, game.last_seq)
@@ -376,7 +411,7 @@ def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
         to=[row.recipient],
         reply_to=reply_to[:1] if len(email.sections) == 1 else None,
         headers=headers,
-        pictures=[(s.picture_cid, s.picture) for s in email.sections if s.picture],
+        pictures=[(p.cid, p.png) for s in email.sections for p in s.pictures],
     )
     result.attach_alternative(html, "text/html")
     return result

@@ -50,14 +50,17 @@ def sent(monkeypatch) -> list[str]:
 
 
 @pytest.mark.parametrize("key", [None, "fresh-key"])
-def test_a_conflict_is_answered_by_the_insert_itself_in_one_statement(sent, key):
+def test_an_append_is_one_statement_and_a_conflict_one_more_to_say_why(sent, key):
     store.append("game-1", 0, numbered("A", "B"), actor="system", idempotency_key="k0")
+    sent.clear()
+    store.append("game-1", 2, numbered("C"), actor="system", idempotency_key=key and "k2")
+    assert len(sent) == 1 and "INSERT INTO events_event" in sent[0]
     sent.clear()
     with pytest.raises(ConcurrencyConflict) as conflict:
         store.append("game-1", 1, numbered("late", "later"), actor="user:2", idempotency_key=key)
-    assert conflict.value.current_seq == 2
-    assert len(sent) == 1 and "INSERT INTO events_event" in sent[0]
-    assert store.current_seq("game-1") == 2
+    assert conflict.value.current_seq == 3
+    assert len(sent) == 2 and "INSERT INTO events_event" in sent[0]
+    assert store.current_seq("game-1") == 3
 
 
 @pytest.mark.django_db(transaction=True)

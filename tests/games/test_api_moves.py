@@ -3,6 +3,7 @@ takebacks (never across a draw), resigning, and reading the game back: its state
 event, its events and its record."""
 
 import json
+import random
 
 import pytest
 
@@ -58,6 +59,28 @@ def test_a_legal_move_appends_its_events_and_answers_the_new_last_seq(alice, bob
     assert [e["seq"] for e in body["events"]] == list(range(before + 1, game.last_seq + 1))
     assert body["events"][0]["type"] == "table.Moved"
     assert body["events"][1]["type"] == "azul.TilesTaken"
+
+
+def test_a_move_answers_who_is_to_move_and_the_movers_next_moves_when_the_turn_stays(alice, bob):
+    """A client asks legal-moves/ only when the turn comes to it: the answer to a move
+    lists the mover's next moves when the turn stays with them (Summer Pavilion's
+    building phase, once the other player has passed), and no one else's."""
+    game = started("summer-pavilion", alice, bob)
+    stayed = 0
+    while True:
+        game.refresh_from_db()
+        if game.to_move is None:
+            break
+        seat, user = game.to_move, mover(game)
+        body = play_move(game, random.Random(game.last_seq)).json()
+        game.refresh_from_db()
+        assert body["to_move"] == game.to_move
+        if body["to_move"] == seat:
+            stayed += 1
+            assert body["moves"] == legal_moves(client_for(user), game)["moves"] != []
+        else:
+            assert body["moves"] == []
+    assert stayed > 0
 
 
 def test_the_legal_moves_are_for_the_player_to_move_only(alice, bob):

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.mail import pictures, render
+from games.mail import pictures, raster, render
 from games.models import NoticeKind, Outbox
 from games.notify.channels.email import outbox
 from games.repository import game_table
@@ -35,39 +35,57 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 @pytest.mark.parametrize(("kind", "players"), GAMES)
 @pytest.mark.django_db
-def test_the_turn_email_of_each_game_shows_its_boards_as_an_inline_picture(
+def test_the_turn_email_of_each_game_shows_the_table_and_every_board_as_inline_pictures(
     kind, players, alice, bob, carol, settings
 ):
     settings.MAIL_BOARD_PICTURES = True
     game = start_game(alice, *(bob, carol)[: players - 1], game=kind)
-    _, email = turn_email_of(game)
+    row, email = turn_email_of(game)
     assert email.get_content_type() == "multipart/alternative"
     text, related = email.get_payload()
     assert text.get_content_type() == "text/plain"
     assert related.get_content_type() == "multipart/related"
-    html, picture = related.get_payload()
-    assert f'src="cid:boards-{game.pk}"' in html.get_content()
-    assert picture["Content-ID"] == f"<boards-{game.pk}>"
-    width, height = png_size(picture.get_content())
-    assert width == 780 and height > 300, "twice a phone's width (390 px)"
-    assert picture.get_content()[25] == 3, "a palette PNG"
-    assert len(picture.get_content()) <= 60 * 1024
-    assert 'width="600" style="display: block; width: 100%;' in html.get_content()
+    html, *images = related.get_payload()
+    assert len(images) == 1 + players, "the table and every player's board"
+    page = html.get_content()
+    for image in images:
+        cid = image["Content-ID"].strip("<>")
+        assert f'src="cid:{cid}"' in page
+        assert image.get_content()[25] == 3, "a palette PNG"
+        assert len(image.get_content()) <= 60 * 1024
+    widths = [png_size(image.get_content())[0] for image in images]
+    assert widths == [780, 780] + [384] * (players - 1), (
+        "the table and the reader's board twice a phone's width (390 px), the others half"
+    )
+    table, own = (image["Content-ID"].strip("<>") for image in images[:2])
+    assert table == f"boards-{game.pk}-table"
+    reader = game.seats.get(user__email=row.recipient).position
+    assert own == f"boards-{game.pk}-{reader}", "the reader's board right after the table"
+    captions = re.findall(r'<p style="margin: 0 0 .3em; font-size: 14px;">([^<]*)</p>', page)
+    assert len(captions) == players, "each board under its player's line, out of the picture"
+    assert 'style="display: block; width: 100%; max-width: 600px;' in page
 
 
 @pytest.mark.django_db
-def test_a_picture_is_drawn_once_for_every_email_that_shows_it(alice, bob, settings, monkeypatch):
+def test_a_picture_of_a_position_is_drawn_once_for_all_its_readers_and_emails(
+    alice, bob, settings, monkeypatch
+):
     settings.MAIL_BOARD_PICTURES = True
     game = start_game(alice, bob, game="miyabi")
     drawn = []
-    monkeypatch.setattr(pictures, "rasterized", lambda svg: drawn.append(svg) or b"png")
+    monkeypatch.setattr(raster, "png", lambda svg, width: drawn.append(svg) or b"png")
     # A name no earlier run has drawn under (the cache is Redis, shared between runs).
     monkeypatch.setattr(pictures, "DRAWN_BY", uuid.uuid4().hex)
     first = turn_email_of(game)[1]
     again = turn_email_of(game)[1]
-    assert len(drawn) == 1
-    assert first.get_payload()[1].get_payload()[1].get_content() == b"png"
-    assert again.get_payload()[1].get_payload()[1].get_content() == b"png"
+    assert len(drawn) == 3, "the table and two boards, once"
+    for email in (first, again):
+        assert [p.get_content() for p in email.get_payload()[1].get_payload()[1:]] == [b"png"] * 3
+    view = game_table(game).engine.view(game_table(game).state)
+    pictures.panels("miyabi", view, [0, 1], 1 - game.to_move)
+    assert len(drawn) == 5, (
+        "the other player's email draws only the two boards it shows at another width"
+    )
     pictures.forget()
 
 

@@ -47,8 +47,12 @@ def test_the_turn_email_fits_a_phone_and_a_desktop_in_every_language(
             page.set_content(html)
             shoot(page, f"mail/{kind}-{language}-{width}")
             assert page.evaluate("document.documentElement.scrollWidth") <= width
-            picture = page.locator("img").bounding_box()
-            assert picture["width"] <= min(width, 600) and picture["height"] > 150
+            boxes = [image.bounding_box() for image in page.locator("img").all()]
+            assert len(boxes) == 1 + players, "the table and every board"
+            assert all(box["width"] <= min(width, 600) for box in boxes)
+            assert boxes[0]["height"] > 100 and boxes[1]["width"] > boxes[-1]["width"], (
+                "the reader's board wider than the others'"
+            )
             smallest = page.evaluate(
                 "Math.min(...[...document.querySelectorAll('a[href*=\"?move=\"]')]"
                 ".map(a => a.getBoundingClientRect().height))"

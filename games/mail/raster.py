@@ -1,0 +1,343 @@
+"""The boards' SVG drawn as a palette PNG with Pillow, for the emails (mail clients show no
+SVG).
+
+Issue 33: resvg spent 100–250 ms on a picture: it draws into a full RGBA canvas, encodes
+it as PNG, and the picture then had to be decoded and reduced to a palette (30–50 ms
+more). The boards draw with a handful of shapes (rectangles, circles, polygons, one kind
+of arched path) and short texts (``games.boards``), so this module draws exactly those,
+straight into a palette image: shapes without anti-aliasing (as resvg's ``crisp_edges``
+drew them; at twice the shown size the mail client's scaling smooths them), text with
+four levels of anti-aliasing blended over the colour beneath it. A picture costs a few
+milliseconds.
+
+It reads only the SVG the boards write: an element or attribute it does not know is
+skipped (titles, classes, data attributes), never guessed."""
+
+import io
+import math
+import re
+import xml.etree.ElementTree as ET
+from functools import cache, lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+NS = "{http://www.w3.org/2000/svg}"
+FONTS = Path("/usr/share/fonts/truetype/dejavu")
+# Text's coverage drawn in these steps (of 255): the first three blend the text's colour
+# into the colour beneath, the last is the text's colour itself.
+COVERAGE = ((40, 0.25), (100, 0.5), (160, 0.75), (215, 1.0))
+PATH_TOKEN = re.compile(r"[MmVvHhLlAaZz]|-?\d*\.?\d+(?:e-?\d+)?")
+# Pillow's lookup table from coverage to its step (a table is applied in C, a function per
+# pixel is not).
+STEPS = [sum(value >= threshold for threshold, _ in COVERAGE) for value in range(256)]
+INKED = [255 if step else 0 for step in STEPS]
+ANYWHERE = [0] + [255] * 255
+RGBA = re.compile(r"rgba\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([\d.]+)\s*\)")
+
+
+@cache
+def font(pixels: int, bold: bool) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """DejaVu Sans (the boards' first font) at ``pixels``, loaded once per process;
+    Pillow's own font where DejaVu is not installed."""
+    path = FONTS / ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    if path.exists():
+        return ImageFont.truetype(str(path), pixels)
+    return ImageFont.load_default(pixels)
+
+
+def png(svg: str, width: int, background: str = "#ffffff") -> bytes:
+    """The SVG document ``svg`` drawn ``width`` pixels wide as a palette PNG."""
+    root = ET.fromstring(svg)
+    box = [float(v) for v in root.get("viewBox", "").split()]
+    scale = width / box[2]
+    canvas = Canvas(width, max(1, round(box[3] * scale)), background)
+    canvas.draw(root, scale, -box[0] * scale, -box[1] * scale)
+    out = io.BytesIO()
+    canvas.image.putpalette(canvas.palette_bytes())
+    canvas.image.save(out, "PNG", compress_level=6)
+    return out.getvalue()
+
+
+class Canvas:
+    """A palette image and the colours it has used, drawn on element by element."""
+
+    def __init__(self, width: int, height: int, background: str) -> None:
+        self.colours: dict[tuple[int, int, int], int] = {}
+        self.entries: list[tuple[int, int, int]] = []
+        self.inks: dict[tuple, list[int]] = {}
+        self.image = Image.new("P", (width, height), self.index(rgb(background)))
+        self.pen = ImageDraw.Draw(self.image)
+
+    def index(self, colour: tuple[int, int, int]) -> int:
+        """The palette entry of ``colour`` (the nearest one when all 256 are taken)."""
+        found = self.colours.get(colour)
+        if found is not None:
+            return found
+        if len(self.colours) < 256:
+            self.colours[colour] = len(self.entries)
+            self.entries.append(colour)
+            return self.colours[colour]
+        return min(
+            self.colours.items(),
+            key=lambda item: sum((a - b) ** 2 for a, b in zip(item[0], colour, strict=True)),
+        )[1]
+
+    def palette_bytes(self) -> bytes:
+        return b"".join(bytes(colour) for colour in self.entries)
+
+    def ink(self, value: str | None, x: float, y: float) -> int | None:
+        """The palette entry of a fill or stroke; a translucent colour is blended over
+        the colour at (x, y); ``None`` for none."""
+        if not value or value in ("none", "transparent"):
+            return None
+        found = RGBA.fullmatch(value.replace(" ", ""))
+        if found is None:
+            return self.index(rgb(value))
+        alpha = float(found.group(4))
+        over = tuple(int(found.group(i)) for i in (1, 2, 3))
+        return self.index(blend(self.under(x, y), over, alpha))
+
+    def under(self, x: float, y: float) -> tuple[int, int, int]:
+        """The colour drawn at (x, y) so far."""
+        width, height = self.image.size
+        at = self.image.im.getpixel(
+            (min(max(int(x), 0), width - 1), min(max(int(y), 0), height - 1))
+        )
+        return self.entries[at]
+
+    def draw(self, node: ET.Element, scale: float, dx: float, dy: float) -> None:
+        """``node`` and its children, at ``scale`` and moved by (dx, dy) pixels."""
+        for child in node:
+            tag = child.tag.removeprefix(NS)
+            if tag == "svg":
+                box = [float(v) for v in child.get("viewBox", "0 0 1 1").split()]
+                inner = float(child.get("width", box[2])) * scale / box[2]
+                x = dx + float(child.get("x", 0)) * scale - box[0] * inner
+                y = dy + float(child.get("y", 0)) * scale - box[1] * inner
+                self.draw(child, inner, x, y)
+            elif tag == "g":
+                self.draw(child, scale, dx, dy)
+            elif tag in SHAPES:
+                SHAPES[tag](self, child, scale, dx, dy)
+
+    def outlined(self, node, scale, points_at) -> tuple[int | None, int | None, int]:
+        """The fill, the stroke and the stroke's width in pixels of a shape. A dashed
+        stroke is drawn whole in its dashes' colour diluted by their gaps over the colour
+        at ``points_at``: at this size the eye sees the same, and a ring costs a
+        seventieth of its dashes."""
+        x, y = points_at
+        fill = self.ink(node.get("fill", "#000"), x, y)
+        stroke = self.ink(node.get("stroke"), x, y)
+        if stroke is None:
+            return fill, None, 0
+        dashes = node.get("stroke-dasharray")
+        if dashes:
+            on, off = (float(v) for v in dashes.replace(",", " ").split()[:2])
+            stroke = self.index(blend(self.under(x, y), self.entries[stroke], on / (on + off)))
+        return fill, stroke, max(1, round(float(node.get("stroke-width", 1)) * scale))
+
+    def rect(self, node, scale, dx, dy) -> None:
+        x = dx + float(node.get("x", 0)) * scale
+        y = dy + float(node.get("y", 0)) * scale
+        w = float(node.get("width", 0)) * scale
+        h = float(node.get("height", 0)) * scale
+        radius = float(node.get("rx", node.get("ry", 0))) * scale
+        fill, stroke, width = self.outlined(node, scale, (x + max(1, radius), y + max(1, radius)))
+        # An SVG stroke is centred on the edge; Pillow's outline lies inside the box.
+        grow = width / 2 if stroke is not None else 0
+        box = (round(x - grow), round(y - grow), round(x + w + grow) - 1, round(y + h + grow) - 1)
+        if box[2] < box[0] or box[3] < box[1]:
+            return
+        if radius >= 1:
+            self.stamp(box, round(radius), fill, stroke, width)
+        else:
+            self.pen.rectangle(box, fill, stroke, width)
+
+    def stamp(self, box, radius: int, fill, stroke, width: int) -> None:
+        """A rounded rectangle, pasted from its shape (``rounded``) in its colours."""
+        size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
+        regions, mask = rounded(size, radius, fill is not None, stroke is not None, width)
+        inks = regions.point([0, fill or 0, stroke or 0] + [0] * 253, "L")
+        self.image.im.paste(inks, (box[0], box[1], box[0] + size[0], box[1] + size[1]), mask)
+
+    def circle(self, node, scale, dx, dy) -> None:
+        cx = dx + float(node.get("cx", 0)) * scale
+        cy = dy + float(node.get("cy", 0)) * scale
+        r = float(node.get("r", 0)) * scale
+        fill, stroke, width = self.outlined(node, scale, (cx, cy))
+        grow = width / 2 if stroke is not None else 0
+        reach = r + grow
+        box = (round(cx - reach), round(cy - reach), round(cx + reach), round(cy + reach))
+        self.pen.ellipse(box, fill, stroke, width)
+
+    def polygon(self, node, scale, dx, dy) -> None:
+        numbers = [float(v) for v in re.split(r"[\s,]+", node.get("points", "").strip()) if v]
+        points = [
+            (dx + numbers[i] * scale, dy + numbers[i + 1] * scale)
+            for i in range(0, len(numbers) - 1, 2)
+        ]
+        self.shape(node, scale, points)
+
+    def path(self, node, scale, dx, dy) -> None:
+        points = [(dx + x * scale, dy + y * scale) for x, y in path_points(node.get("d", ""))]
+        self.shape(node, scale, points)
+
+    def shape(self, node, scale, points) -> None:
+        if len(points) < 2:
+            return
+        centre = (
+            sum(x for x, _ in points) / len(points),
+            sum(y for _, y in points) / len(points),
+        )
+        fill, stroke, width = self.outlined(node, scale, centre)
+        if fill is not None:
+            self.pen.polygon(points, fill)
+        if stroke is not None:
+            self.pen.line([*points, points[0]], stroke, width, joint="curve")
+
+    def text(self, node, scale, dx, dy) -> None:
+        words = "".join(node.itertext()).strip()
+        if not words:
+            return
+        pixels = max(6, round(float(node.get("font-size", 16)) * scale))
+        bold = node.get("font-weight") in ("bold", "700", "800", "900")
+        anchor = {"middle": "ms", "end": "rs"}.get(node.get("text-anchor", ""), "ls")
+        x = dx + float(node.get("x", 0)) * scale
+        y = dy + float(node.get("y", 0)) * scale
+        levels, mask, (left, top) = coverage(words, pixels, bold, anchor)
+        at = (round(x) + left, round(y) + top)
+        beneath = self.under(at[0] + levels.width / 2, y - pixels * 0.3)
+        inks = levels.im.point(self.shades(beneath, rgb(node.get("fill", "#000"))), "L")
+        # Palette entries pasted as they are: the core's paste, which copies the bytes
+        # (an ``L`` picture pasted by ``Image.paste`` would be converted to the palette).
+        box = (*at, at[0] + levels.width, at[1] + levels.height)
+        self.image.im.paste(inks, box, mask.im)
+
+    def shades(self, beneath: tuple[int, int, int], colour: tuple[int, int, int]) -> list[int]:
+        """A lookup table from a text's coverage step to the palette entry of ``colour``
+        blended over ``beneath`` at that step."""
+        key = (beneath, colour)
+        if key not in self.inks:
+            entries = [self.index(blend(beneath, colour, share)) for _, share in COVERAGE]
+            table = [0] * 256
+            for step, entry in enumerate(entries, start=1):
+                table[step] = entry
+            self.inks[key] = table
+        return self.inks[key]
+
+
+@lru_cache(maxsize=1024)
+def rounded(size: tuple[int, int], radius: int, filled: bool, stroked: bool, width: int):
+    """A rounded rectangle's shape: 1 where it is filled and 2 where it is stroked, and
+    the mask of both; kept per process (a board repeats its tiles and spaces, and a paste
+    costs a tenth of a drawing)."""
+    regions = Image.new("L", size, 0)
+    corners = (0, 0, size[0] - 1, size[1] - 1)
+    ImageDraw.Draw(regions).rounded_rectangle(
+        corners, radius, 1 if filled else None, 2 if stroked else None, width
+    )
+    return regions.im, regions.point(ANYWHERE).im
+
+
+@lru_cache(maxsize=4096)
+def coverage(words: str, pixels: int, bold: bool, anchor: str) -> tuple:
+    """The text drawn as its step of ``COVERAGE`` per pixel (0 where it is not, 1 to 4),
+    the mask of where it is, and its offset from the anchor; kept per process (the boards
+    repeat their letters and numbers)."""
+    face = font(pixels, bold)
+    left, top, right, bottom = face.getbbox(words, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), words, 255, font=face, anchor=anchor)
+    return mask.point(STEPS), mask.point(INKED), (left, top)
+
+
+SHAPES = {
+    "rect": Canvas.rect,
+    "circle": Canvas.circle,
+    "polygon": Canvas.polygon,
+    "path": Canvas.path,
+    "text": Canvas.text,
+}
+
+
+@cache
+def rgb(value: str) -> tuple[int, int, int]:
+    """A ``#rgb`` or ``#rrggbb`` colour (the only kinds the boards write but ``rgba``)."""
+    value = value.strip().lstrip("#")
+    if len(value) == 3:
+        value = "".join(c * 2 for c in value)
+    return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
+
+
+def blend(under, over, share: float) -> tuple[int, int, int]:
+    return tuple(round(u + (o - u) * share) for u, o in zip(under, over, strict=True))
+
+
+def path_points(d: str) -> list[tuple[float, float]]:
+    """The outline of a path of lines and circular arcs (``M``, ``L``, ``H``, ``V``, ``A``,
+    ``Z``, absolute or relative), arcs as short lines."""
+    tokens = PATH_TOKEN.findall(d)
+    points: list[tuple[float, float]] = []
+    x = y = 0.0
+    command = "M"
+    at = 0
+
+    def number() -> float:
+        nonlocal at
+        at += 1
+        return float(tokens[at - 1])
+
+    while at < len(tokens):
+        if tokens[at].isalpha():
+            command = tokens[at]
+            at += 1
+            if command in "Zz":
+                continue
+        relative = command.islower()
+        kind = command.upper()
+        if kind in "ML":
+            nx, ny = number(), number()
+            x, y = (x + nx, y + ny) if relative else (nx, ny)
+        elif kind == "H":
+            value = number()
+            x = x + value if relative else value
+        elif kind == "V":
+            value = number()
+            y = y + value if relative else value
+        elif kind == "A":
+            radius, _ry, _turn, large, sweep = (number() for _ in range(5))
+            nx, ny = number(), number()
+            end = (x + nx, y + ny) if relative else (nx, ny)
+            points += arc_points((x, y), end, radius, bool(large), bool(sweep))
+            x, y = end
+        else:
+            break
+        points.append((x, y))
+    return points
+
+
+def arc_points(start, end, radius, large: bool, sweep: bool) -> list[tuple[float, float]]:
+    """Points along a circular arc from ``start`` to ``end`` (SVG's endpoint form)."""
+    (x1, y1), (x2, y2) = start, end
+    chord = math.dist(start, end)
+    if chord == 0:
+        return []
+    radius = max(radius, chord / 2)
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    offset = math.sqrt(max(radius * radius - chord * chord / 4, 0))
+    ux, uy = (y1 - y2) / chord, (x2 - x1) / chord
+    sign = -1 if large == sweep else 1
+    cx, cy = mx + sign * offset * ux, my + sign * offset * uy
+    a1 = math.atan2(y1 - cy, x1 - cx)
+    a2 = math.atan2(y2 - cy, x2 - cx)
+    turn = a2 - a1
+    if sweep and turn < 0:
+        turn += 2 * math.pi
+    if not sweep and turn > 0:
+        turn -= 2 * math.pi
+    steps = 12
+    return [
+        (cx + radius * math.cos(angle), cy + radius * math.sin(angle))
+        for angle in (a1 + turn * i / steps for i in range(1, steps))
+    ]
