@@ -125,6 +125,17 @@ def validate_options(engine, players: int, options: dict | None) -> dict:
         ) from None
 
 
+def game_engine(game: str):
+    """The engine of a game the site offers, or ``BadRequest`` naming those it offers."""
+    if game not in GAME_TYPES:
+        raise BadRequest(
+            _("unknown game %(game)s; accepted: %(accepted)s")
+            % {"game": repr(game), "accepted": ", ".join(GAME_TYPES)},
+            code="invalid_game",
+        )
+    return game_type(game).engine
+
+
 @transaction.atomic
 def game_create(
     *,
@@ -150,13 +161,7 @@ def game_create(
     the game's reminder policy (``validate_reminders``); ``rated`` whether the result
     counts for the ratings (issue 16); ``timeout_bot`` the level of the computer player
     that plays a turn whose time ran out (timeout policy ``bot``)."""
-    if game not in GAME_TYPES:
-        raise BadRequest(
-            _("unknown game %(game)s; accepted: %(accepted)s")
-            % {"game": repr(game), "accepted": ", ".join(GAME_TYPES)},
-            code="invalid_game",
-        )
-    engine = game_type(game).engine
+    engine = game_engine(game)
     if not isinstance(players, int) or players not in engine.PLAYERS:
         raise BadRequest(
             _("players must be %(fewest)s to %(most)s, not %(players)s")
@@ -222,6 +227,36 @@ def game_create(
         Seat.objects.create(game=new, status=Seat.Status.OPEN)
     if len(levels) == players - 1:
         _start(new, list(new.seats.all()), by=creator)
+    return new
+
+
+def game_create_seated(
+    *,
+    users: list,
+    game: str,
+    options: dict,
+    time_control: dict,
+    timeout_policy: str,
+    rated: bool,
+) -> Game:
+    """A game whose players are given in seat order (a tournament's table): created as
+    ``game_create`` creates one, every seat taken in that order, and started at once; no
+    one's own act, so every player is told it started."""
+    new = game_create(
+        creator=users[0],
+        game=game,
+        players=len(users),
+        options=options,
+        time_control=time_control,
+        timeout_policy=timeout_policy,
+        rated=rated,
+    )
+    seats = sorted(new.seats.all(), key=lambda seat: seat.pk)
+    for position, (seat, user) in enumerate(zip(seats, users, strict=True)):
+        seat.user, seat.status, seat.position = user, Seat.Status.JOINED, position
+        seat.joined_at = new.created_at
+    Seat.objects.bulk_update(seats, ["user", "status", "position", "joined_at"])
+    _start(new, seats, by=None)
     return new
 
 
@@ -412,7 +447,7 @@ def game_cancel(*, game: Game, user) -> Game:
 def _start(game: Game, seats: list[Seat], *, by) -> None:
     """Shuffle the seat order (unless every seat was given its place, as in a rematch),
     record it with the engine's opening draw, and begin; ``by``: the player whose act
-    started it (who sees it start)."""
+    started it (who sees it start; ``None`` when nobody's act did)."""
     order = list(seats)
     if all(seat.position is not None for seat in order):
         order.sort(key=lambda seat: seat.position)
@@ -424,7 +459,12 @@ def _start(game: Game, seats: list[Seat], *, by) -> None:
     game.started_at = timezone.now()
     game.status = Game.Status.ACTIVE
     players = tuple(actor_of(seat.user) if seat.user else bot_actor(seat.bot) for seat in order)
-    act(game, tbl.Begin(game.game_type, game.options, players), actor="system", by=by.pk)
+    act(
+        game,
+        tbl.Begin(game.game_type, game.options, players),
+        actor="system",
+        by=by.pk if by is not None else None,
+    )
 
 
 # A player looking at the game's page is noted at most this often (a page polls every few

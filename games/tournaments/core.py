@@ -160,6 +160,14 @@ class GameResultRecorded:
 
 
 @dataclass(frozen=True)
+class TournamentCancelled:
+    """Called off before it started: ``reason`` ``organiser`` or ``too_few_players`` (at
+    the end of the entry window)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class TournamentFinished:
     """The final ranking, best first."""
 
@@ -175,6 +183,7 @@ Event = (
     | ByeGiven
     | RoundStarted
     | GameResultRecorded
+    | TournamentCancelled
     | TournamentFinished
 )
 
@@ -187,6 +196,7 @@ CODEC = Codec(
     ByeGiven,
     RoundStarted,
     GameResultRecorded,
+    TournamentCancelled,
     TournamentFinished,
 )
 
@@ -223,6 +233,11 @@ class Start:
 
 
 @dataclass(frozen=True)
+class Cancel:
+    reason: str
+
+
+@dataclass(frozen=True)
 class StartRound:
     """The paired round's games, one per table in order."""
 
@@ -238,7 +253,7 @@ class RecordResult:
     timed_out: tuple[int, ...] = ()
 
 
-Command = CreateTournament | Register | Withdraw | Start | StartRound | RecordResult
+Command = CreateTournament | Register | Withdraw | Start | Cancel | StartRound | RecordResult
 
 
 # --- state --------------------------------------------------------------------------------
@@ -270,7 +285,13 @@ class Bye:
     walkover: bool
 
 
-NEW, REGISTRATION, RUNNING, FINISHED = "new", "registration", "running", "finished"
+NEW, REGISTRATION, RUNNING, FINISHED, CANCELLED = (
+    "new",
+    "registration",
+    "running",
+    "finished",
+    "cancelled",
+)
 
 
 @dataclass(frozen=True)
@@ -375,6 +396,8 @@ def evolve(state: Tournament, event: Event) -> Tournament:
                 for e in state.entrants
             )
             return replace(state, tables=tables, entrants=entrants)
+        case TournamentCancelled(_):
+            return replace(state, status=CANCELLED)
         case TournamentFinished(ranking):
             return replace(state, status=FINISHED, ranking=ranking)
         case _:
@@ -412,11 +435,15 @@ def decide(state: Tournament, command: Command) -> list[Event]:
             entrant = state.entrant(player)
             if entrant is None or entrant.withdrawn:
                 raise TournamentRefused("not_registered")
-            if state.status == FINISHED:
+            if state.status in (FINISHED, CANCELLED):
                 raise TournamentRefused("finished")
             return [PlayerWithdrew(player, reason)]
         case Start():
             return _start(state)
+        case Cancel(reason):
+            if state.status != REGISTRATION:
+                raise TournamentRefused("registration_closed")
+            return [TournamentCancelled(reason)]
         case StartRound(number, games):
             tables = state.round_tables(number)
             if state.status != RUNNING or number != state.round or tables[0].game is not None:

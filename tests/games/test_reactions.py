@@ -39,6 +39,7 @@ def test_the_reactions_run_in_order_projections_first_notices_last():
         "computer_player_queued",
         "game_notices",
         "takeback_notices",
+        "tournament_moved_on",
     ]
 
 

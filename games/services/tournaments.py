@@ -1,0 +1,413 @@
+"""Tournaments (issue 31): creating, joining, withdrawing, starting; each round's games
+created from the pairing; a tournament game's end recorded (the reaction
+``reactions.tournament_moved_on``), which starts the next round when it was the round's
+last. The decisions are the pure decider's (``games.tournaments.core``); here they are
+kept as events in the stream ``tournament:<id>`` and projected on the ``Tournament`` row,
+in the same transaction, with the row locked (one writer per tournament at a time)."""
+
+from dataclasses import asdict
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from events import store
+from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
+from games.models import Game, Rating, ResultSeat, Seat, Tournament, TournamentGame
+from games.selectors import is_moderator
+from games.services.common import actor_of, locked_game
+from games.services.moves import seat_resign
+from games.services.ratings import DISPLAY_BASE
+from games.services.tables import (
+    game_create_seated,
+    game_engine,
+    validate_options,
+    validate_time_control,
+)
+from games.tournaments import core
+
+NAMESPACE = "tournament"
+# Ruling: a player absent from a tournament game forfeits it when their time runs out, as
+# on Board Game Arena, so one absentee does not hold up a round with default moves.
+TIMEOUT_POLICY = Game.TimeoutPolicy.FORFEIT
+# Ruling: a game a moderator aborted counts as a shared place for all its players.
+ABORTED_PLACE = 1
+
+# What a refused tournament command tells the person: the kind of error and the sentence
+# (its %(…)s filled from the refusal's facts).
+REFUSALS = {
+    "invalid_format": (BadRequest, gettext_lazy("format must be one of %(accepted)s")),
+    "invalid_per_game": (BadRequest, gettext_lazy("players per game must be %(accepted)s")),
+    "knockout_for_two": (
+        BadRequest,
+        gettext_lazy("a knockout is played two players per game: choose 2 players per game"),
+    ),
+    "invalid_player_limits": (
+        BadRequest,
+        gettext_lazy(
+            "the fewest and most players must be 2 to %(most)s, the fewest no more than the most"
+        ),
+    ),
+    "too_few_for_a_table": (
+        BadRequest,
+        gettext_lazy("the fewest players must fill at least one table of %(per_game)s"),
+    ),
+    "invalid_rounds": (
+        BadRequest,
+        gettext_lazy("a Swiss tournament needs 1 to %(most)s rounds (fewer than the players)"),
+    ),
+    "rounds_for_swiss_only": (
+        BadRequest,
+        gettext_lazy(
+            "only a Swiss tournament takes a number of rounds: a round robin or a knockout "
+            "plays as many as its players need"
+        ),
+    ),
+    "invalid_points": (
+        BadRequest,
+        gettext_lazy(
+            "points by place need %(places)s whole numbers from the first place down, none "
+            "below zero"
+        ),
+    ),
+    "name_missing": (BadRequest, gettext_lazy("a tournament needs a name")),
+    "registration_closed": (Conflict, gettext_lazy("registration for this tournament is closed")),
+    "already_registered": (Conflict, gettext_lazy("you are already registered")),
+    "full": (Conflict, gettext_lazy("this tournament is full (%(most)s players)")),
+    "rating_too_low": (
+        Forbidden,
+        gettext_lazy("this tournament needs a rating of %(needed)s; yours is %(rating)s"),
+    ),
+    "too_few_games": (
+        Forbidden,
+        gettext_lazy("this tournament needs %(needed)s finished games; you have %(games)s"),
+    ),
+    "not_registered": (Conflict, gettext_lazy("that player is not in this tournament")),
+    "finished": (Conflict, gettext_lazy("this tournament is over")),
+    "too_few_players": (
+        Conflict,
+        gettext_lazy("%(players)s players registered; the tournament needs %(needed)s to start"),
+    ),
+}
+
+
+def refusal(error: core.TournamentRefused) -> ServiceError:
+    """The service error for a refusal of the decider, said in the reader's language."""
+    kind, text = REFUSALS[error.code]
+    params = {
+        name: ", ".join(map(str, value)) if isinstance(value, tuple) else value
+        for name, value in error.params.items()
+    }
+    return kind(str(text) % params, code=error.code)
+
+
+# --- the stream -----------------------------------------------------------------------------
+
+
+def tournament_state(tournament: Tournament) -> core.Tournament:
+    """The tournament folded from its stream."""
+    return core.fold([_decoded(event) for event in store.load(tournament.stream)])
+
+
+def _decoded(event: store.StoredEvent) -> core.Event:
+    name = event.type.removeprefix(f"{NAMESPACE}.")
+    return core.CODEC.decode({**event.data, "type": name, "version": event.version})
+
+
+def _encoded(event: core.Event) -> store.NewEvent:
+    data = core.CODEC.encode(event)
+    name, version = data.pop("type"), data.pop("version")
+    return store.NewEvent(f"{NAMESPACE}.{name}", data, version)
+
+
+def _decide(
+    tournament: Tournament,
+    state: core.Tournament,
+    command: core.Command,
+    *,
+    actor: str,
+    now: datetime,
+) -> tuple[core.Tournament, list[core.Event]]:
+    """Decide ``command``, append its events, play what they start (a paired round's
+    games) and project the row; the state after and every event appended."""
+    try:
+        events = core.decide(state, command)
+    except core.TournamentRefused as error:
+        raise refusal(error) from None
+    appended = []
+    while events:
+        store.append(
+            tournament.stream, tournament.last_seq, [_encoded(e) for e in events], actor=actor
+        )
+        tournament.last_seq += len(events)
+        for event in events:
+            state = core.evolve(state, event)
+        appended += events
+        events = _round_games(tournament, state, now=now)
+    project(tournament, state, now=now)
+    return state, appended
+
+
+def _round_games(tournament: Tournament, state: core.Tournament, *, now: datetime) -> list:
+    """A paired round's games, created and started at once (seat order as paired), and
+    the ``RoundStarted`` that says so; nothing when no round waits for its games."""
+    tables = state.round_tables() if state.status == core.RUNNING else ()
+    if not tables or tables[0].game is not None:
+        return []
+    settings = state.settings
+    users = {user.pk: user for user in _users(state)}
+    games = []
+    for table in tables:
+        game = game_create_seated(
+            users=[users[player] for player in table.players],
+            game=settings.game,
+            options=settings.options,
+            time_control=settings.time_control,
+            timeout_policy=TIMEOUT_POLICY,
+            rated=settings.rated,
+        )
+        TournamentGame.objects.create(tournament=tournament, game=game, round=table.round)
+        games.append(game.pk)
+    return core.decide(state, core.StartRound(state.round, tuple(games)))
+
+
+def _users(state: core.Tournament):
+    return get_user_model().objects.filter(pk__in=[e.player for e in state.entrants])
+
+
+def project(tournament: Tournament, state: core.Tournament, *, now: datetime) -> None:
+    """The row from the state (its timestamps when its status changes)."""
+    status = {
+        core.REGISTRATION: Tournament.Status.REGISTRATION,
+        core.RUNNING: Tournament.Status.RUNNING,
+        core.FINISHED: Tournament.Status.FINISHED,
+        core.CANCELLED: Tournament.Status.CANCELLED,
+    }[state.status]
+    if status == Tournament.Status.RUNNING and tournament.started_at is None:
+        tournament.started_at = now
+    if status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        tournament.finished_at = tournament.finished_at or now
+    tournament.status = status
+    tournament.current_round = state.round
+    tournament.players = len(state.active())
+    tournament.save()
+
+
+def locked_tournament(tournament: Tournament | int) -> Tournament:
+    """The tournament row, locked until the transaction ends."""
+    pk = tournament.pk if isinstance(tournament, Tournament) else tournament
+    found = Tournament.objects.select_for_update().filter(pk=pk).first()
+    if found is None:
+        raise NotFound(_("there is no tournament %(number)s") % {"number": pk})
+    return found
+
+
+# --- what people do ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    organiser,
+    name: str,
+    format: str,
+    game: str,
+    per_game: int,
+    rounds: int = 0,
+    points: list[int] | tuple[int, ...] = (),
+    options: dict | None = None,
+    time_control: dict | None = None,
+    rated: bool = True,
+    public: bool = True,
+    entry_closes: datetime | str | None = None,
+    min_players: int = 0,
+    max_players: int = 64,
+    min_rating: float | None = None,
+    min_games: int = 0,
+) -> Tournament:
+    """Open a tournament for registration (``core.Settings`` says what each setting
+    means); the game's options and time control are checked as a game's are."""
+    engine = game_engine(game)
+    if per_game not in engine.PLAYERS:
+        raise BadRequest(
+            _("players per game must be %(accepted)s")
+            % {"accepted": ", ".join(map(str, engine.PLAYERS))},
+            code="invalid_per_game",
+        )
+    closes = _entry_closes(entry_closes)
+    settings = core.Settings(
+        format=format,
+        per_game=per_game,
+        game=game,
+        rounds=rounds,
+        points=tuple(points or ()),
+        min_players=min_players,
+        max_players=max_players,
+        min_rating=min_rating,
+        min_games=min_games,
+        options=validate_options(engine, per_game, options),
+        time_control=validate_time_control(time_control),
+        rated=bool(rated),
+        public=bool(public),
+        entry_closes=closes.isoformat() if closes else "",
+    )
+    now = timezone.now()
+    try:
+        created = core.decide(
+            core.Tournament(), core.CreateTournament(name, organiser.pk, settings)
+        )
+    except core.TournamentRefused as error:
+        raise refusal(error) from None
+    checked = created[0].settings
+    tournament = Tournament.objects.create(
+        name=created[0].name,
+        organiser=organiser,
+        format=checked.format,
+        game_type=game,
+        per_game=per_game,
+        public=checked.public,
+        settings=asdict(checked),
+        entry_closes=closes,
+        created_at=now,
+    )
+    store.append(tournament.stream, 0, [_encoded(created[0])], actor=actor_of(organiser))
+    tournament.last_seq = 1
+    project(tournament, core.fold(created), now=now)
+    return tournament
+
+
+def _entry_closes(value: datetime | str | None) -> datetime | None:
+    if value in (None, ""):
+        return None
+    moment = value if isinstance(value, datetime) else parse_datetime(str(value))
+    if moment is None or timezone.is_naive(moment) or moment <= timezone.now():
+        raise BadRequest(
+            _("the entry window must close at a future time with its zone, e.g. %(example)s")
+            % {"example": "2030-05-01T18:00:00Z"},
+            code="invalid_entry_closes",
+        )
+    return moment
+
+
+@transaction.atomic
+def tournament_join(*, tournament: Tournament, user) -> Tournament:
+    """Register for a tournament open for registration: seeded by the player's rating on
+    the game's ladder (1500 without one); the entry requirements checked."""
+    tournament = locked_tournament(tournament)
+    now = timezone.now()
+    if tournament.entry_closes is not None and tournament.entry_closes <= now:
+        raise Conflict(_("registration for this tournament is closed"), code="registration_closed")
+    rating = Rating.objects.filter(user=user, game_type=tournament.game_type).first()
+    finished = ResultSeat.objects.filter(user=user, game_type=tournament.game_type).count()
+    command = core.Register(user.pk, rating.display if rating else DISPLAY_BASE, finished)
+    _decide(tournament, tournament_state(tournament), command, actor=actor_of(user), now=now)
+    return tournament
+
+
+@transaction.atomic
+def tournament_withdraw(*, tournament: Tournament, user, player=None) -> Tournament:
+    """Leave a tournament (``player`` left out or oneself), or remove ``player`` from it
+    (the organiser or a moderator). Their games in play are resigned; later rounds leave
+    them out."""
+    tournament = locked_tournament(tournament)
+    player = player or user
+    reason = core.WITHDREW
+    if player.pk != user.pk:
+        _organising(tournament, user)
+        reason = core.REMOVED
+    state = tournament_state(tournament)
+    _decide(
+        tournament,
+        state,
+        core.Withdraw(player.pk, reason),
+        actor=actor_of(user),
+        now=timezone.now(),
+    )
+    for table in TournamentGame.objects.filter(
+        tournament=tournament, game__status=Game.Status.ACTIVE, game__seats__user=player
+    ):
+        game = locked_game(table.game_id)
+        seat = next(s for s in game.seats.all() if s.user_id == player.pk)
+        if seat.status != Seat.Status.RESIGNED:
+            seat_resign(game, seat, actor=actor_of(user), reason="withdrew from the tournament")
+    tournament.refresh_from_db()
+    return tournament
+
+
+@transaction.atomic
+def tournament_start(*, tournament: Tournament, user) -> Tournament:
+    """The organiser or a moderator starts the tournament now: the first round is
+    paired and its games begin."""
+    tournament = locked_tournament(tournament)
+    _organising(tournament, user)
+    _decide(
+        tournament,
+        tournament_state(tournament),
+        core.Start(),
+        actor=actor_of(user),
+        now=timezone.now(),
+    )
+    return tournament
+
+
+def _organising(tournament: Tournament, user) -> None:
+    if user.pk != tournament.organiser_id and not is_moderator(user):
+        raise Forbidden(
+            _("only the tournament's organiser or a moderator can do this"),
+            code="not_organiser",
+        )
+
+
+def tournaments_start_due(*, now: datetime) -> int:
+    """The minute sweep's part: tournaments whose entry window has closed start, or are
+    cancelled when too few registered. How many were started or cancelled."""
+    due = Tournament.objects.filter(
+        status=Tournament.Status.REGISTRATION, entry_closes__lte=now
+    ).values_list("pk", flat=True)
+    return sum(_start_due(pk, now) for pk in due[:100])
+
+
+@transaction.atomic
+def _start_due(pk: int, now: datetime) -> bool:
+    tournament = locked_tournament(pk)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        return False
+    state = tournament_state(tournament)
+    try:
+        _decide(tournament, state, core.Start(), actor="system", now=now)
+    except Conflict as refused:
+        if refused.code != "too_few_players":
+            raise
+        _decide(tournament, state, core.Cancel("too_few_players"), actor="system", now=now)
+    return True
+
+
+# --- the reaction -----------------------------------------------------------------------------
+
+
+def tournament_game_ended(game: Game, *, now: datetime) -> None:
+    """A tournament game ended: its result goes into the tournament (places from the
+    game's result, who ran out of time), which pairs and starts the next round when it
+    was the round's last. For the reaction, in the transaction that ended the game."""
+    link = TournamentGame.objects.filter(game=game).first()
+    if link is None:
+        return
+    tournament = locked_tournament(link.tournament_id)
+    state = tournament_state(tournament)
+    table = next((t for t in state.tables if t.game == game.pk), None)
+    if table is None or table.result is not None:
+        return
+    rows = {row.user_id: row for row in ResultSeat.objects.filter(result__game=game)}
+    if rows:
+        places = tuple(rows[player].place for player in table.players)
+        scores = tuple(rows[player].score for player in table.players)
+        timed_out = tuple(player for player in table.players if rows[player].timed_out)
+    else:
+        places = (ABORTED_PLACE,) * len(table.players)
+        scores, timed_out = tuple(game.scores or (0,) * len(table.players)), ()
+    command = core.RecordResult(game.pk, places, scores, timed_out)
+    _decide(tournament, state, command, actor="system", now=now)
