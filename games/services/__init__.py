@@ -113,7 +113,6 @@ from games.services.tournaments import (
     tournament_create,
     tournament_join,
     tournament_start,
-    tournament_state,
     tournament_withdraw,
     tournaments_start_due,
 )
@@ -187,7 +186,6 @@ __all__ = [
     "tournament_create",
     "tournament_join",
     "tournament_start",
-    "tournament_state",
     "tournament_withdraw",
     "tournaments_start_due",
     "user_reinstate",

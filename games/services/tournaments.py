@@ -16,9 +16,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from events import store
-from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
+from games.errors import BadRequest, Conflict, Forbidden, ServiceError
 from games.models import Game, Rating, ResultSeat, Seat, Tournament, TournamentGame
-from games.selectors import is_moderator
+from games.selectors import (
+    TOURNAMENT_NAMESPACE,
+    is_moderator,
+    tournament_get,
+    tournament_state,
+)
 from games.services.common import actor_of, locked_game
 from games.services.moves import seat_resign
 from games.services.ratings import DISPLAY_BASE
@@ -30,7 +35,6 @@ from games.services.tables import (
 )
 from games.tournaments import core
 
-NAMESPACE = "tournament"
 # Ruling: a player absent from a tournament game forfeits it when their time runs out, as
 # on Board Game Arena, so one absentee does not hold up a round with default moves.
 TIMEOUT_POLICY = Game.TimeoutPolicy.FORFEIT
@@ -77,20 +81,20 @@ REFUSALS = {
     "name_missing": (BadRequest, gettext_lazy("a tournament needs a name")),
     "registration_closed": (Conflict, gettext_lazy("registration for this tournament is closed")),
     "already_registered": (Conflict, gettext_lazy("you are already registered")),
-    "full": (Conflict, gettext_lazy("this tournament is full (%(most)s players)")),
+    "full": (Conflict, gettext_lazy("this tournament is full: its limit is %(most)s")),
     "rating_too_low": (
         Forbidden,
         gettext_lazy("this tournament needs a rating of %(needed)s; yours is %(rating)s"),
     ),
     "too_few_games": (
         Forbidden,
-        gettext_lazy("this tournament needs %(needed)s finished games; you have %(games)s"),
+        gettext_lazy("finished games this tournament needs: %(needed)s; yours: %(games)s"),
     ),
     "not_registered": (Conflict, gettext_lazy("that player is not in this tournament")),
     "finished": (Conflict, gettext_lazy("this tournament is over")),
     "too_few_players": (
         Conflict,
-        gettext_lazy("%(players)s players registered; the tournament needs %(needed)s to start"),
+        gettext_lazy("players registered: %(players)s; the tournament needs %(needed)s to start"),
     ),
 }
 
@@ -108,20 +112,10 @@ def refusal(error: core.TournamentRefused) -> ServiceError:
 # --- the stream -----------------------------------------------------------------------------
 
 
-def tournament_state(tournament: Tournament) -> core.Tournament:
-    """The tournament folded from its stream."""
-    return core.fold([_decoded(event) for event in store.load(tournament.stream)])
-
-
-def _decoded(event: store.StoredEvent) -> core.Event:
-    name = event.type.removeprefix(f"{NAMESPACE}.")
-    return core.CODEC.decode({**event.data, "type": name, "version": event.version})
-
-
 def _encoded(event: core.Event) -> store.NewEvent:
     data = core.CODEC.encode(event)
     name, version = data.pop("type"), data.pop("version")
-    return store.NewEvent(f"{NAMESPACE}.{name}", data, version)
+    return store.NewEvent(f"{TOURNAMENT_NAMESPACE}.{name}", data, version)
 
 
 def _decide(
@@ -200,10 +194,8 @@ def project(tournament: Tournament, state: core.Tournament, *, now: datetime) ->
 def locked_tournament(tournament: Tournament | int) -> Tournament:
     """The tournament row, locked until the transaction ends."""
     pk = tournament.pk if isinstance(tournament, Tournament) else tournament
-    found = Tournament.objects.select_for_update().filter(pk=pk).first()
-    if found is None:
-        raise NotFound(_("there is no tournament %(number)s") % {"number": pk})
-    return found
+    # Not found: the reader's answer (``NotFound`` naming the number).
+    return Tournament.objects.select_for_update().filter(pk=pk).first() or tournament_get(pk)
 
 
 # --- what people do ---------------------------------------------------------------------------

@@ -14,7 +14,8 @@ from events import store
 from games import services
 from games.errors import Conflict, Forbidden
 from games.models import Game, GameResult, Rating, Tournament, TournamentGame
-from games.services.tournaments import project, tournament_state
+from games.selectors import tournament_state
+from games.services.tournaments import project
 from games.tournaments import core
 from tests.conftest import make_user
 from tests.games.helpers import play
