@@ -44,6 +44,9 @@ class NoticeKind(models.TextChoices):
     MOVE_CONFIRMED = "move_confirmed"
     REPLY_REFUSED = "reply_refused"
     DIGEST = "digest"
+    TOURNAMENT_JOINED = "tournament_joined"
+    TOURNAMENT_ROUND = "tournament_round"
+    TOURNAMENT_FINISHED = "tournament_finished"
     SIGN_IN = "sign_in"
 
 

@@ -251,7 +251,11 @@ def compose(row: Outbox, now: datetime) -> Email:
         email.preview = headlines.digest(waiting) if waiting else email.paragraphs[0]
         email.sections = [section(each, user, now) for each in waiting]
         return _finish(email, row, user)
+    if kind in (NoticeKind.TOURNAMENT_JOINED, NoticeKind.TOURNAMENT_FINISHED):
+        return _finish(tournament_news(email, kind, payload), row, user)
     email.links = [(_("Open the game"), game_url(game))]
+    if kind == NoticeKind.TOURNAMENT_ROUND:
+        email.links.append((_("Open the tournament"), tournament_url(payload)))
     if kind == NoticeKind.INVITATION:
         values = {"creator": display_name(game.created_by), "game": texts.game_name(game.game_type)}
         # Translators: %(creator)s is a player's name, %(game)s a game's name ("Azul").
@@ -279,6 +283,37 @@ def compose(row: Outbox, now: datetime) -> Email:
             email.paragraphs.append(texts.result_text(game))
             email.links.append((_("Replay the game"), replay_url(game)))
     return _finish(email, row, user)
+
+
+def tournament_url(payload: dict) -> str:
+    return absolute("tournament", payload.get("tournament", 0))
+
+
+def tournament_news(email: Email, kind: str, payload: dict) -> Email:
+    """A tournament's email about no game: registration confirmed, or the tournament
+    finished with the reader's final standing."""
+    values = {"name": payload.get("name", "")}
+    if kind == NoticeKind.TOURNAMENT_JOINED:
+        email.subject = _("You are registered for %(name)s") % values
+        email.preview = (
+            _(
+                "You are registered for the tournament %(name)s. We will tell you when your "
+                "first game starts."
+            )
+            % values
+        )
+    else:
+        values.update(rank=payload.get("rank"), players=payload.get("players"))
+        email.subject = _("%(name)s is over") % values
+        # Translators: %(rank)s is the reader's final place, %(players)s how many played.
+        email.preview = (
+            _("The tournament %(name)s is over: you finished %(rank)s of %(players)s.") % values
+        )
+        email.paragraphs = [
+            _("Your points: %(points)s.") % {"points": f"{payload.get('points', 0):g}"}
+        ]
+    email.links = [(_("Open the tournament"), tournament_url(payload))]
+    return email
 
 
 def refusal_without_game(row: Outbox) -> Email:

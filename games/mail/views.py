@@ -44,6 +44,9 @@ KIND_LABELS = {
     NoticeKind.TIMEOUT: gettext_lazy("your time ran out"),
     NoticeKind.GAME_OVER: gettext_lazy("a game is over (result and replay)"),
     NoticeKind.TAKEBACK_REQUEST: gettext_lazy("an opponent asks for a takeback"),
+    NoticeKind.TOURNAMENT_JOINED: gettext_lazy("your registration for a tournament is confirmed"),
+    NoticeKind.TOURNAMENT_ROUND: gettext_lazy("your game in a tournament's new round has started"),
+    NoticeKind.TOURNAMENT_FINISHED: gettext_lazy("a tournament you played is over (your standing)"),
 }
 
 
@@ -86,7 +89,12 @@ def _preferences(request: HttpRequest, user) -> HttpResponse:
     left = game_services.vacation_left(prefs, timezone.now())
     context = {
         "kinds": [
-            (kind, label, wants(prefs, kind, EMAIL), wants(prefs, kind, PUSH))
+            (
+                kind,
+                label,
+                wants(prefs, kind, EMAIL),
+                wants(prefs, kind, PUSH) if kind in PUSH.optional_kinds else None,
+            )
             for kind, label in KIND_LABELS.items()
         ],
         "devices": PushSubscription.objects.filter(user=user).count(),

@@ -240,8 +240,8 @@ def game_create_seated(
     rated: bool,
 ) -> Game:
     """A game whose players are given in seat order (a tournament's table): created as
-    ``game_create`` creates one, every seat taken in that order, and started at once; no
-    one's own act, so every player is told it started."""
+    ``game_create`` creates one, every seat taken in that order; ``game_begin`` starts
+    it."""
     new = game_create(
         creator=users[0],
         game=game,
@@ -256,8 +256,13 @@ def game_create_seated(
         seat.user, seat.status, seat.position = user, Seat.Status.JOINED, position
         seat.joined_at = new.created_at
     Seat.objects.bulk_update(seats, ["user", "status", "position", "joined_at"])
-    _start(new, seats, by=None)
     return new
+
+
+def game_begin(*, game: Game) -> None:
+    """Start a game whose seats are all taken (``game_create_seated``): no one's own act,
+    so every player is told it started."""
+    _start(game, list(game.seats.all()), by=None)
 
 
 def _bot_levels(bots) -> list[str]:

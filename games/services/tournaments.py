@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from events import store
+from games import notify
 from games.errors import BadRequest, Conflict, Forbidden, ServiceError
 from games.models import Game, Rating, ResultSeat, Seat, Tournament, TournamentGame
 from games.selectors import (
@@ -28,6 +29,7 @@ from games.services.common import actor_of, locked_game
 from games.services.moves import seat_resign
 from games.services.ratings import DISPLAY_BASE
 from games.services.tables import (
+    game_begin,
     game_create_seated,
     game_engine,
     validate_options,
@@ -143,7 +145,18 @@ def _decide(
         appended += events
         events = _round_games(tournament, state, now=now)
     project(tournament, state, now=now)
+    if any(isinstance(event, core.TournamentFinished) for event in appended):
+        _standings_told(tournament, state)
     return state, appended
+
+
+def _standings_told(tournament: Tournament, state: core.Tournament) -> None:
+    """Every player of the finished tournament is told their final standing."""
+    users = {user.pk: user for user in _users(state)}
+    notify.tournament_finished(
+        tournament,
+        [(users[line.player], line.rank, line.points) for line in state.standings()],
+    )
 
 
 def _round_games(tournament: Tournament, state: core.Tournament, *, now: datetime) -> list:
@@ -164,7 +177,9 @@ def _round_games(tournament: Tournament, state: core.Tournament, *, now: datetim
             timeout_policy=TIMEOUT_POLICY,
             rated=settings.rated,
         )
+        # Linked before it starts: its "game started" notice names the tournament's round.
         TournamentGame.objects.create(tournament=tournament, game=game, round=table.round)
+        game_begin(game=game)
         games.append(game.pk)
     return core.decide(state, core.StartRound(state.round, tuple(games)))
 
@@ -297,6 +312,7 @@ def tournament_join(*, tournament: Tournament, user) -> Tournament:
     finished = ResultSeat.objects.filter(user=user, game_type=tournament.game_type).count()
     command = core.Register(user.pk, rating.display if rating else DISPLAY_BASE, finished)
     _decide(tournament, tournament_state(tournament), command, actor=actor_of(user), now=now)
+    notify.tournament_joined(tournament, user)
     return tournament
 
 

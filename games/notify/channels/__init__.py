@@ -25,6 +25,13 @@ GAME_KINDS = (
     NoticeKind.GAME_OVER,
     NoticeKind.TAKEBACK_REQUEST,
 )
+# The notices of a tournament (issue 31): registration confirmed, a round's game of yours
+# started (about that game), the tournament finished with your standing.
+TOURNAMENT_KINDS = (
+    NoticeKind.TOURNAMENT_JOINED,
+    NoticeKind.TOURNAMENT_ROUND,
+    NoticeKind.TOURNAMENT_FINISHED,
+)
 
 
 class Channel(ABC):
