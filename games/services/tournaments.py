@@ -321,26 +321,28 @@ def tournament_withdraw(*, tournament: Tournament, user, player=None) -> Tournam
     """Leave a tournament (``player`` left out or oneself), or remove ``player`` from it
     (the organiser or a moderator). Their games in play are resigned; later rounds leave
     them out."""
-    tournament = locked_tournament(tournament)
     player = player or user
+    # The games first, then the tournament: the order every writer takes them in (a game
+    # that ends locks its tournament), so two writers never wait for each other.
+    games = [
+        locked_game(game_id)
+        for game_id in TournamentGame.objects.filter(
+            tournament=tournament, game__status=Game.Status.ACTIVE, game__seats__user=player
+        )
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
+    ]
+    tournament = locked_tournament(tournament)
     reason = core.WITHDREW
     if player.pk != user.pk:
         _organising(tournament, user)
         reason = core.REMOVED
     state = tournament_state(tournament)
-    _decide(
-        tournament,
-        state,
-        core.Withdraw(player.pk, reason),
-        actor=actor_of(user),
-        now=timezone.now(),
-    )
-    for table in TournamentGame.objects.filter(
-        tournament=tournament, game__status=Game.Status.ACTIVE, game__seats__user=player
-    ):
-        game = locked_game(table.game_id)
+    command = core.Withdraw(player.pk, reason)
+    _decide(tournament, state, command, actor=actor_of(user), now=timezone.now())
+    for game in games:
         seat = next(s for s in game.seats.all() if s.user_id == player.pk)
-        if seat.status != Seat.Status.RESIGNED:
+        if game.status == Game.Status.ACTIVE and seat.status != Seat.Status.RESIGNED:
             seat_resign(game, seat, actor=actor_of(user), reason="withdrew from the tournament")
     tournament.refresh_from_db()
     return tournament
