@@ -126,9 +126,21 @@ def standings(
             else:
                 second[player] += score
     order = {player: index for index, player in enumerate(players)}
+
+    def exact(value: Fraction) -> float:
+        # Sorting by floats is far faster than by fractions; the values' denominators are
+        # small, so rounding keeps equal values equal and different ones apart.
+        return round(float(value), 9)
+
     ranked = sorted(
         players,
-        key=lambda p: (-total[p], -first[p], -second[p], -ratings.get(p, 0), order[p]),
+        key=lambda p: (
+            -exact(total[p]),
+            -exact(first[p]),
+            -exact(second[p]),
+            -ratings.get(p, 0),
+            order[p],
+        ),
     )
     return tuple(
         Standing(
