@@ -10,10 +10,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
 from games.errors import ServiceError
+from games.forms import TournamentCreateForm
 from games.presenters.tournament_page import FORMAT_NAMES, tournament_context
 from games.views import refusal_page
 
@@ -37,6 +38,22 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         "rows": [{"tournament": row, "format": FORMAT_NAMES.get(row.format, "")} for row in rows],
     }
     return render(request, "tournaments/list.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """The form that opens a tournament; the service decides what is allowed."""
+    form = TournamentCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(organiser=request.user, **form.settings())
+        except ServiceError as error:
+            form.add_error(None, capfirst(error.message) + ".")
+        else:
+            return redirect("tournament", tournament_id=tournament.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/new.html", {"form": form}, status=status)
 
 
 @require_GET

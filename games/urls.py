@@ -42,6 +42,7 @@ urlpatterns = [
         name="game-analysis-progress",
     ),
     path("tournaments/", tournament_views.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournament_views.tournament_new, name="tournament-new"),
     path("tournaments/<int:tournament_id>/", tournament_views.tournament_page, name="tournament"),
     path(
         "tournaments/<int:tournament_id>/join/",

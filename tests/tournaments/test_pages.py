@@ -65,3 +65,41 @@ def test_a_refusal_is_said_on_the_tournament_page():
 
 def test_an_unknown_tournament_is_a_404_page():
     assert Client().get("/tournaments/999999/").status_code == 404
+
+
+def test_a_tournament_is_opened_from_the_form():
+    (alice,) = players(1)
+    client = signed_in(alice)
+    assert client.get("/tournaments/new/").status_code == 200
+    answer = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Club night",
+            "format": "swiss",
+            "rounds": 3,
+            "game": "summer-pavilion",
+            "opt_summer_pavilion_board": "grey",
+            "players": 3,
+            "time_control": "per_move",
+            "days": 2,
+            "max_players": 12,
+            "rated": "on",
+            "public": "on",
+        },
+    )
+    assert answer.status_code == 302
+    page = client.get(answer["Location"]).content.decode()
+    assert "Club night" in page and "3 players per game" in page and "2 days per move" in page
+    refused = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Cup",
+            "format": "knockout",
+            "game": "azul",
+            "players": 3,
+            "time_control": "none",
+            "max_players": 8,
+        },
+    )
+    assert refused.status_code == 400
+    assert "A knockout is played two players per game" in refused.content.decode()

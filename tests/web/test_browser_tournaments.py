@@ -27,6 +27,7 @@ def test_the_tournament_page_and_list_at_both_sizes(windows, live_server, shoot)
         for name, path in (
             ("page", f"/tournaments/{tournament.pk}/"),
             ("list", "/tournaments/?status=running"),
+            ("new", "/tournaments/new/"),
         ):
             looked_at(page, live_server.url + path, f"tournaments/{name}-{size}", viewport, shoot)
             assert page.evaluate(SMALL_TARGETS) == [], path
