@@ -763,4 +763,6 @@ def tournament_view(tournament: Tournament, viewer=None) -> dict:
         "can_withdraw": registered
         and state.status in (tournaments.REGISTRATION, tournaments.RUNNING),
         "can_start": organising and open_for_entry,
+        "can_remove": organising
+        and state.status in (tournaments.REGISTRATION, tournaments.RUNNING),
     }

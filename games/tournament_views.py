@@ -5,15 +5,16 @@ a POST answers with a redirect to the tournament's page, a refusal said there.""
 from functools import wraps
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import capfirst
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
-from games.errors import ServiceError
+from games.errors import BadRequest, ServiceError
 from games.forms import TournamentCreateForm
 from games.presenters.tournament_page import FORMAT_NAMES, tournament_context
 from games.views import refusal_page
@@ -91,6 +92,18 @@ def join_post(request: HttpRequest, tournament) -> None:
 @_tournament_action
 def withdraw_post(request: HttpRequest, tournament) -> None:
     services.tournament_withdraw(tournament=tournament, user=request.user)
+
+
+@_tournament_action
+def remove_post(request: HttpRequest, tournament) -> None:
+    """The organiser or a moderator removes the player named by ``player``."""
+    named = request.POST.get("player", "")
+    # A number an id can be (larger ones are no player, not a database error).
+    known = named.isdigit() and len(named) < 10
+    player = get_user_model().objects.filter(pk=named).first() if known else None
+    if player is None:
+        raise BadRequest(gettext("there is no such player"), code="invalid_player")
+    services.tournament_withdraw(tournament=tournament, user=request.user, player=player)
 
 
 @_tournament_action

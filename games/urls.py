@@ -55,6 +55,11 @@ urlpatterns = [
         name="tournament-withdraw",
     ),
     path(
+        "tournaments/<int:tournament_id>/remove/",
+        tournament_views.remove_post,
+        name="tournament-remove",
+    ),
+    path(
         "tournaments/<int:tournament_id>/start/",
         tournament_views.start_post,
         name="tournament-start",

@@ -105,6 +105,7 @@ class DetailSerializer(serializers.Serializer):
     can_join = serializers.BooleanField()
     can_withdraw = serializers.BooleanField()
     can_start = serializers.BooleanField()
+    can_remove = serializers.BooleanField(help_text="you may remove players (organiser)")
 
 
 def detail(tournament, user):

@@ -103,3 +103,19 @@ def test_a_tournament_is_opened_from_the_form():
     )
     assert refused.status_code == 400
     assert "A knockout is played two players per game" in refused.content.decode()
+
+
+def test_the_organiser_removes_a_player_from_the_page_and_others_cannot():
+    alice, bob, carol = players(3)
+    tournament = opened([alice, bob], format="swiss", per_game=2, rounds=1)
+    path = f"/tournaments/{tournament.pk}/"
+    assert "Remove Player2 from the tournament" in signed_in(alice).get(path).content.decode()
+    assert "Remove Player1" not in signed_in(carol).get(path).content.decode()
+    refused = signed_in(carol).post(path + "remove/", {"player": bob.pk}, follow=True)
+    assert "organiser or a moderator" in refused.content.decode()
+    signed_in(alice).post(path + "remove/", {"player": bob.pk})
+    page = signed_in(alice).get(path).content.decode()
+    assert "Remove Player2" not in page and "withdrawn" in page
+    for wrong in ("x", "9" * 30):
+        missing = signed_in(alice).post(path + "remove/", {"player": wrong}, follow=True)
+        assert "There is no such player." in missing.content.decode()
