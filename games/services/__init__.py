@@ -112,6 +112,7 @@ from games.services.tables import (
 from games.services.tournaments import (
     tournament_create,
     tournament_join,
+    tournament_reproject,
     tournament_start,
     tournament_withdraw,
     tournaments_start_due,
@@ -185,6 +186,7 @@ __all__ = [
     "timeouts_apply",
     "tournament_create",
     "tournament_join",
+    "tournament_reproject",
     "tournament_start",
     "tournament_withdraw",
     "tournaments_start_due",

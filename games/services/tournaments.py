@@ -136,9 +136,9 @@ def _decide(
         raise refusal(error) from None
     appended = []
     while events:
-        store.append(
-            tournament.stream, tournament.last_seq, [_encoded(e) for e in events], actor=actor
-        )
+        written = [_encoded(event) for event in events]
+        # Recorded at ``now``: the row's times are the events' (``tournament_reproject``).
+        store.append(tournament.stream, tournament.last_seq, written, actor=actor, recorded_at=now)
         tournament.last_seq += len(events)
         for event in events:
             state = core.evolve(state, event)
@@ -204,6 +204,25 @@ def project(tournament: Tournament, state: core.Tournament, *, now: datetime) ->
     tournament.current_round = state.round
     tournament.players = len(state.active())
     tournament.save()
+
+
+@transaction.atomic
+def tournament_reproject(*, tournament: Tournament) -> bool:
+    """The row rebuilt from the tournament's events (``manage.py rebuild_projections``):
+    status, round, players, last seq, and when it started and ended (the times of those
+    events); whether it had drifted."""
+    tournament = locked_tournament(tournament)
+    events = store.load(tournament.stream)
+    columns = ("status", "current_round", "players", "last_seq", "started_at", "finished_at")
+    before = [getattr(tournament, column) for column in columns]
+    when = {event.type: event.recorded_at for event in events}
+    tournament.started_at = when.get(f"{TOURNAMENT_NAMESPACE}.TournamentStarted")
+    tournament.finished_at = when.get(f"{TOURNAMENT_NAMESPACE}.TournamentFinished") or when.get(
+        f"{TOURNAMENT_NAMESPACE}.TournamentCancelled"
+    )
+    tournament.last_seq = events[-1].seq if events else 0
+    project(tournament, tournament_state(tournament), now=timezone.now())
+    return [getattr(tournament, column) for column in columns] != before
 
 
 def locked_tournament(tournament: Tournament | int) -> Tournament:
@@ -281,7 +300,9 @@ def tournament_create(
         entry_closes=closes,
         created_at=now,
     )
-    store.append(tournament.stream, 0, [_encoded(created[0])], actor=actor_of(organiser))
+    store.append(
+        tournament.stream, 0, [_encoded(created[0])], actor=actor_of(organiser), recorded_at=now
+    )
     tournament.last_seq = 1
     project(tournament, core.fold(created), now=now)
     return tournament
