@@ -46,6 +46,7 @@ class NoticeKind(models.TextChoices):
     DIGEST = "digest"
     TOURNAMENT_JOINED = "tournament_joined"
     TOURNAMENT_ROUND = "tournament_round"
+    TOURNAMENT_RESULTS = "tournament_results"
     TOURNAMENT_FINISHED = "tournament_finished"
     SIGN_IN = "sign_in"
 

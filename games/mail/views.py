@@ -46,6 +46,7 @@ KIND_LABELS = {
     NoticeKind.TAKEBACK_REQUEST: gettext_lazy("an opponent asks for a takeback"),
     NoticeKind.TOURNAMENT_JOINED: gettext_lazy("your registration for a tournament is confirmed"),
     NoticeKind.TOURNAMENT_ROUND: gettext_lazy("your game in a tournament's new round has started"),
+    NoticeKind.TOURNAMENT_RESULTS: gettext_lazy("a tournament's round is over (your standing)"),
     NoticeKind.TOURNAMENT_FINISHED: gettext_lazy("a tournament you played is over (your standing)"),
 }
 

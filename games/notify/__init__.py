@@ -67,6 +67,21 @@ def tournament_joined(tournament: Tournament, user) -> None:
     tell(Notice(NoticeKind.TOURNAMENT_JOINED, tournament.pk, user=user, payload=payload))
 
 
+# A round's results are keyed by tournament and round: a tournament has fewer rounds than
+# this (fewer than its players, at most ``tournaments.core.MOST_PLAYERS``).
+ROUNDS_PER_KEY = 1000
+
+
+def round_results(tournament: Tournament, number: int, standings: list[tuple]) -> None:
+    """Every player still in the tournament when round ``number`` is over: their standing
+    now. ``standings``: (user, rank, points) for each, best first."""
+    for user, rank, points in standings:
+        payload = {**_tournament(tournament), "round": number, "rank": rank, "points": points}
+        payload["players"] = len(standings)
+        key = tournament.pk * ROUNDS_PER_KEY + number
+        tell(Notice(NoticeKind.TOURNAMENT_RESULTS, key, user=user, payload=payload))
+
+
 def tournament_finished(tournament: Tournament, standings: list[tuple]) -> None:
     """Every player of a finished tournament: their final standing. ``standings``: (user,
     rank, points) for each, best first."""

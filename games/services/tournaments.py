@@ -5,7 +5,7 @@ last. The decisions are the pure decider's (``games.tournaments.core``); here th
 kept as events in the stream ``tournament:<id>`` and projected on the ``Tournament`` row,
 in the same transaction, with the row locked (one writer per tournament at a time)."""
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -145,18 +145,31 @@ def _decide(
         appended += events
         events = _round_games(tournament, state, now=now)
     project(tournament, state, now=now)
-    if any(isinstance(event, core.TournamentFinished) for event in appended):
-        _standings_told(tournament, state)
+    _standings_told(tournament, state, appended)
     return state, appended
 
 
-def _standings_told(tournament: Tournament, state: core.Tournament) -> None:
-    """Every player of the finished tournament is told their final standing."""
+def _standings_told(tournament: Tournament, state: core.Tournament, appended: list) -> None:
+    """A round that is over (another is paired): the players still in are told their
+    standing; a tournament that finished: every player, their final standing."""
+    over = [e.round - 1 for e in appended if isinstance(e, core.RoundPaired) and e.round > 1]
+    finished = any(isinstance(event, core.TournamentFinished) for event in appended)
+    if not over and not finished:
+        return
     users = {user.pk: user for user in _users(state)}
-    notify.tournament_finished(
-        tournament,
-        [(users[line.player], line.rank, line.points) for line in state.standings()],
-    )
+
+    def lines(at: core.Tournament) -> list[tuple]:
+        return [(users[line.player], line.rank, line.points) for line in at.standings()]
+
+    for number in over:
+        # As the round left it: without the next round's byes.
+        after = replace(state, byes=tuple(bye for bye in state.byes if bye.round <= number))
+        still_in = [line for line in lines(after) if line[0].pk in set(state.active())]
+        # Ranked among those still in, as the message counts them.
+        ranked = [(user, rank, points) for rank, (user, _, points) in enumerate(still_in, 1)]
+        notify.round_results(tournament, number, ranked)
+    if finished:
+        notify.tournament_finished(tournament, lines(state))
 
 
 def _round_games(tournament: Tournament, state: core.Tournament, *, now: datetime) -> list:

@@ -75,3 +75,16 @@ def test_a_player_may_turn_off_a_tournament_notice_by_channel():
     opened([alice], format="swiss", per_game=2, rounds=1)
     (row,) = emails(NoticeKind.TOURNAMENT_JOINED)
     assert skip_reason(row, timezone.now()) == "turned off in the preferences"
+
+
+def test_when_a_round_is_over_the_players_still_in_are_told_their_standing():
+    alice, bob, carol, dan = players(4)
+    tournament = opened([alice, bob, carol, dan], format="swiss", per_game=2, rounds=2)
+    services.tournament_start(tournament=tournament, user=alice)
+    services.tournament_withdraw(tournament=tournament, user=dan)
+    finish_round(tournament)
+    rows = {row.recipient: row for row in emails(NoticeKind.TOURNAMENT_RESULTS)}
+    assert sorted(rows) == sorted([alice.email, bob.email, carol.email])
+    subject, body = said(rows[carol.email])
+    assert subject == "Round 1 of Autumn cup is over"
+    assert "you are 2 of 3" in body and "Your points: 1." in body
