@@ -161,8 +161,8 @@ class GameResultRecorded:
 
 @dataclass(frozen=True)
 class TournamentCancelled:
-    """Called off before it started: ``reason`` ``organiser`` or ``too_few_players`` (at
-    the end of the entry window)."""
+    """Called off before it started: ``reason`` says why (``too_few_players`` at the end
+    of the entry window)."""
 
     reason: str
 
