@@ -3,10 +3,11 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import accounts, plans, push, replays, tables
+from games.api import accounts, plans, push, replays, tables, tournaments
 from games.ratings import apis as ratings_apis
 
 game = "games/<int:game_id>/"
+tournament = "tournaments/<int:tournament_id>/"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -38,6 +39,19 @@ urlpatterns = [
     ),
     path(game + "plan/", plans.PlanApi.as_view(), name="api-game-plan"),
     path(game + "analysis/", replays.GameAnalysisApi.as_view(), name="api-game-analysis"),
+    path("tournaments/", tournaments.TournamentListApi.as_view(), name="api-tournaments"),
+    path(tournament, tournaments.TournamentDetailApi.as_view(), name="api-tournament"),
+    path(tournament + "join/", tournaments.TournamentJoinApi.as_view(), name="api-tournament-join"),
+    path(
+        tournament + "withdraw/",
+        tournaments.TournamentWithdrawApi.as_view(),
+        name="api-tournament-withdraw",
+    ),
+    path(
+        tournament + "start/",
+        tournaments.TournamentStartApi.as_view(),
+        name="api-tournament-start",
+    ),
     path("push-subscriptions/", push.PushSubscriptionApi.as_view(), name="api-push-subscriptions"),
     path("players/<int:player_id>/", ratings_apis.PlayerApi.as_view(), name="api-player"),
     path(

@@ -222,6 +222,13 @@ class GameCreateForm(HoursFields):
             )
         return data
 
+    def option_fields(self) -> dict:
+        """Each game's option fields, by game (the page shows the chosen game's)."""
+        return {
+            slug: [self[option_field(slug, option)] for option in kind.engine.OPTIONS]
+            for slug, kind in GAME_TYPES.items()
+        }
+
     def game_options(self) -> dict:
         slug = self.cleaned_data["game"]
         return {
@@ -257,6 +264,75 @@ class GameCreateForm(HoursFields):
 
     def invited(self) -> list[str]:
         return [email for email in re.split(r"[\s,;]+", self.cleaned_data["invite"]) if email]
+
+
+FORMATS = (
+    ("swiss", gettext_lazy("Swiss: a fixed number of rounds, the leaders meet")),
+    ("round_robin", gettext_lazy("Round robin: everyone meets everyone")),
+    ("knockout", gettext_lazy("Knockout: two players a game, the winner goes on")),
+)
+
+
+class TournamentCreateForm(GameCreateForm):
+    """A tournament's settings: the game's (options, players at each game, time control,
+    rated) as for a game, and the tournament's own."""
+
+    # What a tournament's games do not take from the new game form: undo is the table's
+    # default, every game is public and has no invitation nor computer player, and an
+    # absent player forfeits (``services.tournaments.TIMEOUT_POLICY``).
+    NOT_FOR_TOURNAMENTS = (
+        "self_undo",
+        "private",
+        "bots",
+        "bot_level",
+        "timeout_policy",
+        "timeout_bot",
+        "invite",
+    )
+
+    name = forms.CharField(max_length=120, label=gettext_lazy("Name"))
+    format = forms.ChoiceField(choices=FORMATS, initial="swiss", label=gettext_lazy("Format"))
+    rounds = forms.IntegerField(
+        min_value=1,
+        max_value=50,
+        initial=5,
+        required=False,
+        label=gettext_lazy("Rounds (Swiss only)"),
+    )
+    max_players = forms.IntegerField(
+        min_value=2, max_value=1000, initial=16, label=gettext_lazy("At most this many players")
+    )
+    entry_closes = forms.DateTimeField(
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        label=gettext_lazy("Registration closes and the tournament starts (optional)"),
+    )
+    public = forms.BooleanField(
+        required=False, initial=True, label=gettext_lazy("Listed: anyone may find and join it")
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name in self.NOT_FOR_TOURNAMENTS:
+            del self.fields[name]
+        self.fields["players"].label = gettext_lazy("Players at each game")
+
+    def settings(self) -> dict:
+        """The keyword arguments of ``services.tournament_create`` but the organiser."""
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "format": data["format"],
+            "game": data["game"],
+            "per_game": data["players"],
+            "rounds": (data.get("rounds") or 0) if data["format"] == "swiss" else 0,
+            "options": self.game_options(),
+            "time_control": self.time_control_value(),
+            "rated": data["rated"],
+            "public": data["public"],
+            "max_players": data["max_players"],
+            "entry_closes": data.get("entry_closes"),
+        }
 
 
 class MoveForm(forms.Form):

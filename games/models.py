@@ -44,6 +44,10 @@ class NoticeKind(models.TextChoices):
     MOVE_CONFIRMED = "move_confirmed"
     REPLY_REFUSED = "reply_refused"
     DIGEST = "digest"
+    TOURNAMENT_JOINED = "tournament_joined"
+    TOURNAMENT_ROUND = "tournament_round"
+    TOURNAMENT_RESULTS = "tournament_results"
+    TOURNAMENT_FINISHED = "tournament_finished"
     SIGN_IN = "sign_in"
     PLAN_DROPPED = "plan_dropped"
 
@@ -664,3 +668,62 @@ class AnalysedMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.analysis_id} move {self.number}: {self.played}{self.judgement}"
+
+
+# --- tournaments (issue 31): a projection of each tournament's event stream --------------
+
+
+class Tournament(models.Model):
+    """A tournament's read model, rebuilt from its stream ``tournament:<id>`` (the events
+    of ``games.tournaments.core``): what lists and the sweep need in columns, the rest in
+    the encoded ``settings``."""
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("open for registration")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        CANCELLED = "cancelled", _("cancelled")
+
+    name = models.CharField(max_length=120)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    format = models.CharField(max_length=16)
+    game_type = models.CharField(max_length=32)
+    per_game = models.PositiveSmallIntegerField()
+    public = models.BooleanField(default=True)
+    settings = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTRATION)
+    entry_closes = models.DateTimeField(null=True, blank=True)
+    current_round = models.PositiveSmallIntegerField(default=0)
+    players = models.PositiveIntegerField(default=0)
+    last_seq = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="tournament_list"),
+            models.Index(fields=["status", "entry_closes"], name="tournament_entry_closes"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.pk})"
+
+    @property
+    def stream(self) -> str:
+        """The event stream holding this tournament's history."""
+        return f"tournament:{self.pk}"
+
+
+class TournamentGame(models.Model):
+    """A tournament's game: which round it belongs to (so a game that ends finds its
+    tournament)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="tournament_table")
+    round = models.PositiveSmallIntegerField()
+
+    def __str__(self) -> str:
+        return f"tournament {self.tournament_id}, round {self.round}: game {self.game_id}"

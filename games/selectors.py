@@ -12,7 +12,7 @@ from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext, ngettext
 
 from events.models import Event
-from events.store import StoredEvent
+from events.store import StoredEvent, load
 from games import bots
 from games import table as tbl
 from games import table_storage as storage
@@ -27,6 +27,7 @@ from games.models import (
     PlayerSettings,
     ProcessBeat,
     Seat,
+    Tournament,
 )
 from games.repository import (
     empty_table,
@@ -36,6 +37,8 @@ from games.repository import (
     stored_events,
 )
 from games.seat_actions import SeatActions, seat_actions
+from games.tournaments import core as tournaments
+from games.tournaments.standings import tie_break_names
 
 
 def hours_of_player(user) -> dict:
@@ -695,3 +698,145 @@ def accuracy(moves, names: list[str]) -> list[dict]:
             }
         )
     return rows
+
+
+# --- tournaments (issue 31) ------------------------------------------------------------------
+
+TOURNAMENT_NAMESPACE = "tournament"
+TOURNAMENT_LISTS = {
+    "open": [Tournament.Status.REGISTRATION],
+    "running": [Tournament.Status.RUNNING],
+    "finished": [Tournament.Status.FINISHED, Tournament.Status.CANCELLED],
+}
+
+
+def tournament_state(tournament: Tournament) -> tournaments.Tournament:
+    """The tournament folded from its stream ``tournament:<id>``."""
+    return tournaments.fold([tournament_event(event) for event in load(tournament.stream)])
+
+
+def tournament_event(event: StoredEvent) -> tournaments.Event:
+    """A stored tournament event as the decider's value."""
+    name = event.type.removeprefix(f"{TOURNAMENT_NAMESPACE}.")
+    return tournaments.CODEC.decode({**event.data, "type": name, "version": event.version})
+
+
+def tournament_list(which: str, viewer=None) -> QuerySet[Tournament]:
+    """Tournaments open for registration, running or finished (``TOURNAMENT_LISTS``),
+    newest first: the public ones and, for a signed-in viewer, those they organise."""
+    mine = Q(organiser=viewer) if viewer is not None and viewer.is_authenticated else Q()
+    return (
+        Tournament.objects.filter(status__in=TOURNAMENT_LISTS[which])
+        .filter(Q(public=True) | mine)
+        .select_related("organiser")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def tournament_get(tournament_id: int) -> Tournament:
+    """The tournament, or ``NotFound``. An invitation-only tournament is unlisted, not
+    hidden: whoever has its address may read it."""
+    found = Tournament.objects.select_related("organiser").filter(pk=tournament_id).first()
+    if found is None:
+        raise NotFound(gettext("there is no tournament %(number)s") % {"number": tournament_id})
+    return found
+
+
+def tournament_view(tournament: Tournament, viewer=None) -> dict:
+    """Everything a tournament's page and API show: settings, players, rounds with their
+    tables (games, players, places), byes, live standings with tie-breaks, the viewer's
+    own game in play, and what the viewer may do."""
+    state = tournament_state(tournament)
+    names = {
+        user.pk: display_name(user)
+        for user in get_user_model().objects.filter(pk__in=[e.player for e in state.entrants])
+    }
+    settings = state.settings
+    games = dict(
+        Game.objects.filter(tournament_table__tournament=tournament).values_list("pk", "status")
+    )
+    me = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    rounds = []
+    for number in range(1, state.round + 1):
+        tables = [
+            {
+                "table": index,
+                "game": table.game,
+                "status": games.get(table.game, ""),
+                "players": [{"id": p, "name": names.get(p, "")} for p in table.players],
+                "places": list(table.result.places) if table.result else None,
+                "scores": list(table.result.scores) if table.result else None,
+                "mine": me in table.players,
+            }
+            for index, table in enumerate(state.round_tables(number), start=1)
+        ]
+        byes = [
+            {"id": bye.player, "name": names.get(bye.player, ""), "walkover": bye.walkover}
+            for bye in state.byes
+            if bye.round == number
+        ]
+        rounds.append({"number": number, "tables": tables, "byes": byes})
+    entrant = state.entrant(me) if me is not None else None
+    registered = entrant is not None and not entrant.withdrawn
+    organising = me is not None and (me == tournament.organiser_id or is_moderator(viewer))
+    open_for_entry = state.status == tournaments.REGISTRATION
+    return {
+        "id": tournament.pk,
+        "name": state.name,
+        "status": tournament.status,
+        "organiser": {"id": state.organiser, "name": display_name(tournament.organiser)},
+        "settings": {
+            "format": settings.format,
+            "game": settings.game,
+            "per_game": settings.per_game,
+            "rounds": settings.rounds,
+            "points": list(settings.points),
+            "min_players": settings.min_players,
+            "max_players": settings.max_players,
+            "min_rating": settings.min_rating,
+            "min_games": settings.min_games,
+            "options": settings.options,
+            "time_control": settings.time_control,
+            "rated": settings.rated,
+            "public": settings.public,
+            "entry_closes": tournament.entry_closes,
+        },
+        "current_round": state.round,
+        "players": [
+            {
+                "id": e.player,
+                "name": names.get(e.player, ""),
+                "rating": e.rating,
+                "withdrawn": e.withdrawn,
+            }
+            for e in state.entrants
+        ],
+        "tie_breaks": list(tie_break_names(settings.per_game)),
+        "standings": [
+            {
+                "rank": line.rank,
+                "player": {"id": line.player, "name": names.get(line.player, "")},
+                "points": line.points,
+                "tie_breaks": list(line.tie_breaks),
+                "games": line.games,
+                "byes": line.byes,
+                "withdrawn": line.withdrawn,
+            }
+            for line in state.standings()
+        ],
+        "rounds": rounds,
+        "my_game": next(
+            (
+                table["game"]
+                for table in (rounds[-1]["tables"] if rounds else [])
+                if table["mine"] and table["status"] == Game.Status.ACTIVE
+            ),
+            None,
+        ),
+        "can_join": me is not None and open_for_entry and not registered,
+        "can_withdraw": registered
+        and state.status in (tournaments.REGISTRATION, tournaments.RUNNING),
+        "can_start": organising and open_for_entry,
+        "can_remove": organising
+        and state.status in (tournaments.REGISTRATION, tournaments.RUNNING),
+    }

@@ -4,7 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from games import app_views, views
+from games import app_views, tournament_views, views
 from games.ratings import views as ratings_views
 
 urlpatterns = [
@@ -42,6 +42,29 @@ urlpatterns = [
         "games/<int:game_id>/analysis/progress",
         views.analysis_progress,
         name="game-analysis-progress",
+    ),
+    path("tournaments/", tournament_views.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournament_views.tournament_new, name="tournament-new"),
+    path("tournaments/<int:tournament_id>/", tournament_views.tournament_page, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/join/",
+        tournament_views.join_post,
+        name="tournament-join",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/withdraw/",
+        tournament_views.withdraw_post,
+        name="tournament-withdraw",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/remove/",
+        tournament_views.remove_post,
+        name="tournament-remove",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/start/",
+        tournament_views.start_post,
+        name="tournament-start",
     ),
     path("players/me/", ratings_views.my_profile, name="my-profile"),
     path("players/me/privacy/", ratings_views.privacy_post, name="profile-privacy"),

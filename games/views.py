@@ -27,7 +27,6 @@ from games.forms import (
     PlanForm,
     TakebackAnswerForm,
     TakebackRequestForm,
-    option_field,
 )
 from games.models import Game, Seat
 from games.plan_lines import read_lines
@@ -42,7 +41,6 @@ from games.presenters.game_page import (
     settings_words,
 )
 from games.presenters.replay import replay_context
-from games.registry import GAME_TYPES
 from games.replica import lag_tolerant
 
 
@@ -146,14 +144,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
             form.add_error(None, error.message)
         else:
             return redirect("game", game_id=game.pk)
-    option_fields = {
-        slug: [form[option_field(slug, option)] for option in kind.engine.OPTIONS]
-        for slug, kind in GAME_TYPES.items()
-    }
     status = 400 if request.method == "POST" else 200
-    return render(
-        request, "game_new.html", {"form": form, "option_fields": option_fields}, status=status
-    )
+    return render(request, "game_new.html", {"form": form}, status=status)
 
 
 @require_http_methods(["GET", "POST"])

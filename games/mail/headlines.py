@@ -69,6 +69,14 @@ def headline(row: Outbox, reader: int | None, now: datetime) -> str:
     match row.kind:
         case NoticeKind.GAME_STARTED:
             return started(game, seats, title)
+        case NoticeKind.TOURNAMENT_ROUND:
+            # Translators: %(round)s is a round's number, %(name)s the tournament's name,
+            # %(started)s says the game has started ("Azul #12 has started. Seat order…").
+            return _("Round %(round)s of %(name)s: %(started)s") % {
+                "round": payload.get("round", ""),
+                "name": payload.get("name", ""),
+                "started": started(game, seats, title),
+            }
         case NoticeKind.YOUR_TURN:
             return your_turn(game, row.seq, seats, title)
         case NoticeKind.REMINDER | NoticeKind.DEADLINE_WARNING:

@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import services
 from games.boards import clickable_moves
@@ -286,7 +286,15 @@ def compose(row: Outbox, now: datetime) -> Email:
         email.preview = headlines.digest(waiting) if waiting else email.paragraphs[0]
         email.sections = [section(each, user, now) for each in waiting]
         return _finish(email, row, user)
+    if kind in (
+        NoticeKind.TOURNAMENT_JOINED,
+        NoticeKind.TOURNAMENT_RESULTS,
+        NoticeKind.TOURNAMENT_FINISHED,
+    ):
+        return _finish(tournament_news(email, kind, payload), row, user)
     email.links = [(_("Open the game"), game_url(game))]
+    if kind == NoticeKind.TOURNAMENT_ROUND:
+        email.links.append((_("Open the tournament"), tournament_url(payload)))
     if kind == NoticeKind.INVITATION:
         values = {"creator": display_name(game.created_by), "game": texts.game_name(game.game_type)}
         # Translators: %(creator)s is a player's name, %(game)s a game's name ("Azul").
@@ -316,6 +324,48 @@ def compose(row: Outbox, now: datetime) -> Email:
             email.paragraphs.append(texts.result_text(game))
             email.links.append((_("Replay the game"), replay_url(game)))
     return _finish(email, row, user)
+
+
+def tournament_url(payload: dict) -> str:
+    return absolute("tournament", payload.get("tournament", 0))
+
+
+# What a tournament's email about no game says: its subject and its first line.
+TOURNAMENT_NEWS = {
+    NoticeKind.TOURNAMENT_JOINED: (
+        gettext_lazy("You are registered for %(name)s"),
+        gettext_lazy(
+            "You are registered for the tournament %(name)s. We will tell you when your "
+            "first game starts."
+        ),
+    ),
+    NoticeKind.TOURNAMENT_RESULTS: (
+        gettext_lazy("Round %(round)s of %(name)s is over"),
+        # Translators: %(rank)s is the reader's place now, %(players)s how many are still in.
+        gettext_lazy(
+            "Round %(round)s of %(name)s is over: you are %(rank)s of %(players)s. The next "
+            "round has started."
+        ),
+    ),
+    NoticeKind.TOURNAMENT_FINISHED: (
+        gettext_lazy("%(name)s is over"),
+        # Translators: %(rank)s is the reader's final place, %(players)s how many played.
+        gettext_lazy("The tournament %(name)s is over: you finished %(rank)s of %(players)s."),
+    ),
+}
+
+
+def tournament_news(email: Email, kind: str, payload: dict) -> Email:
+    """A tournament's email about no game: registration confirmed, a round's results or
+    the tournament finished, with the reader's standing and points."""
+    values = {key: payload.get(key) for key in ("name", "round", "rank", "players")}
+    subject, preview = TOURNAMENT_NEWS[kind]
+    email.subject, email.preview = str(subject) % values, str(preview) % values
+    email.links = [(_("Open the tournament"), tournament_url(payload))]
+    if kind != NoticeKind.TOURNAMENT_JOINED:
+        points = f"{payload.get('points', 0):g}"
+        email.paragraphs = [_("Your points: %(points)s.") % {"points": points}]
+    return email
 
 
 def refusal_without_game(row: Outbox) -> Email:

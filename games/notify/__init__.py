@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
-from games.models import Game, NoticeKind, Seat
+from games.models import Game, NoticeKind, Seat, Tournament, TournamentGame
 from games.notify.channels import every_channel
 from games.notify.notice import Notice
 
@@ -45,9 +45,50 @@ def _players(seats: list[Seat], *, but: int | None = None) -> list[Seat]:
 
 
 def game_started(game: Game, seq: int, seats: list[Seat], *, by: int | None) -> None:
-    """Every player but the one whose act started the game (they are on its page)."""
+    """Every player but the one whose act started the game (they are on its page). A
+    tournament's game says so: the round of which tournament has started, and this is
+    your game in it."""
+    kind, payload = NoticeKind.GAME_STARTED, {}
+    table = TournamentGame.objects.filter(game=game).select_related("tournament").first()
+    if table is not None:
+        kind = NoticeKind.TOURNAMENT_ROUND
+        payload = {**_tournament(table.tournament), "round": table.round}
     for seat in _players(seats, but=by):
-        tell(Notice(NoticeKind.GAME_STARTED, seq, game=game, user=seat.user))
+        tell(Notice(kind, seq, game=game, user=seat.user, payload=payload))
+
+
+def _tournament(tournament: Tournament) -> dict:
+    return {"tournament": tournament.pk, "name": tournament.name}
+
+
+def tournament_joined(tournament: Tournament, user) -> None:
+    """The player who registered: confirmed, once per tournament."""
+    payload = _tournament(tournament)
+    tell(Notice(NoticeKind.TOURNAMENT_JOINED, tournament.pk, user=user, payload=payload))
+
+
+# A round's results are keyed by tournament and round: a tournament has fewer rounds than
+# this (fewer than its players, at most ``tournaments.core.MOST_PLAYERS``).
+ROUNDS_PER_KEY = 1000
+
+
+def round_results(tournament: Tournament, number: int, standings: list[tuple]) -> None:
+    """Every player still in the tournament when round ``number`` is over: their standing
+    now. ``standings``: (user, rank, points) for each, best first."""
+    for user, rank, points in standings:
+        payload = {**_tournament(tournament), "round": number, "rank": rank, "points": points}
+        payload["players"] = len(standings)
+        key = tournament.pk * ROUNDS_PER_KEY + number
+        tell(Notice(NoticeKind.TOURNAMENT_RESULTS, key, user=user, payload=payload))
+
+
+def tournament_finished(tournament: Tournament, standings: list[tuple]) -> None:
+    """Every player of a finished tournament: their final standing. ``standings``: (user,
+    rank, points) for each, best first."""
+    for user, rank, points in standings:
+        payload = {**_tournament(tournament), "rank": rank, "points": points}
+        payload["players"] = len(standings)
+        tell(Notice(NoticeKind.TOURNAMENT_FINISHED, tournament.pk, user=user, payload=payload))
 
 
 def game_over(game: Game, seq: int, seats: list[Seat], *, by: int | None) -> None:

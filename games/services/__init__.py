@@ -19,6 +19,8 @@ input and call one of these.
 - ``push``: a player's devices for Web Push, and pushing one notice.
 - ``notices``: the notices the clock causes (reminders, warnings, digests), and each
   player's choice of channels; who is told what is ``games.notify``'s.
+- ``tournaments``: creating, joining, starting tournaments; each round's games; a
+  tournament game's end moving its tournament on (issue 31).
 - ``sweep``: the minute sweep, every periodic job in order.
 - ``common``: the write path they share; ``reactions``: the seam after every append (read
   model, ratings, notices…, in one ordered list); ``clocks``: the clock columns.
@@ -110,6 +112,14 @@ from games.services.tables import (
     validate_reminders,
     validate_time_control,
 )
+from games.services.tournaments import (
+    tournament_create,
+    tournament_join,
+    tournament_reproject,
+    tournament_start,
+    tournament_withdraw,
+    tournaments_start_due,
+)
 
 __all__ = [
     "CHAT_MAX_LENGTH",
@@ -181,6 +191,12 @@ __all__ = [
     "takeback_answer",
     "takeback_request",
     "timeouts_apply",
+    "tournament_create",
+    "tournament_join",
+    "tournament_reproject",
+    "tournament_start",
+    "tournament_withdraw",
+    "tournaments_start_due",
     "user_reinstate",
     "user_suspend",
     "validate_bot_level",

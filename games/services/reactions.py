@@ -180,6 +180,17 @@ def game_notices(change: Change) -> None:
             notify.your_turn(game, game.last_seq, seat, now=change.now)
 
 
+def tournament_moved_on(change: Change) -> None:
+    """A tournament game that ended goes into its tournament, which starts its next round
+    when it was the round's last (issue 31)."""
+    if change.ended:
+        # Imported here: the tournament service creates the next round's games, and game
+        # creation runs these reactions.
+        from games.services.tournaments import tournament_game_ended
+
+        tournament_game_ended(change.game, now=change.now)
+
+
 def takeback_notices(change: Change) -> None:
     """A takeback request is told to every other player still in the game."""
     for asked in change.events(tbl.TakebackRequested):
@@ -205,6 +216,7 @@ REACTIONS: tuple[Reaction, ...] = (
     plans_followed,
     game_notices,
     takeback_notices,
+    tournament_moved_on,
 )
 
 

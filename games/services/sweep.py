@@ -6,13 +6,14 @@ from datetime import datetime
 from django.utils import timezone
 
 from games import notify
-from games.services import analysis, bots, deadlines, drift, notices, plans
+from games.services import analysis, bots, deadlines, drift, notices, plans, tournaments
 
 
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
     """One pass of every periodic job: vacations that ran out, computer players' moves
     (lost tasks, the timeout policy ``bot``), planned moves and analyses whose task was
-    lost, timeouts, then
+    lost, timeouts, tournaments whose entry window closed (started, or cancelled with too
+    few players), then
     the notices the clock causes (deadline warnings, reminders, digests), the channels'
     notices due that no task sent (``notify.send_due``: web push), and a sample of
     finished games' read models checked against their events. Each job handles
@@ -26,6 +27,7 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
         "planned_moves": plans.plans_sweep(now=now),
         "analyses_queued": analysis.analyses_sweep(now=now),
         "timeouts": deadlines.timeouts_apply(now=now),
+        "tournaments_started": tournaments.tournaments_start_due(now=now),
         "warnings": notices.warnings_queue(now=now),
         "reminders": notices.reminders_queue(now=now),
         "digests": notices.digests_queue(now=now),

@@ -135,6 +135,17 @@ def validate_options(engine, players: int, options: dict | None) -> dict:
         ) from None
 
 
+def game_engine(game: str):
+    """The engine of a game the site offers, or ``BadRequest`` naming those it offers."""
+    if game not in GAME_TYPES:
+        raise BadRequest(
+            _("unknown game %(game)s; accepted: %(accepted)s")
+            % {"game": repr(game), "accepted": ", ".join(GAME_TYPES)},
+            code="invalid_game",
+        )
+    return game_type(game).engine
+
+
 @transaction.atomic
 def game_create(
     *,
@@ -164,13 +175,7 @@ def game_create(
     that plays a turn whose time ran out (timeout policy ``bot``); ``playing_hours`` whether
     each seat's clock runs only during its player's daily hours (issue 32), the creator's
     being ``hours`` or their settings' (``seat_hours``)."""
-    if game not in GAME_TYPES:
-        raise BadRequest(
-            _("unknown game %(game)s; accepted: %(accepted)s")
-            % {"game": repr(game), "accepted": ", ".join(GAME_TYPES)},
-            code="invalid_game",
-        )
-    engine = game_type(game).engine
+    engine = game_engine(game)
     if not isinstance(players, int) or players not in engine.PLAYERS:
         raise BadRequest(
             _("players must be %(fewest)s to %(most)s, not %(players)s")
@@ -246,6 +251,41 @@ def game_create(
     if len(levels) == players - 1:
         _start(new, list(new.seats.all()), by=creator)
     return new
+
+
+def game_create_seated(
+    *,
+    users: list,
+    game: str,
+    options: dict,
+    time_control: dict,
+    timeout_policy: str,
+    rated: bool,
+) -> Game:
+    """A game whose players are given in seat order (a tournament's table): created as
+    ``game_create`` creates one, every seat taken in that order; ``game_begin`` starts
+    it."""
+    new = game_create(
+        creator=users[0],
+        game=game,
+        players=len(users),
+        options=options,
+        time_control=time_control,
+        timeout_policy=timeout_policy,
+        rated=rated,
+    )
+    seats = sorted(new.seats.all(), key=lambda seat: seat.pk)
+    for position, (seat, user) in enumerate(zip(seats, users, strict=True)):
+        seat.user, seat.status, seat.position = user, Seat.Status.JOINED, position
+        seat.joined_at = new.created_at
+    Seat.objects.bulk_update(seats, ["user", "status", "position", "joined_at"])
+    return new
+
+
+def game_begin(*, game: Game) -> None:
+    """Start a game whose seats are all taken (``game_create_seated``): no one's own act,
+    so every player is told it started."""
+    _start(game, list(game.seats.all()), by=None)
 
 
 def _bot_levels(bots) -> list[str]:
@@ -438,7 +478,7 @@ def game_cancel(*, game: Game, user) -> Game:
 def _start(game: Game, seats: list[Seat], *, by) -> None:
     """Shuffle the seat order (unless every seat was given its place, as in a rematch),
     record it with the engine's opening draw, and begin; ``by``: the player whose act
-    started it (who sees it start)."""
+    started it (who sees it start; ``None`` when nobody's act did)."""
     order = list(seats)
     if all(seat.position is not None for seat in order):
         order.sort(key=lambda seat: seat.position)
@@ -457,7 +497,7 @@ def _start(game: Game, seats: list[Seat], *, by) -> None:
             for seat in order
         )
     begin = tbl.Begin(game.game_type, game.options, players, hours)
-    act(game, begin, actor="system", by=by.pk)
+    act(game, begin, actor="system", by=by.pk if by is not None else None)
 
 
 # A player looking at the game's page is noted at most this often (a page polls every few

@@ -35,6 +35,11 @@ ENDPOINTS = {
     "/api/archive/": {"get"},
     "/api/archive/export/": {"get"},
     "/api/push-subscriptions/": {"get", "post", "delete"},
+    "/api/tournaments/": {"get", "post"},
+    "/api/tournaments/{tournament_id}/": {"get"},
+    "/api/tournaments/{tournament_id}/join/": {"post"},
+    "/api/tournaments/{tournament_id}/withdraw/": {"post"},
+    "/api/tournaments/{tournament_id}/start/": {"post"},
 }
 
 

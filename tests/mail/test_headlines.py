@@ -109,6 +109,10 @@ EVERY_KIND = {
         "address (DMARC failed).",
         "{digest}",
         "Follow this link to sign in to azulsite (it works once, within 30 minutes):",
+        "Round 2 of Cup: {title} has started. Seat order: {order}; {first}.",
+        "You are registered for the tournament Cup. We will tell you when your first game starts.",
+        "Round 1 of Cup is over: you are 3 of 8. The next round has started.",
+        "The tournament Cup is over: you finished 2 of 8.",
     ],
     "pl": [
         "Bob zaprasza cię do gry w Miyabi dla 2 graczy (bez limitu czasu).",
@@ -146,6 +150,11 @@ EVERY_KIND = {
         "wiadomość pochodzi z twojego adresu (błąd DMARC).",
         "{digest}",
         "Kliknij ten link, aby zalogować się do azulsite (działa jednorazowo, przez 30 minut):",
+        "Runda 2 turnieju Cup: Gra {title} się rozpoczęła. Kolejność graczy: {order}; {first}.",
+        "Jesteś zapisany na turniej Cup. Powiadomimy cię, gdy zacznie się twoja pierwsza partia.",
+        "Runda 1 turnieju Cup się zakończyła: zajmujesz miejsce 3 na 8. Zaczęła się następna "
+        "runda.",
+        "Turniej Cup się zakończył: zająłeś miejsce 2 na 8.",
     ],
 }
 FIRST = {"en": ("you move first", "{name} moves first"), "pl": ("zaczynasz ty", "zaczyna {name}")}

@@ -301,6 +301,18 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
         ),
         (None, NoticeKind.DIGEST, {}),
         (None, NoticeKind.SIGN_IN, {"next": "/lobby/"}),
+        (game, NoticeKind.TOURNAMENT_ROUND, {"tournament": 1, "name": "Cup", "round": 2}),
+        (None, NoticeKind.TOURNAMENT_JOINED, {"tournament": 1, "name": "Cup"}),
+        (
+            None,
+            NoticeKind.TOURNAMENT_RESULTS,
+            {"tournament": 1, "name": "Cup", "round": 1, "rank": 3, "players": 8, "points": 1},
+        ),
+        (
+            None,
+            NoticeKind.TOURNAMENT_FINISHED,
+            {"tournament": 1, "name": "Cup", "rank": 2, "players": 8, "points": 2.5},
+        ),
     ]
     PlayerSettings.objects.filter(user=alice).update(daily_digest=True)
     return [

@@ -1,5 +1,7 @@
 """Shared steps of the web tests: a started game between alice and bob."""
 
+from django.test import Client
+
 from games import repository, selectors, services
 
 
@@ -26,3 +28,25 @@ def play_moves(game, users, count: int) -> None:
         user = player_to_move(game, *users)
         table = repository.game_table(game)
         services.move_submit(game=game, user=user, move=selectors.legal_moves_of(table)[0]["move"])
+
+
+def signed_in_page(windows, live_server, user, viewport: dict, **options):
+    """A page in a new browser window of ``viewport`` (and ``options``), signed in as
+    ``user``."""
+    client = Client()
+    client.force_login(user)
+    context = windows(viewport=viewport, **options)
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    return context.new_page()
+
+
+def looked_at(page, url: str, shot: str, viewport: dict, shoot) -> None:
+    """Open ``url``: it answers 200, its screenshot is saved as ``shot``, and it does not
+    scroll sideways at the ``viewport``'s width."""
+    response = page.goto(url)
+    assert response.status == 200, url
+    shoot(page, shot)
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= viewport["width"], f"{url} scrolls sideways at {viewport['width']} px"

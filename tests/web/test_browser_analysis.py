@@ -4,11 +4,11 @@ moves on by itself and gives way to the accuracy when the analysis is done; the 
 ``var/screenshots/analysis/``; no sideways scrolling, tap targets of 44 px."""
 
 import pytest
-from django.test import Client
 
 from games import selectors, tasks
 from games.models import Analysis, Game
 from tests.games.helpers import play_to_end, started
+from tests.web.helpers import signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,13 +31,7 @@ def finished(alice, bob) -> Game:
 
 
 def signed_in(windows, live_server, user, viewport):
-    client = Client()
-    client.force_login(user)
-    context = windows(viewport=viewport, has_touch=viewport["width"] < 500)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
-    return context.new_page()
+    return signed_in_page(windows, live_server, user, viewport, has_touch=viewport["width"] < 500)
 
 
 def no_sideways_scroll(page, viewport) -> None:

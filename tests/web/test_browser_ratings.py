@@ -4,11 +4,11 @@ screenshots under ``var/screenshots/ratings/``, and no sideways scrolling on a p
 import random
 
 import pytest
-from django.test import Client
 
 from games.services.ratings import PROVISIONAL_GAMES
 from tests.conftest import make_user
 from tests.ratings.helpers import finished
+from tests.web.helpers import looked_at, signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,30 +26,16 @@ def a_season():
     return players
 
 
-def signed_in(windows, live_server, user, viewport):
-    client = Client()
-    client.force_login(user)
-    context = windows(viewport=viewport)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
-    return context.new_page()
-
-
 def test_profile_leaderboard_and_archive_at_both_sizes(windows, live_server, shoot):
     alice, *_ = a_season()
     for size, viewport in SIZES.items():
-        page = signed_in(windows, live_server, alice, viewport)
+        page = signed_in_page(windows, live_server, alice, viewport)
         for name, path in (
             ("profile", f"/players/{alice.pk}/"),
             ("leaderboard", "/leaderboard/azul/"),
             ("archive", "/archive/?game=azul"),
         ):
-            response = page.goto(live_server.url + path)
-            assert response.status == 200, path
-            shoot(page, f"ratings/{name}-{size}")
-            wide = page.evaluate("document.documentElement.scrollWidth")
-            assert wide <= viewport["width"], f"{path} scrolls sideways at {viewport['width']} px"
+            looked_at(page, live_server.url + path, f"ratings/{name}-{size}", viewport, shoot)
             assert "@example.com" not in page.content()
         assert page.locator("svg.rating-chart").count() == 0  # the archive has no chart
         page.goto(f"{live_server.url}/players/{alice.pk}/")

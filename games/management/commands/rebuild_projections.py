@@ -1,17 +1,24 @@
 """Rebuilds every game's read model from its events (the events are the truth), then the
-ratings and the archive from the rebuilt games; ``--analyses`` also analyses every finished
+ratings and the archive from the rebuilt games, then every tournament's row from its
+stream; ``--analyses`` also analyses every finished
 game again."""
 
 from django.core.management.base import BaseCommand
 
-from games.models import Game
-from games.services import analyses_rebuild, game_reproject, ratings_rebuild
+from games.models import Game, Tournament
+from games.services import (
+    analyses_rebuild,
+    game_reproject,
+    ratings_rebuild,
+    tournament_reproject,
+)
 
 
 class Command(BaseCommand):
     help = (
         "Rebuild the read model (status, seat to move, scores, winners) of every game, then "
-        "every game's result and the ratings, in game-end order. With --analyses, drop every "
+        "every game's result and the ratings, in game-end order, then every tournament's row. "
+        "With --analyses, drop every "
         "post-game analysis and ask the workers for a new one of each finished game."
     )
 
@@ -31,6 +38,9 @@ class Command(BaseCommand):
         rated = ratings_rebuild()
         ladders = ", ".join(f"{game}: {count}" for game, count in rated.items()) or "none"
         self.stdout.write(f"Rebuilt the ratings; rated games per ladder: {ladders}.")
+        tournaments = Tournament.objects.all()
+        drifted = sum(tournament_reproject(tournament=t) for t in tournaments.iterator())
+        self.stdout.write(f"Rebuilt {tournaments.count()} tournaments; {drifted} rows had drifted.")
         if analyses:
             asked = analyses_rebuild()
             self.stdout.write(f"Asked for the analysis of {asked} finished games.")

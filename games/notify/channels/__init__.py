@@ -26,6 +26,15 @@ GAME_KINDS = (
     NoticeKind.TAKEBACK_REQUEST,
     NoticeKind.PLAN_DROPPED,
 )
+# The notices of a tournament (issue 31): registration confirmed, a round's game of yours
+# started (about that game), a round's results with your standing, the tournament
+# finished with your standing.
+TOURNAMENT_KINDS = (
+    NoticeKind.TOURNAMENT_JOINED,
+    NoticeKind.TOURNAMENT_ROUND,
+    NoticeKind.TOURNAMENT_RESULTS,
+    NoticeKind.TOURNAMENT_FINISHED,
+)
 
 
 class Channel(ABC):

@@ -4,13 +4,13 @@ commit, or by the minute sweep if the broker lost the task. Everything the email
 (the board picture, threading, reply-to-move, unsubscribe) is the mail door's."""
 
 from games.models import Game, Outbox
-from games.notify.channels import GAME_KINDS, Channel
+from games.notify.channels import GAME_KINDS, TOURNAMENT_KINDS, Channel
 from games.notify.channels.email import outbox
 
 
 class EmailChannel(Channel):
     name = "email"
-    optional_kinds = GAME_KINDS
+    optional_kinds = GAME_KINDS + TOURNAMENT_KINDS
 
     def deliver(self, notice) -> bool:
         return outbox.queue(

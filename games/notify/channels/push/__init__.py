@@ -7,7 +7,7 @@ push says is ``texts``'; how it is sent, ``sending``'s."""
 
 from datetime import datetime
 
-from games.models import Game, PushDelivery
+from games.models import Game, NoticeKind, PushDelivery
 from games.notify.channels import GAME_KINDS, Channel
 from games.notify.channels.push import deliveries
 
@@ -15,8 +15,9 @@ from games.notify.channels.push import deliveries
 class PushChannel(Channel):
     name = "push"
     # The notices about a game of a player (a push needs both to say something and to
-    # open a page); sign-in links, digests and answers to replies are emails.
-    optional_kinds = GAME_KINDS
+    # open a page), a tournament's round among them; sign-in links, digests, answers to
+    # replies and a tournament's news without a game are emails.
+    optional_kinds = (*GAME_KINDS, NoticeKind.TOURNAMENT_ROUND)
 
     def deliver(self, notice) -> bool:
         if notice.kind not in self.optional_kinds or notice.game is None or notice.user is None:

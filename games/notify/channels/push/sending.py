@@ -39,6 +39,7 @@ STOPPED = "the worker stopped while pushing: it may have gone out, so it is not 
 # and how soon it should wake the device (``Urgency``, RFC 8030 5.3).
 DELIVERY = {
     NoticeKind.GAME_STARTED: (86400, "normal"),
+    NoticeKind.TOURNAMENT_ROUND: (86400, "normal"),
     NoticeKind.YOUR_TURN: (86400, "normal"),
     NoticeKind.REMINDER: (43200, "normal"),
     NoticeKind.DEADLINE_WARNING: (43200, "high"),
@@ -137,10 +138,11 @@ def skip_reason(row: PushDelivery, now: datetime) -> str:
     prefs = PlayerSettings.objects.filter(user=row.subscription.user_id).first()
     if not preferences.wants(prefs, row.kind, channel("push")):
         return "turned off in the preferences"
-    if row.kind not in TURN_KINDS and row.kind != NoticeKind.GAME_STARTED:
+    started = (NoticeKind.GAME_STARTED, NoticeKind.TOURNAMENT_ROUND)
+    if row.kind not in TURN_KINDS and row.kind not in started:
         return ""
     game, seat = row.game, (row.payload or {}).get("seat")
-    if row.kind == NoticeKind.GAME_STARTED:
+    if row.kind in started:
         return "" if game.status == Game.Status.ACTIVE else "the game is no longer on"
     if game.status != Game.Status.ACTIVE or game.to_move != seat:
         return "no longer this player's turn"

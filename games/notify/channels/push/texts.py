@@ -56,13 +56,14 @@ def _said(row: PushDelivery, game: Game, title: str) -> tuple[str, str]:
     values = {"game": title}
     match row.kind:
         case NoticeKind.GAME_STARTED:
-            mine = game.seats.filter(user=row.subscription.user_id, position=game.to_move)
-            asked = (
-                _("It is your turn.")
-                if mine.exists()
-                else _("We will tell you when it is your turn.")
-            )
-            return _("%(game)s has started") % values, asked
+            return _("%(game)s has started") % values, _first_turn(row, game)
+        case NoticeKind.TOURNAMENT_ROUND:
+            # Translators: %(round)s is a round's number, %(name)s a tournament's name.
+            said = _("Round %(round)s of %(name)s: your game has started") % {
+                "round": row.payload.get("round", ""),
+                "name": row.payload.get("name", ""),
+            }
+            return said, _first_turn(row, game)
         case NoticeKind.YOUR_TURN:
             return _("Your turn in %(game)s") % values, _last_move(row, game)
         case NoticeKind.REMINDER:
@@ -99,6 +100,12 @@ def _said(row: PushDelivery, game: Game, title: str) -> tuple[str, str]:
             reason = plan_dropped_reason(game, row.payload or {})
             return plan_dropped_title(title, row.payload or {}), capfirst(reason) + "."
     return title, ""
+
+
+def _first_turn(row: PushDelivery, game: Game) -> str:
+    """Whether the reader moves first in a game that has just started."""
+    mine = game.seats.filter(user=row.subscription.user_id, position=game.to_move)
+    return _("It is your turn.") if mine.exists() else _("We will tell you when it is your turn.")
 
 
 def _last_move(row: PushDelivery, game: Game) -> str:

@@ -1,0 +1,111 @@
+"""Pages of tournaments (issue 31): the list (open, running, finished) and a tournament's
+page, with join, withdraw and start. Thin doors over the selectors and one service each;
+a POST answers with a redirect to the tournament's page, a refusal said there."""
+
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import capfirst
+from django.utils.translation import gettext, gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import selectors, services
+from games.errors import BadRequest, ServiceError
+from games.forms import TournamentCreateForm
+from games.presenters.tournament_page import FORMAT_NAMES, tournament_context
+from games.views import refusal_page
+
+LIST_NAMES = {
+    "open": gettext_lazy("Open for registration"),
+    "running": gettext_lazy("Running"),
+    "finished": gettext_lazy("Finished"),
+}
+LIST_LENGTH = 50
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """Tournaments open for registration, running or finished (``?status=``)."""
+    which = request.GET.get("status", "open")
+    which = which if which in selectors.TOURNAMENT_LISTS else "open"
+    rows = selectors.tournament_list(which, request.user)[:LIST_LENGTH]
+    context = {
+        "which": which,
+        "lists": LIST_NAMES.items(),
+        "rows": [{"tournament": row, "format": FORMAT_NAMES.get(row.format, "")} for row in rows],
+    }
+    return render(request, "tournaments/list.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """The form that opens a tournament; the service decides what is allowed."""
+    form = TournamentCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = services.tournament_create(organiser=request.user, **form.settings())
+        except ServiceError as error:
+            form.add_error(None, capfirst(error.message) + ".")
+        else:
+            return redirect("tournament", tournament_id=tournament.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/new.html", {"form": form}, status=status)
+
+
+@require_GET
+@refusal_page
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A tournament: settings, players, standings with tie-breaks, rounds with their
+    games, the viewer's game in play highlighted, and what the viewer may do."""
+    tournament = selectors.tournament_get(tournament_id)
+    view = selectors.tournament_view(tournament, request.user)
+    return render(request, "tournaments/page.html", tournament_context(view))
+
+
+def _tournament_action(view):
+    """A POST on a tournament, answered by a redirect to its page (reloading never repeats
+    it), a refusal said there as a message."""
+
+    @login_required
+    @require_POST
+    @wraps(view)
+    def wrapper(request: HttpRequest, tournament_id: int) -> HttpResponse:
+        try:
+            view(request, selectors.tournament_get(tournament_id))
+        except ServiceError as error:
+            messages.error(request, capfirst(error.message) + ".")
+        return redirect("tournament", tournament_id=tournament_id)
+
+    return wrapper
+
+
+@_tournament_action
+def join_post(request: HttpRequest, tournament) -> None:
+    services.tournament_join(tournament=tournament, user=request.user)
+
+
+@_tournament_action
+def withdraw_post(request: HttpRequest, tournament) -> None:
+    services.tournament_withdraw(tournament=tournament, user=request.user)
+
+
+@_tournament_action
+def remove_post(request: HttpRequest, tournament) -> None:
+    """The organiser or a moderator removes the player named by ``player``."""
+    named = request.POST.get("player", "")
+    # A number an id can be (larger ones are no player, not a database error).
+    known = named.isdigit() and len(named) < 10
+    player = get_user_model().objects.filter(pk=named).first() if known else None
+    if player is None:
+        raise BadRequest(gettext("there is no such player"), code="invalid_player")
+    services.tournament_withdraw(tournament=tournament, user=request.user, player=player)
+
+
+@_tournament_action
+def start_post(request: HttpRequest, tournament) -> None:
+    services.tournament_start(tournament=tournament, user=request.user)

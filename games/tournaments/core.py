@@ -1,0 +1,622 @@
+"""A tournament as a decider: commands in the imperative, events as past participles, an
+immutable ``Tournament`` folded from its events by ``evolve``, and ``decide(state,
+command)`` returning the events a command causes (or raising ``TournamentRefused``).
+
+Players are user ids; games are game ids: the service creates a paired round's games and
+says so with ``StartRound``, and records each finished game with ``RecordResult``. When a
+round's last result comes in, ``decide`` pairs the next round (or finishes the
+tournament) in the same list of events, so a tournament runs by itself."""
+
+from dataclasses import dataclass, field, replace
+from typing import Any, assert_never
+
+from games.rules.common.codec import Codec
+from games.tournaments import pairing
+from games.tournaments.standings import Result, Standing, default_points, standings, valid_places
+
+SWISS, ROUND_ROBIN, KNOCKOUT = "swiss", "round_robin", "knockout"
+FORMATS = (SWISS, ROUND_ROBIN, KNOCKOUT)
+PER_GAME = (2, 3, 4)
+# The most players one tournament takes (the pairing is measured for this many:
+# bench/tournaments.py).
+MOST_PLAYERS = 1000
+# Ruling (the rulebooks have no draws, but a shared victory is possible): in a knockout,
+# a game whose two players share the win sends the higher seed on.
+SHARED_WIN_ADVANCES_HIGHER_SEED = True
+# A player who times out of this many games in a row is withdrawn (issue 31).
+TIMEOUTS_TO_WITHDRAW = 2
+
+WITHDREW, REMOVED, TIMED_OUT = "withdrew", "removed", "timed_out"
+
+
+class TournamentRefused(Exception):
+    """A command the tournament cannot take now: a stable ``code`` and the facts as
+    ``params``; the service says it in the reader's language."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"{code} {params}" if params else code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the organiser chose. ``rounds`` counts for a Swiss only (a round robin and a
+    knockout take as many as their players need); ``points`` pays each place at a full
+    table; ``min_players`` 0 means a table's worth. The game's own settings (``game``,
+    ``options``, ``time_control``, ``rated``) are the services' to check; the entry
+    window closes at ``entry_closes`` (ISO 8601, or "" for when the organiser starts)."""
+
+    format: str
+    per_game: int
+    game: str
+    rounds: int = 0
+    points: tuple[int, ...] = ()
+    min_players: int = 0
+    max_players: int = 64
+    min_rating: float | None = None
+    min_games: int = 0
+    options: dict = field(default_factory=dict)
+    time_control: dict = field(default_factory=dict)
+    rated: bool = True
+    public: bool = True
+    entry_closes: str = ""
+
+
+def settings_checked(settings: Settings) -> Settings:
+    """``settings`` with the defaults filled in (points, fewest players), or
+    ``TournamentRefused`` saying which setting is wrong and what is accepted."""
+    if settings.format not in FORMATS:
+        raise TournamentRefused("invalid_format", accepted=FORMATS)
+    if settings.per_game not in PER_GAME:
+        raise TournamentRefused("invalid_per_game", accepted=PER_GAME)
+    if settings.format == KNOCKOUT and settings.per_game != 2:
+        raise TournamentRefused("knockout_for_two")
+    settings = replace(settings, min_players=settings.min_players or settings.per_game)
+    if not 2 <= settings.min_players <= settings.max_players <= MOST_PLAYERS:
+        raise TournamentRefused("invalid_player_limits", most=MOST_PLAYERS)
+    if settings.min_players < settings.per_game:
+        raise TournamentRefused("too_few_for_a_table", per_game=settings.per_game)
+    if settings.format == SWISS and not 1 <= settings.rounds < settings.max_players:
+        raise TournamentRefused("invalid_rounds", most=settings.max_players - 1)
+    if settings.format != SWISS and settings.rounds:
+        raise TournamentRefused("rounds_for_swiss_only")
+    points = settings.points or default_points(settings.per_game)
+    descending = all(a >= b for a, b in zip(points, points[1:], strict=False))
+    if len(points) != settings.per_game or not descending or points[-1] < 0:
+        raise TournamentRefused("invalid_points", places=settings.per_game)
+    return replace(settings, points=tuple(points))
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TournamentCreated:
+    name: str
+    organiser: int
+    settings: Settings
+
+
+@dataclass(frozen=True)
+class PlayerRegistered:
+    player: int
+    rating: float
+
+
+@dataclass(frozen=True)
+class PlayerWithdrew:
+    """``reason``: ``withdrew`` (the player), ``removed`` (the organiser or a moderator),
+    ``timed_out`` (out of time in two games in a row)."""
+
+    player: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class TournamentStarted:
+    """Registration closed; the players by seed (best rating first)."""
+
+    seeds: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RoundPaired:
+    """The round's tables, players in seat order (the first seat moves first)."""
+
+    round: int
+    tables: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class ByeGiven:
+    """A player has no game this round and a win's points: a bye (at most once each), or
+    a ``walkover`` (the opponent withdrew)."""
+
+    round: int
+    player: int
+    walkover: bool = False
+
+
+@dataclass(frozen=True)
+class RoundStarted:
+    """The round's games were created: one per table, in the tables' order."""
+
+    round: int
+    games: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameResultRecorded:
+    """A table's game ended: each player's place (1 = first, equal places shared), score
+    in the game, and who of them ran out of time in it."""
+
+    round: int
+    game: int
+    players: tuple[int, ...]
+    places: tuple[int, ...]
+    scores: tuple[int, ...]
+    timed_out: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class TournamentCancelled:
+    """Called off before it started: ``reason`` says why (``too_few_players`` at the end
+    of the entry window)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class TournamentFinished:
+    """The final ranking, best first."""
+
+    ranking: tuple[int, ...]
+
+
+Event = (
+    TournamentCreated
+    | PlayerRegistered
+    | PlayerWithdrew
+    | TournamentStarted
+    | RoundPaired
+    | ByeGiven
+    | RoundStarted
+    | GameResultRecorded
+    | TournamentCancelled
+    | TournamentFinished
+)
+
+CODEC = Codec(
+    TournamentCreated,
+    PlayerRegistered,
+    PlayerWithdrew,
+    TournamentStarted,
+    RoundPaired,
+    ByeGiven,
+    RoundStarted,
+    GameResultRecorded,
+    TournamentCancelled,
+    TournamentFinished,
+)
+
+
+# --- commands -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CreateTournament:
+    name: str
+    organiser: int
+    settings: Settings
+
+
+@dataclass(frozen=True)
+class Register:
+    """``rating`` and ``finished_games``: the player's, for the seeding and the entry
+    requirements."""
+
+    player: int
+    rating: float
+    finished_games: int = 0
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    player: int
+    reason: str = WITHDREW
+
+
+@dataclass(frozen=True)
+class Start:
+    pass
+
+
+@dataclass(frozen=True)
+class Cancel:
+    reason: str
+
+
+@dataclass(frozen=True)
+class StartRound:
+    """The paired round's games, one per table in order."""
+
+    round: int
+    games: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    game: int
+    places: tuple[int, ...]
+    scores: tuple[int, ...]
+    timed_out: tuple[int, ...] = ()
+
+
+Command = CreateTournament | Register | Withdraw | Start | Cancel | StartRound | RecordResult
+
+
+# --- state --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entrant:
+    player: int
+    rating: float
+    withdrawn: bool = False
+    timeouts_in_a_row: int = 0
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a round: its players in seat order, its game once created, its result
+    once finished."""
+
+    round: int
+    players: tuple[int, ...]
+    game: int | None = None
+    result: Result | None = None
+
+
+@dataclass(frozen=True)
+class Bye:
+    round: int
+    player: int
+    walkover: bool
+
+
+NEW, REGISTRATION, RUNNING, FINISHED, CANCELLED = (
+    "new",
+    "registration",
+    "running",
+    "finished",
+    "cancelled",
+)
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """Where a tournament stands: its settings, the entrants in registration order, the
+    seeds, every round's tables and byes, and the final ranking once finished."""
+
+    name: str = ""
+    organiser: int = 0
+    settings: Settings | None = None
+    status: str = NEW
+    entrants: tuple[Entrant, ...] = ()
+    seeds: tuple[int, ...] = ()
+    round: int = 0
+    tables: tuple[Table, ...] = ()
+    byes: tuple[Bye, ...] = ()
+    ranking: tuple[int, ...] = ()
+
+    def entrant(self, player: int) -> Entrant | None:
+        return next((e for e in self.entrants if e.player == player), None)
+
+    def active(self) -> tuple[int, ...]:
+        """The players still in: registered and not withdrawn."""
+        return tuple(e.player for e in self.entrants if not e.withdrawn)
+
+    def met(self) -> set[pairing.Pair]:
+        """Every pair of players who have sat at a table together."""
+        return {
+            frozenset((a, b))
+            for table in self.tables
+            for index, a in enumerate(table.players)
+            for b in table.players[index + 1 :]
+        }
+
+    def round_tables(self, number: int | None = None) -> tuple[Table, ...]:
+        number = self.round if number is None else number
+        return tuple(table for table in self.tables if table.round == number)
+
+    def round_complete(self) -> bool:
+        return all(table.result is not None for table in self.round_tables())
+
+    def standings(self) -> tuple[Standing, ...]:
+        """The live standings (``standings.standings``)."""
+        settings = self.settings
+        return standings(
+            players=tuple(e.player for e in self.entrants if e.player in self._counted()),
+            ratings={e.player: e.rating for e in self.entrants},
+            withdrawn={e.player for e in self.entrants if e.withdrawn},
+            results=tuple(t.result for t in self.tables if t.result is not None),
+            byes=tuple(bye.player for bye in self.byes),
+            points=settings.points,
+            per_game=settings.per_game,
+        )
+
+    def _counted(self) -> set[int]:
+        # Before the start, everyone registered; after it, those seeded (a player who left
+        # during registration is not in the tournament).
+        if self.status in (NEW, REGISTRATION):
+            return set(self.active())
+        return set(self.seeds)
+
+
+def evolve(state: Tournament, event: Event) -> Tournament:
+    """The tournament after ``event``."""
+    match event:
+        case TournamentCreated(name, organiser, settings):
+            return replace(
+                state, name=name, organiser=organiser, settings=settings, status=REGISTRATION
+            )
+        case PlayerRegistered(player, rating):
+            kept = tuple(e for e in state.entrants if e.player != player)
+            return replace(state, entrants=(*kept, Entrant(player, rating)))
+        case PlayerWithdrew(player, _):
+            return _entrant(state, player, withdrawn=True)
+        case TournamentStarted(seeds):
+            return replace(state, status=RUNNING, seeds=seeds)
+        case RoundPaired(number, tables):
+            new = tuple(Table(number, players) for players in tables)
+            return replace(state, round=number, tables=(*state.tables, *new))
+        case ByeGiven(number, player, walkover):
+            return replace(state, byes=(*state.byes, Bye(number, player, walkover)))
+        case RoundStarted(number, games):
+            started = iter(games)
+            tables = tuple(
+                replace(table, game=next(started)) if table.round == number else table
+                for table in state.tables
+            )
+            return replace(state, tables=tables)
+        case GameResultRecorded(_, game, players, places, scores, timed_out):
+            result = Result(players, places, scores)
+            tables = tuple(
+                replace(table, result=result) if table.game == game else table
+                for table in state.tables
+            )
+            entrants = tuple(
+                replace(
+                    e,
+                    timeouts_in_a_row=e.timeouts_in_a_row + 1 if e.player in timed_out else 0,
+                )
+                if e.player in players
+                else e
+                for e in state.entrants
+            )
+            return replace(state, tables=tables, entrants=entrants)
+        case TournamentCancelled(_):
+            return replace(state, status=CANCELLED)
+        case TournamentFinished(ranking):
+            return replace(state, status=FINISHED, ranking=ranking)
+        case _:
+            assert_never(event)
+
+
+def _entrant(state: Tournament, player: int, **changes: Any) -> Tournament:
+    return replace(
+        state,
+        entrants=tuple(replace(e, **changes) if e.player == player else e for e in state.entrants),
+    )
+
+
+def fold(events: list[Event], state: Tournament | None = None) -> Tournament:
+    for event in events:
+        state = evolve(state or Tournament(), event)
+    return state or Tournament()
+
+
+# --- decide -------------------------------------------------------------------------------
+
+
+def decide(state: Tournament, command: Command) -> list[Event]:
+    """The events ``command`` causes in ``state``; ``TournamentRefused`` if it cannot."""
+    match command:
+        case CreateTournament(name, organiser, settings):
+            if state.status != NEW:
+                raise TournamentRefused("already_created")
+            if not name.strip():
+                raise TournamentRefused("name_missing")
+            return [TournamentCreated(name.strip(), organiser, settings_checked(settings))]
+        case Register(player, rating, finished_games):
+            return _register(state, player, rating, finished_games)
+        case Withdraw(player, reason):
+            entrant = state.entrant(player)
+            if entrant is None or entrant.withdrawn:
+                raise TournamentRefused("not_registered")
+            if state.status in (FINISHED, CANCELLED):
+                raise TournamentRefused("finished")
+            return [PlayerWithdrew(player, reason)]
+        case Start():
+            return _start(state)
+        case Cancel(reason):
+            if state.status != REGISTRATION:
+                raise TournamentRefused("registration_closed")
+            return [TournamentCancelled(reason)]
+        case StartRound(number, games):
+            tables = state.round_tables(number)
+            if state.status != RUNNING or number != state.round or tables[0].game is not None:
+                raise TournamentRefused("round_not_waiting", round=number)
+            if len(games) != len(tables):
+                raise TournamentRefused("games_do_not_match_tables", tables=len(tables))
+            return [RoundStarted(number, tuple(games))]
+        case RecordResult(game, places, scores, timed_out):
+            return _record(state, game, places, scores, timed_out)
+        case _:
+            assert_never(command)
+
+
+def _register(state: Tournament, player: int, rating: float, games: int) -> list[Event]:
+    settings = state.settings
+    if state.status != REGISTRATION:
+        raise TournamentRefused("registration_closed")
+    entrant = state.entrant(player)
+    if entrant is not None and not entrant.withdrawn:
+        raise TournamentRefused("already_registered")
+    if len(state.active()) >= settings.max_players:
+        raise TournamentRefused("full", most=settings.max_players)
+    if settings.min_rating is not None and rating < settings.min_rating:
+        raise TournamentRefused("rating_too_low", rating=rating, needed=settings.min_rating)
+    if games < settings.min_games:
+        raise TournamentRefused("too_few_games", games=games, needed=settings.min_games)
+    return [PlayerRegistered(player, rating)]
+
+
+def _start(state: Tournament) -> list[Event]:
+    if state.status != REGISTRATION:
+        raise TournamentRefused("registration_closed")
+    active, settings = state.active(), state.settings
+    # Ruling: a Swiss of as many rounds as players would have to repeat pairings.
+    needed = max(settings.min_players, settings.rounds + 1 if settings.format == SWISS else 0)
+    if len(active) < needed:
+        raise TournamentRefused("too_few_players", players=len(active), needed=needed)
+    rating = {e.player: e.rating for e in state.entrants}
+    order = {player: index for index, player in enumerate(active)}
+    seeds = tuple(sorted(active, key=lambda p: (-rating[p], order[p])))
+    started = TournamentStarted(seeds)
+    return [started, *_next_round(evolve(state, started))]
+
+
+def _record(
+    state: Tournament,
+    game: int,
+    places: tuple[int, ...],
+    scores: tuple[int, ...],
+    timed_out: tuple[int, ...],
+) -> list[Event]:
+    table = next((t for t in state.tables if t.game == game), None)
+    if table is None:
+        raise TournamentRefused("not_a_tournament_game", game=game)
+    if table.result is not None:
+        raise TournamentRefused("result_recorded", game=game)
+    seats = len(table.players)
+    if len(places) != seats or len(scores) != seats or not valid_places(places):
+        raise TournamentRefused("invalid_result", players=seats)
+    timed_out = tuple(player for player in table.players if player in timed_out)
+    events: list[Event] = [
+        GameResultRecorded(table.round, game, table.players, places, scores, timed_out)
+    ]
+    state = evolve(state, events[0])
+    for player in timed_out:
+        entrant = state.entrant(player)
+        if entrant.timeouts_in_a_row >= TIMEOUTS_TO_WITHDRAW and not entrant.withdrawn:
+            withdrew = PlayerWithdrew(player, TIMED_OUT)
+            events.append(withdrew)
+            state = evolve(state, withdrew)
+    return [*events, *_moved_on(state)]
+
+
+def _moved_on(state: Tournament) -> list[Event]:
+    """When the running round has all its results: the next round, or the end."""
+    if state.status != RUNNING or not state.round_complete():
+        return []
+    return _next_round(state)
+
+
+def _next_round(state: Tournament) -> list[Event]:
+    """Pair the next round, or finish: a round with no game to play (everyone has a bye
+    or a walkover) is over at once and the one after it follows."""
+    events: list[Event] = []
+    while True:
+        paired = _pairing(state) if len(state.active()) >= 2 else None
+        if paired is None:
+            ranking = tuple(standing.player for standing in state.standings())
+            events.append(TournamentFinished(ranking))
+            return events
+        number = state.round + 1
+        round_events: list[Event] = [RoundPaired(number, _seated(state, paired.tables))]
+        round_events += [ByeGiven(number, player) for player in paired.byes]
+        round_events += [ByeGiven(number, player, walkover=True) for player in paired.walkovers]
+        for event in round_events:
+            state = evolve(state, event)
+        events.extend(round_events)
+        if paired.tables:
+            return events
+
+
+def _seated(state: Tournament, tables: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...]]:
+    """Each table in seat order: who has sat first least often sits first (the first
+    player moves first in every game offered), then the better seed."""
+    firsts: dict[int, int] = {}
+    for table in state.tables:
+        firsts[table.players[0]] = firsts.get(table.players[0], 0) + 1
+    seed = {player: index for index, player in enumerate(state.seeds)}
+    return tuple(
+        tuple(sorted(table, key=lambda p: (firsts.get(p, 0), seed[p]))) for table in tables
+    )
+
+
+def _pairing(state: Tournament) -> pairing.Round | None:
+    """The next round's tables and byes, or None when the tournament is over."""
+    settings, number = state.settings, state.round + 1
+    active = state.active()
+    if settings.format == SWISS:
+        if number > settings.rounds:
+            return None
+        return _swiss(state, active)
+    if settings.format == ROUND_ROBIN:
+        schedule = pairing.round_robin_schedule(state.seeds, settings.per_game)
+        if number > len(schedule):
+            return None
+        return _without_withdrawn(schedule[number - 1], set(active))
+    seeds = {player: index for index, player in enumerate(state.seeds, start=1)}
+    alive = set(active) - _knocked_out(state, seeds)
+    if len(alive) < 2:
+        return None
+    return pairing.knockout_round(seeds, alive, number)
+
+
+def _swiss(state: Tournament, active: tuple[int, ...]) -> pairing.Round:
+    ranked = [s.player for s in state.standings() if s.player in set(active)]
+    per_game, met = state.settings.per_game, state.met()
+    if per_game > 2:
+        return pairing.Round(pairing.swiss_groups(ranked, per_game, met))
+    byes: tuple[int, ...] = ()
+    if len(ranked) % 2:
+        had = {bye.player for bye in state.byes}
+        # The lowest-ranked player without a bye yet; if everyone has had one, the
+        # lowest-ranked sits out with nothing (a bye is once per player).
+        eligible = [player for player in ranked if player not in had]
+        sitting = eligible[-1] if eligible else ranked[-1]
+        ranked.remove(sitting)
+        byes = (sitting,) if eligible else ()
+    points = {s.player: s.points for s in state.standings()}
+    return pairing.Round(pairing.swiss_pairs(ranked, points, met), byes)
+
+
+def _without_withdrawn(scheduled: pairing.Round, active: set[int]) -> pairing.Round:
+    """A scheduled round without the withdrawn: one left alone at a table has a walkover."""
+    tables, walkovers = [], []
+    for table in scheduled.tables:
+        staying = tuple(player for player in table if player in active)
+        if len(staying) >= 2:
+            tables.append(staying)
+        elif staying:
+            walkovers.append(staying[0])
+    byes = tuple(player for player in scheduled.byes if player in active)
+    return pairing.Round(tuple(tables), byes, tuple(walkovers))
+
+
+def _knocked_out(state: Tournament, seeds: dict[int, int]) -> set[int]:
+    """The players who lost a knockout game."""
+    out = set()
+    for table in state.tables:
+        if table.result is None:
+            continue
+        (a, b), (place_a, place_b) = table.players, table.result.places
+        if place_a == place_b and SHARED_WIN_ADVANCES_HIGHER_SEED:
+            out.add(a if seeds[a] > seeds[b] else b)
+        else:
+            out.add(a if place_a > place_b else b)
+    return out

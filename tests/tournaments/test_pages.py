@@ -1,0 +1,121 @@
+"""The tournaments' pages: the list in its three tabs, a tournament's page (settings,
+standings with tie-breaks, rounds linked to their games, the viewer's game), join,
+withdraw and start by POST, refusals said on the page, the link in the site's menu."""
+
+import pytest
+from django.test import Client
+
+from games import services
+from tests.tournaments.test_services import finish_round, opened, players
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_list_shows_open_running_and_finished_tournaments_and_the_menu_links_it():
+    alice, bob = players(2)
+    tournament = opened([alice, bob], format="swiss", per_game=2, rounds=1)
+    page = signed_in(alice).get("/tournaments/")
+    assert page.status_code == 200
+    assert 'id="tournaments-link"' in page.content.decode()
+    assert "Autumn cup" in page.content.decode()
+    assert "Autumn cup" not in Client().get("/tournaments/?status=running").content.decode()
+    services.tournament_start(tournament=tournament, user=alice)
+    assert "Autumn cup" in Client().get("/tournaments/?status=running").content.decode()
+    finish_round(tournament)
+    assert "Autumn cup" in Client().get("/tournaments/?status=finished").content.decode()
+
+
+def test_a_player_joins_sees_their_game_highlighted_and_the_standings():
+    alice, bob, carol, dan = players(4)
+    tournament = opened([alice, bob, carol], format="swiss", per_game=2, rounds=2)
+    path = f"/tournaments/{tournament.pk}/"
+    page = signed_in(dan).get(path).content.decode()
+    assert f'action="/tournaments/{tournament.pk}/join/"' in page
+    assert signed_in(dan).post(path + "join/").status_code == 302
+    assert signed_in(alice).post(path + "start/").status_code == 302
+    page = signed_in(bob).get(path).content.decode()
+    assert 'id="my-game"' in page
+    assert "Buchholz" in page and "Sonneborn–Berger" in page
+    assert "Round 1" in page and "/games/" in page
+    finish_round(tournament)
+    page = Client().get(path).content.decode()
+    assert "Round 2" in page and "places 1, 2" in page
+
+
+def test_a_refusal_is_said_on_the_tournament_page():
+    alice, bob = players(2)
+    tournament = opened([alice], format="swiss", per_game=2, rounds=1)
+    client = signed_in(bob)
+    answer = client.post(f"/tournaments/{tournament.pk}/start/", follow=True)
+    assert (
+        "Only the tournament&#x27;s organiser or a moderator can do this."
+        in answer.content.decode()
+    )
+    client.post(f"/tournaments/{tournament.pk}/join/")
+    client.post(f"/tournaments/{tournament.pk}/withdraw/")
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "withdrawn" in page
+
+
+def test_an_unknown_tournament_is_a_404_page():
+    assert Client().get("/tournaments/999999/").status_code == 404
+
+
+def test_a_tournament_is_opened_from_the_form():
+    (alice,) = players(1)
+    client = signed_in(alice)
+    assert client.get("/tournaments/new/").status_code == 200
+    answer = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Club night",
+            "format": "swiss",
+            "rounds": 3,
+            "game": "summer-pavilion",
+            "opt_summer_pavilion_board": "grey",
+            "players": 3,
+            "time_control": "per_move",
+            "days": 2,
+            "max_players": 12,
+            "rated": "on",
+            "public": "on",
+        },
+    )
+    assert answer.status_code == 302
+    page = client.get(answer["Location"]).content.decode()
+    assert "Club night" in page and "3 players per game" in page and "2 days per move" in page
+    refused = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Cup",
+            "format": "knockout",
+            "game": "azul",
+            "players": 3,
+            "time_control": "none",
+            "max_players": 8,
+        },
+    )
+    assert refused.status_code == 400
+    assert "A knockout is played two players per game" in refused.content.decode()
+
+
+def test_the_organiser_removes_a_player_from_the_page_and_others_cannot():
+    alice, bob, carol = players(3)
+    tournament = opened([alice, bob], format="swiss", per_game=2, rounds=1)
+    path = f"/tournaments/{tournament.pk}/"
+    assert "Remove Player2 from the tournament" in signed_in(alice).get(path).content.decode()
+    assert "Remove Player1" not in signed_in(carol).get(path).content.decode()
+    refused = signed_in(carol).post(path + "remove/", {"player": bob.pk}, follow=True)
+    assert "organiser or a moderator" in refused.content.decode()
+    signed_in(alice).post(path + "remove/", {"player": bob.pk})
+    page = signed_in(alice).get(path).content.decode()
+    assert "Remove Player2" not in page and "withdrawn" in page
+    for wrong in ("x", "9" * 30):
+        missing = signed_in(alice).post(path + "remove/", {"player": wrong}, follow=True)
+        assert "There is no such player." in missing.content.decode()

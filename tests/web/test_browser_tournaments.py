@@ -1,0 +1,36 @@
+"""A tournament's page and the list in Debian's Chromium at 1280 and 390 px: screenshots
+under ``var/screenshots/tournaments/``, no sideways scrolling on a phone, every link and
+button in the page's body at least 44 px tall."""
+
+import pytest
+
+from games import services
+from tests.tournaments.test_services import finish_round, opened, players
+from tests.web.helpers import looked_at, signed_in_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SIZES = {"wide": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+SMALL_TARGETS = """() => [...document.querySelectorAll('main a, main button')]
+  .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+  .map(e => e.textContent.trim())"""
+
+
+def test_the_tournament_page_and_list_at_both_sizes(windows, live_server, shoot):
+    users = players(8)
+    tournament = opened(users, format="swiss", per_game=2, rounds=3)
+    services.tournament_start(tournament=tournament, user=users[0])
+    finish_round(tournament)
+    for size, viewport in SIZES.items():
+        page = signed_in_page(windows, live_server, users[2], viewport)
+        for name, path in (
+            ("page", f"/tournaments/{tournament.pk}/"),
+            ("list", "/tournaments/?status=running"),
+            ("new", "/tournaments/new/"),
+        ):
+            looked_at(page, live_server.url + path, f"tournaments/{name}-{size}", viewport, shoot)
+            assert page.evaluate(SMALL_TARGETS) == [], path
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+        assert page.locator("#my-game a").count() == 1
+        assert page.locator("table.standings tr.mine").count() == 1
