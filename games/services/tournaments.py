@@ -21,6 +21,7 @@ from games.errors import BadRequest, Conflict, Forbidden, ServiceError
 from games.models import Game, Rating, ResultSeat, Seat, Tournament, TournamentGame
 from games.selectors import (
     TOURNAMENT_NAMESPACE,
+    departures,
     is_moderator,
     tournament_get,
     tournament_state,
@@ -42,6 +43,9 @@ from games.tournaments import core
 TIMEOUT_POLICY = Game.TimeoutPolicy.FORFEIT
 # Ruling: a game a moderator aborted counts as a shared place for all its players.
 ABORTED_PLACE = 1
+# Ruling: a tournament game aborted because a player resigned or ran out of time before
+# every player had moved (unrated, issue 29) still counts in the tournament: who left
+# takes the last place, as a forfeit would give them, the others share the first.
 
 # What a refused tournament command tells the person: the kind of error and the sentence
 # (its %(…)s filled from the refusal's facts).
@@ -451,7 +455,11 @@ def tournament_game_ended(game: Game, *, now: datetime) -> None:
         scores = tuple(rows[player].score for player in table.players)
         timed_out = tuple(player for player in table.players if rows[player].timed_out)
     else:
-        places = (ABORTED_PLACE,) * len(table.players)
-        scores, timed_out = tuple(game.scores or (0,) * len(table.players)), ()
+        users = {seat.position: seat.user_id for seat in game.seats.all()}
+        left = {users[d.seat]: d.timed_out for d in departures([game])[game.pk]}
+        last = len(table.players)
+        places = tuple(last if player in left else ABORTED_PLACE for player in table.players)
+        scores = tuple(game.scores or (0,) * len(table.players))
+        timed_out = tuple(player for player in table.players if left.get(player))
     command = core.RecordResult(game.pk, places, scores, timed_out)
     _decide(tournament, state, command, actor="system", now=now)

@@ -19,7 +19,7 @@ from games.models import Game, GameResult, Rating, Tournament, TournamentGame
 from games.selectors import tournament_state
 from games.tournaments import core
 from tests.conftest import make_user
-from tests.games.helpers import play
+from tests.games.helpers import every_player_moved, play
 
 pytestmark = pytest.mark.django_db
 
@@ -58,8 +58,10 @@ def running_games(tournament: Tournament) -> list[Game]:
 
 
 def finish_round(tournament: Tournament, *, skip=()) -> None:
-    """Every game in play ends: its players but the best rated resign, worst first."""
+    """Every game in play ends: after a move each (a resignation before that aborts the
+    game), its players but the best rated resign, worst first."""
     for game in running_games(tournament):
+        every_player_moved(game)
         seated = sorted(
             (seat for seat in game.seats.select_related("user") if seat.user_id not in skip),
             key=lambda seat: -seat.user.ratings.get(game_type="azul").display,
@@ -238,3 +240,20 @@ def test_the_read_model_is_rebuilt_from_the_events():
     call_command("rebuild_projections", stdout=io.StringIO())
     tournament.refresh_from_db()
     assert [getattr(tournament, column) for column in columns] == expected
+
+
+def test_a_resignation_before_every_player_moved_aborts_the_game_but_loses_the_tournament_game():
+    users = players(2)
+    tournament = opened(
+        users, format="swiss", per_game=2, rounds=1, time_control={"kind": "per_move", "days": 3}
+    )
+    services.tournament_start(tournament=tournament, user=users[0])
+    (game,) = running_games(tournament)
+    services.game_resign(game=game, user=users[1])
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert not GameResult.objects.filter(game=game).exists()
+    state = play_out(tournament)
+    assert ranking_names(state) == [users[0].first_name, users[1].first_name]
+    assert [s.points for s in state.standings()] == [1, 0]
