@@ -141,6 +141,7 @@ def game_create(
     rated: bool = True,
     bots: list[str] | tuple[str, ...] = (),
     timeout_bot: str = "",
+    places: list[int] | tuple[int, ...] | None = None,
 ) -> Game:
     """Open a table: the creator takes a seat, invited addresses get a seat each (and an
     invitation email with a signed link), each level in ``bots`` seats a computer player
@@ -149,7 +150,9 @@ def game_create(
     seat left open the game starts at once. ``reminders`` sets
     the game's reminder policy (``validate_reminders``); ``rated`` whether the result
     counts for the ratings (issue 16); ``timeout_bot`` the level of the computer player
-    that plays a turn whose time ran out (timeout policy ``bot``)."""
+    that plays a turn whose time ran out (timeout policy ``bot``). ``places`` (a rematch's
+    rotated seats) gives the places, 0 first, of the creator and then of each computer
+    player in the order of ``bots``; otherwise the seats are drawn at the start."""
     if game not in GAME_TYPES:
         raise BadRequest(
             _("unknown game %(game)s; accepted: %(accepted)s")
@@ -210,14 +213,23 @@ def game_create(
         rated=bool(rated),
         created_by=creator,
     )
-    Seat.objects.create(game=new, user=creator, status=Seat.Status.JOINED, joined_at=new.created_at)
+    place = iter(places or ())
+
+    def seated(**who) -> None:
+        Seat.objects.create(
+            game=new,
+            position=next(place, None),
+            status=Seat.Status.JOINED,
+            joined_at=new.created_at,
+            **who,
+        )
+
+    seated(user=creator)
     for email in emails:
         seat = Seat.objects.create(game=new, invited_email=email, status=Seat.Status.INVITED)
         notify.invitation(new, email, token=invitation_token(seat))
     for level in levels:
-        Seat.objects.create(
-            game=new, bot=level, status=Seat.Status.JOINED, joined_at=new.created_at
-        )
+        seated(bot=level)
     for _seat in range(players - 1 - len(emails) - len(levels)):
         Seat.objects.create(game=new, status=Seat.Status.OPEN)
     if len(levels) == players - 1:

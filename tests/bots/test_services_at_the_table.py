@@ -337,12 +337,23 @@ def test_a_takeback_against_the_computer_alone_is_accepted_and_the_computer_play
 
 @pytest.mark.django_db
 def test_a_rematch_keeps_the_computer_players(alice, bob):
-    alone = services.game_create(creator=alice, game="azul", players=2, bots=["hard"])
+    alone = services.game_create(creator=alice, game="azul", players=3, bots=["hard", "easy"])
+    before = {s.user_id or s.bot: s.position for s in alone.seats.all()}
     Game.objects.filter(pk=alone.pk).update(status=Game.Status.FINISHED)
     alone.refresh_from_db()
-    again = services.game_rematch(game=alone, user=alice)
-    assert again.status == Game.Status.ACTIVE, "against the computer alone it starts at once"
-    assert list(again.seats.exclude(bot="").values_list("bot", flat=True)) == ["hard"]
+    for _rematch in range(3):
+        again = services.game_rematch(game=alone, user=alice)
+        assert again.status == Game.Status.ACTIVE, "against the computer alone it starts at once"
+        after = {s.user_id or s.bot: s.position for s in again.seats.all()}
+        assert after == {who: (place + 1) % 3 for who, place in before.items()}
+        order = store.load(again.stream)[0].data["players"]
+        assert order == [
+            f"user:{who}" if isinstance(who, int) else f"bot:{who}"
+            for who, _place in sorted(after.items(), key=lambda item: item[1])
+        ]
+        Game.objects.filter(pk=again.pk).update(status=Game.Status.FINISHED)
+        again.refresh_from_db()
+        alone, before = again, after
 
     table = services.game_create(creator=alice, game="azul", players=3, bots=["medium"])
     services.game_join(game=table, user=bob)
@@ -354,3 +365,18 @@ def test_a_rematch_keeps_the_computer_players(alice, bob):
     services.game_join(game=rematch, user=bob)
     after = {s.user_id or s.bot: s.position for s in rematch.seats.all()}
     assert after == {who: (place + 1) % 3 for who, place in before.items()}
+
+
+@pytest.mark.django_db
+def test_a_rematch_whose_invitation_was_declined_starts_when_someone_else_joins(alice, bob, carol):
+    table = services.game_create(creator=alice, game="azul", players=3, bots=["easy"])
+    services.game_join(game=table, user=bob)
+    Game.objects.filter(pk=table.pk).update(status=Game.Status.FINISHED)
+    table.refresh_from_db()
+    rematch = services.game_rematch(game=table, user=alice)
+    invited = rematch.seats.get(invited_email=bob.email.lower())
+    services.invitation_decline(token=services.invitation_token(invited))
+    services.game_join(game=rematch, user=carol)
+    rematch.refresh_from_db()
+    assert rematch.status == Game.Status.ACTIVE
+    assert sorted(rematch.seats.values_list("position", flat=True)) == [0, 1, 2]
