@@ -8,9 +8,10 @@ logged by the bench's worker wrapper): what is left is what the site adds (queue
 reading the table, committing, the bench's 20 ms polling). Printed per game: p50 / p95 /
 max of the waits and of what is left.
 
-Then the same with an analysis running beside: two people's finished game is analysed by
-the analysis queue's worker (the site's simulations) while the person plays on; printed
-as before, with how long the analysis ran during the games.
+Then the same with an analysis running beside: the analysis queue's worker starts only
+now (the first part's finished games wait in its queue for their analyses, at the site's
+simulations) and is kept busy (when no analysis is left, two people's finished game is
+analysed again); printed as before, with how often an analysis was under way.
 
     REDIS_URL=redis://127.0.0.1:6379/4 nice -n 10 .venv/bin/python bench/waits.py
     .venv/bin/python bench/waits.py --game azul --games 3 --levels easy medium hard
@@ -127,7 +128,7 @@ def person_turn_or_end(game, person) -> float:
 
     deadline = time.monotonic() + LONGEST_WAIT
     while time.monotonic() < deadline:
-        game.refresh_from_db(fields=["status", "to_move"])
+        game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return time.time()
         if game.seats.filter(position=game.to_move, user=person).exists():
@@ -196,11 +197,12 @@ def finished_game(people):
 
 
 class BusyAnalysis:
-    """Keeps the analysis worker busy: whenever the finished game's analysis is done, it
-    is asked for again (the old one dropped), so every move meets an analysis running."""
+    """Keeps the analysis worker busy: whenever no analysis is left waiting or running, the
+    finished game's analysis is asked for again (the old one dropped). Counts, before each
+    of the person's moves, whether one was under way."""
 
     def __init__(self, game) -> None:
-        self.game, self.done, self.checks, self.busy = game, 0, 0, 0
+        self.game, self.asked, self.checks, self.busy = game, 0, 0, 0
 
     def __call__(self) -> None:
         from django.db import transaction
@@ -208,15 +210,15 @@ class BusyAnalysis:
         from games.models import Analysis
         from games.services.analysis import analysis_request
 
-        status = Analysis.objects.filter(game=self.game).values_list("status", flat=True)
         self.checks += 1
-        if status.first() == Analysis.Status.DONE:
-            self.done += 1
-            with transaction.atomic():
-                Analysis.objects.filter(game=self.game).delete()
-                analysis_request(game=self.game)
-        else:
-            self.busy += status.first() == Analysis.Status.RUNNING
+        unfinished = Analysis.objects.exclude(status=Analysis.Status.DONE)
+        if unfinished.exists():
+            self.busy += 1
+            return
+        self.asked += 1
+        with transaction.atomic():
+            Analysis.objects.filter(game=self.game).delete()
+            analysis_request(game=self.game)
 
 
 def main() -> None:
@@ -244,14 +246,14 @@ def main() -> None:
         for i in range(3)
     ]
     person = users[0]
+    names = [f"bench-{queue}@{socket.gethostname()}" for queue in QUEUES]
     with tempfile.TemporaryDirectory() as folder:
-        workers = [
-            start_worker(queue, Path(folder) / f"{queue}.jsonl", arguments.hard_seconds)
-            for queue in QUEUES
-        ]
         log = Path(folder) / "celery.jsonl"
+        # The analysis worker starts only for the second part: the first part's finished
+        # games ask for their analyses, which wait in its queue until then.
+        workers = [start_worker(QUEUES[0], log, arguments.hard_seconds)]
         try:
-            wait_until_ready(app, [f"bench-{queue}@{socket.gethostname()}" for queue in QUEUES])
+            wait_until_ready(app, names[:1])
             print(
                 f"a person and computer players {', '.join(arguments.levels)} (hard: "
                 f"{arguments.hard_seconds} s CPU a move); {arguments.games} game(s) each; "
@@ -266,14 +268,18 @@ def main() -> None:
             if arguments.skip_analysis:
                 return
             busy = BusyAnalysis(finished_game(users[1:]))
+            workers.append(
+                start_worker(QUEUES[1], Path(folder) / "analysis.jsonl", arguments.hard_seconds)
+            )
+            wait_until_ready(app, names)
             for slug in arguments.game or GAMES:
                 waits = []
                 for _ in range(arguments.games):
                     waits += play_game(slug, person, arguments.levels, log, before_move=busy)
                 print(summary(f"{slug}, an analysis beside", waits), flush=True)
             print(
-                f"analyses: {busy.done} done during the games; running at "
-                f"{busy.busy} of {busy.checks} of the person's moves (else just queued again)"
+                f"an analysis was under way at {busy.busy} of the person's {busy.checks} "
+                f"moves (at the others one was asked for: {busy.asked})"
             )
         finally:
             for worker in workers:
