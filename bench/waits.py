@@ -104,7 +104,7 @@ def start_worker(queue: str, thinking: Path, hard_seconds: float) -> subprocess.
     )
 
 
-def wait_until_ready(app, names: list[str], timeout: float = 180.0) -> None:
+def wait_until_ready(app, names: list[str], timeout: float = 600.0) -> None:
     deadline = time.monotonic() + timeout
     while len(app.control.ping(destination=names, timeout=1.0)) < len(names):
         if time.monotonic() > deadline:
