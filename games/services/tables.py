@@ -430,6 +430,9 @@ def _start(game: Game, seats: list[Seat], *, by) -> None:
         order.sort(key=lambda seat: seat.position)
     else:
         random.SystemRandom().shuffle(order)
+        # Some seats may hold places already (a rematch whose invitation was declined):
+        # freed first, so that no place is held twice while the drawn ones are written.
+        Seat.objects.filter(pk__in=[seat.pk for seat in order]).update(position=None)
     for position, seat in enumerate(order):
         seat.position = position
     Seat.objects.bulk_update(order, ["position"])
