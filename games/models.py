@@ -647,7 +647,7 @@ class Analysis(models.Model):
 class AnalysedMove(models.Model):
     """One move of an analysis, where its seat chose among several legal moves: the move
     played and the one the search preferred (notation), their estimated values for the
-    mover (0 to 1) and the mark (``?``, ``??`` or none; ``games.bots.judgement``).
+    mover (0 to 1) and the mark (``?``, ``??`` or none; ``games.bots.accuracy.judgement``).
     ``seq`` is the move's ``table.Moved`` event, ``number`` its place in the move list."""
 
     analysis = models.ForeignKey(Analysis, on_delete=models.CASCADE, related_name="moves")

@@ -13,9 +13,9 @@ from django.utils.translation import gettext, ngettext
 
 from events.models import Event
 from events.store import StoredEvent, load
-from games import bots
 from games import table as tbl
 from games import table_storage as storage
+from games.bots.accuracy import CLEARLY_WORSE, DUBIOUS, game_accuracy, stretch_of
 from games.errors import NotFound
 from games.models import (
     Analysis,
@@ -660,7 +660,7 @@ def analysis_report(game: Game, names: list[str]) -> dict | None:
         **analysis_progress(analysis),
         "simulations": analysis.simulations,
         "moves": moves,
-        "accuracy": accuracy(moves.values(), names) if done else [],
+        "accuracy": accuracy(moves.values(), names, game.game_type) if done else [],
     }
 
 
@@ -676,25 +676,27 @@ def analysis_progress(analysis: Analysis) -> dict:
     }
 
 
-def accuracy(moves, names: list[str]) -> list[dict]:
-    """Each seat's accuracy (``docs/bots.md``): the share of its judged moves that the
-    search did not mark (as good as its preferred move, or within ``bots.DUBIOUS_LOSS`` of
-    it), with the counts of ``?`` and ``??`` marks. ``percent`` is ``None`` for a seat that
-    never had a choice."""
+def accuracy(moves, names: list[str], game_type: str) -> list[dict]:
+    """Each seat's accuracy in percent (``games.bots.accuracy``, ``docs/bots.md``): from
+    the winning chances each of its judged moves gave away, as lichess computes it, with
+    the counts of ``?`` and ``??`` marks. ``percent`` is ``None`` for a seat that never had
+    a choice."""
     by_seat = {seat: [] for seat in range(len(names))}
-    for move in moves:
-        by_seat.setdefault(move.seat, []).append(move.judgement)
+    for move in sorted(moves, key=lambda move: move.seq):
+        by_seat.setdefault(move.seat, []).append(move)
     rows = []
-    for seat, marks in sorted(by_seat.items()):
-        kept = marks.count("")
+    for seat, judged in sorted(by_seat.items()):
+        values = [(move.best_value, move.played_value) for move in judged]
+        percent = game_accuracy(values, stretch_of(game_type))
+        marks = [move.judgement for move in judged]
         rows.append(
             {
                 "seat": seat,
                 "name": names[seat] if seat < len(names) else str(seat + 1),
-                "moves": len(marks),
-                "percent": round(100 * kept / len(marks)) if marks else None,
-                "dubious": marks.count(bots.DUBIOUS),
-                "clearly_worse": marks.count(bots.CLEARLY_WORSE),
+                "moves": len(judged),
+                "percent": None if percent is None else round(percent),
+                "dubious": marks.count(DUBIOUS),
+                "clearly_worse": marks.count(CLEARLY_WORSE),
             }
         )
     return rows

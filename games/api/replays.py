@@ -82,7 +82,8 @@ class AccuracySerializer(serializers.Serializer):
     name = serializers.CharField()
     moves = serializers.IntegerField(help_text="moves judged")
     percent = serializers.IntegerField(
-        allow_null=True, help_text="share of the moves judged left unmarked"
+        allow_null=True,
+        help_text="0 to 100: from the winning chances its moves gave away (docs/bots.md)",
     )
     dubious = serializers.IntegerField()
     clearly_worse = serializers.IntegerField()
@@ -92,8 +93,9 @@ class GameAnalysisApi(Api):
     """The hard computer player's analysis of a finished game: its progress while it runs,
     then per move where the seat had a choice the move played, the move the computer
     preferred, their estimated values for the mover (0 to 1) and the mark (``?`` dubious,
-    ``??`` clearly worse, or empty), and each seat's accuracy (the share of its moves left
-    unmarked). POST asks for it (signed in; asking again does nothing twice)."""
+    ``??`` clearly worse, or empty), and each seat's accuracy (from the winning chances its
+    moves gave away, as lichess computes it). POST asks for it (signed in; asking again
+    does nothing twice)."""
 
     @extend_schema_serializer(component_name="Analysis")
     class OutputSerializer(serializers.Serializer):

@@ -6,7 +6,7 @@ for ``seat``. Three levels, named for players: ``easy`` (greedy, one ply), ``med
 (heuristic lookahead) and ``hard`` (information-set Monte Carlo tree search within a CPU
 time budget). A bot is fair by construction: it searches only worlds drawn from what its
 seat may see, with its own RNG, never the game's. ``appraise`` judges a move played
-against hard's own choice (the post-game analysis).
+against hard's own choice (the post-game analysis; marks and accuracy in ``accuracy``).
 """
 
 import random
@@ -16,6 +16,7 @@ from functools import cache
 from importlib import import_module
 from types import ModuleType
 
+from games.bots.accuracy import judgement, stretch_of, win_drop
 from games.bots.knowledge import Command, Knowledge, State
 from games.bots.search import SearchResult, greedy, lookahead, tree_search
 from games.registry import GAME_TYPES
@@ -106,25 +107,6 @@ def search(
     return SearchResult(command, (), 1)
 
 
-DUBIOUS = "?"
-CLEARLY_WORSE = "??"
-DUBIOUS_LOSS = 0.05
-"""A move that gives away at least this much of the position's value (about one game in
-twenty turned from a win into a loss) is marked dubious, ``?``."""
-CLEARLY_WORSE_LOSS = 0.15
-"""From this much, ``??``: clearly worse than the move the search preferred."""
-
-
-def judgement(loss: float) -> str:
-    """The mark of a move that gave away ``loss`` of the position's value: ``"??"``,
-    ``"?"``, or ``""`` for a move as good as the preferred one or close to it."""
-    if loss >= CLEARLY_WORSE_LOSS:
-        return CLEARLY_WORSE
-    if loss >= DUBIOUS_LOSS:
-        return DUBIOUS
-    return ""
-
-
 @dataclass(frozen=True)
 class Appraisal:
     """Hard's judgement of a move: the command it prefers, and the estimated value (its mean
@@ -134,16 +116,18 @@ class Appraisal:
     best: Command
     best_value: float
     played_value: float
+    stretch: float = 1.0
 
     @property
-    def loss(self) -> float:
-        """How much of the position's value the played move gave away (never negative)."""
-        return max(0.0, self.best_value - self.played_value)
+    def drop(self) -> float:
+        """The winning chances in percent the played move gave away (``accuracy``, with
+        the game's ``stretch``)."""
+        return win_drop(self.best_value, self.played_value, self.stretch)
 
     @property
     def judgement(self) -> str:
-        """``"??"``, ``"?"`` or ``""`` (``judgement`` of the loss)."""
-        return judgement(self.loss)
+        """``"??"``, ``"?"`` or ``""`` (``accuracy.judgement`` of the drop)."""
+        return judgement(self.drop)
 
 
 def appraise(
@@ -156,4 +140,4 @@ def appraise(
     seat = engine.to_move(state)
     found = search(game, state, seat, HARD, seed, simulations=simulations, include=played)
     value = {command: mean for command, _, mean in found.values}
-    return Appraisal(found.command, value[found.command], value[played])
+    return Appraisal(found.command, value[found.command], value[played], stretch_of(engine.NAME))

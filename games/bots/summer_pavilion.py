@@ -1,5 +1,6 @@
 """Azul: Summer Pavilion for the bots: a position is worth the score plus the tiles a
-player holds and the star and number bonuses the board promises.
+player holds and the star and number bonuses the board promises (on the grey side, the
+supply tiles its pillars, statues and windows promise too).
 
 What a seat cannot see: the tower is shown as a count only, like the bag, so a seat knows
 the union of the unseen tiles (every tile not on a board, a display, the centre, the supply,
@@ -23,6 +24,7 @@ from games.rules.summer_pavilion.board import (
     STAR_BONUS,
     STAR_COLOUR,
     STARS,
+    STRUCTURES,
     Side,
 )
 from games.rules.summer_pavilion.model import Pass, Phase, PlaceTile, State
@@ -36,6 +38,12 @@ LAST_CORNER = -1.0
 PARTIAL_BONUS = 0.5
 """An unfinished star or number set is worth this share of its bonus, times the square of
 how far along it is."""
+SUPPLY_TILE = 1.0
+"""Grey side: a tile of one's choice from the supply (rulebook "Scoring": surrounding a
+pillar, statue or window earns 1, 2 or 3 of them) is worth about a point, twice a tile
+drawn: it is the colour a star needs, or the round's wild colour. An unfinished pillar,
+statue or window promises ``PARTIAL_BONUS`` × (share surrounded)² of its tiles' worth; a
+finished one has paid its tiles, which lie beside the board."""
 
 
 def evaluate(state: State) -> tuple[float, ...]:
@@ -72,6 +80,18 @@ def _board_promise(side: Side, board: tuple[int | None, ...]) -> float:
     for number, spaces in NUMBER_SETS[side].items():
         covered = sum(board[space] is not None for space in spaces)
         value += _share(covered, len(spaces)) * NUMBER_BONUS[number]
+    if side is Side.GREY:
+        value += _supply_promise(board)
+    return value
+
+
+def _supply_promise(board: tuple[int | None, ...]) -> float:
+    value = 0.0
+    for structure in STRUCTURES:
+        surrounded = sum(board[space] is not None for space in structure.spaces)
+        if surrounded < len(structure.spaces):
+            share = PARTIAL_BONUS * (surrounded / len(structure.spaces)) ** 2
+            value += share * structure.bonus * SUPPLY_TILE
     return value
 
 

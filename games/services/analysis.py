@@ -71,8 +71,8 @@ def analysis_judge(engine, position: Position, *, game_id: int, simulations: int
         seat=position.seat,
         played=engine.format(position.played),
         best=engine.format(found.best),
-        played_value=round(found.played_value, 4),
-        best_value=round(found.best_value, 4),
+        played_value=round(found.played_value, 6),
+        best_value=round(found.best_value, 6),
         judgement=found.judgement,
     )
 

@@ -139,9 +139,10 @@ def turn_notices_withdrawn(change: Change) -> None:
 
 def computer_player_queued(change: Change) -> None:
     """A computer player to move is asked to play once the change is committed: when the
-    turn passed to it, and when its own move leaves it to move again (a bonus tile, a
-    second placement), so consecutive moves never wait for the minute sweep."""
-    moved = change.turn_passed or change.events(tbl.Moved)
+    turn passed to it, when its own move leaves it to move again (a bonus tile, a
+    second placement), and when a takeback or a revert leaves it to move again (its move
+    was taken back), so consecutive moves never wait for the minute sweep."""
+    moved = change.turn_passed or change.events(tbl.Moved) or change.voided is not None
     if moved and bot_seat_to_move(change.game) is not None:
         transaction.on_commit(partial(_bot_move_queued, change.game.pk))
 

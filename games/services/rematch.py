@@ -15,8 +15,7 @@ def game_rematch(*, game: Game, user) -> Game:
     rules of undo; ``user`` takes a seat and the other players are invited (each accepts
     or declines, as with any invitation) and the computer players sit again at their
     levels. Every player moves one place on: the first player of the last game plays
-    second, and so on. A rematch against the computer alone starts at once, its seats
-    drawn like those of any new game."""
+    second, and so on (a rematch against the computer alone starts at once, so seated)."""
     if game.status not in (Game.Status.FINISHED, Game.Status.ABORTED):
         raise Conflict(_("a rematch can be asked once the game is over"), code="not_over")
     seats = list(game.seats.select_related("user").filter(user__isnull=False))
@@ -25,6 +24,11 @@ def game_rematch(*, game: Game, user) -> Game:
         raise Forbidden(
             _("only the players of this game can ask for a rematch"), code="not_a_player"
         )
+
+    def rotated(seat: Seat) -> int:
+        return (seat.position + 1) % game.players
+
+    asker = next(seat for seat in seats if seat.user_id == user.pk)
     new = game_create(
         creator=user,
         game=game.game_type,
@@ -41,15 +45,10 @@ def game_rematch(*, game: Game, user) -> Game:
         reminders=game.time_control.get("reminders"),
         bots=[seat.bot for seat in computers],
         playing_hours=bool(game.time_control.get("playing_hours")),
+        places=[rotated(asker), *(rotated(seat) for seat in computers)],
     )
-    if new.status != Game.Status.OPEN:
-        return new
-    rotated = {seat.user.email.lower(): (seat.position + 1) % game.players for seat in seats}
-    new_computers = new.seats.filter(user__isnull=True).exclude(bot="").order_by("pk")
-    for old, seat in zip(computers, new_computers, strict=True):
-        Seat.objects.filter(pk=seat.pk).update(position=(old.position + 1) % game.players)
-    for seat in new.seats.select_related("user"):
-        email = (seat.user.email if seat.user else seat.invited_email).lower()
-        if email in rotated:
-            Seat.objects.filter(pk=seat.pk).update(position=rotated[email])
+    places = {seat.user.email.lower(): rotated(seat) for seat in seats if seat is not asker}
+    for seat in new.seats.filter(user__isnull=True, bot=""):
+        if seat.invited_email.lower() in places:
+            Seat.objects.filter(pk=seat.pk).update(position=places[seat.invited_email.lower()])
     return new

@@ -164,6 +164,7 @@ def game_create(
     timeout_bot: str = "",
     playing_hours: bool = False,
     hours: dict | None = None,
+    places: list[int] | tuple[int, ...] | None = None,
 ) -> Game:
     """Open a table: the creator takes a seat, invited addresses get a seat each (and an
     invitation email with a signed link), each level in ``bots`` seats a computer player
@@ -174,7 +175,9 @@ def game_create(
     counts for the ratings (issue 16); ``timeout_bot`` the level of the computer player
     that plays a turn whose time ran out (timeout policy ``bot``); ``playing_hours`` whether
     each seat's clock runs only during its player's daily hours (issue 32), the creator's
-    being ``hours`` or their settings' (``seat_hours``)."""
+    being ``hours`` or their settings' (``seat_hours``). ``places`` (a rematch's rotated
+    seats) gives the places, 0 first, of the creator and then of each computer player in the
+    order of ``bots``; otherwise the seats are drawn at the start."""
     engine = game_engine(game)
     if not isinstance(players, int) or players not in engine.PLAYERS:
         raise BadRequest(
@@ -232,20 +235,23 @@ def game_create(
         rated=bool(rated),
         created_by=creator,
     )
-    Seat.objects.create(
-        game=new,
-        user=creator,
-        status=Seat.Status.JOINED,
-        joined_at=new.created_at,
-        playing_hours=hours_for_seat(new, creator, hours),
-    )
+    place = iter(places or ())
+
+    def seated(**who) -> None:
+        Seat.objects.create(
+            game=new,
+            position=next(place, None),
+            status=Seat.Status.JOINED,
+            joined_at=new.created_at,
+            **who,
+        )
+
+    seated(user=creator, playing_hours=hours_for_seat(new, creator, hours))
     for email in emails:
         seat = Seat.objects.create(game=new, invited_email=email, status=Seat.Status.INVITED)
         notify.invitation(new, email, token=invitation_token(seat))
     for level in levels:
-        Seat.objects.create(
-            game=new, bot=level, status=Seat.Status.JOINED, joined_at=new.created_at
-        )
+        seated(bot=level)
     for _seat in range(players - 1 - len(emails) - len(levels)):
         Seat.objects.create(game=new, status=Seat.Status.OPEN)
     if len(levels) == players - 1:
@@ -484,6 +490,9 @@ def _start(game: Game, seats: list[Seat], *, by) -> None:
         order.sort(key=lambda seat: seat.position)
     else:
         random.SystemRandom().shuffle(order)
+        # Some seats may hold places already (a rematch whose invitation was declined):
+        # freed first, so that no place is held twice while the drawn ones are written.
+        Seat.objects.filter(pk__in=[seat.pk for seat in order]).update(position=None)
     for position, seat in enumerate(order):
         seat.position = position
     Seat.objects.bulk_update(order, ["position"])

@@ -39,7 +39,7 @@ def test_the_end_screen_shows_the_progress_then_the_accuracy(client, finished, a
     report = selectors.analysis_report(finished, ["Alice", "Bob"])
     for row in report["accuracy"]:
         assert f"{row['percent']}%" in table
-    assert "Accuracy is the share of a player" in page
+    assert "Accuracy measures the chances of winning each move gave away" in page
     assert client.get(f"/games/{finished.pk}/analysis/progress").json()["status"] == "done"
 
 

@@ -7,8 +7,10 @@ from dataclasses import replace
 import pytest
 
 from games.bots import LEVELS, choose, knowledge_for, search
+from games.bots.summer_pavilion import PARTIAL_BONUS, SUPPLY_TILE, _supply_promise
 from games.registry import GAME_TYPES
 from games.rules import azul, miyabi, summer_pavilion
+from games.rules.summer_pavilion.board import BOARD_SPACES, index
 
 GAMES = sorted(GAME_TYPES)
 FEW_SIMULATIONS = 3
@@ -145,3 +147,15 @@ def test_a_bot_refuses_a_seat_not_to_move_and_an_unknown_level():
         choose(azul, state, 1 - seat, "easy", seed=1)
     with pytest.raises(ValueError, match="easy, medium, hard"):
         choose(azul, state, seat, "grandmaster", seed=1)
+
+
+def test_on_the_grey_side_an_unfinished_window_promises_some_of_its_supply_tiles():
+    """Rulebook "Scoring": surrounding a window earns 3 supply tiles. Half surrounded, it
+    promises a share of them; once surrounded its tiles lie beside the board instead."""
+    empty = (None,) * BOARD_SPACES
+    half = tuple(0 if space == index(3, 5) else None for space in range(BOARD_SPACES))
+    window = (index(3, 5), index(3, 6))
+    whole = tuple(0 if space in window else None for space in range(BOARD_SPACES))
+    assert _supply_promise(empty) == 0
+    assert _supply_promise(half) == pytest.approx(PARTIAL_BONUS * 0.5**2 * 3 * SUPPLY_TILE)
+    assert _supply_promise(whole) == 0

@@ -27,6 +27,17 @@ def quick_hard_bot(settings):
     settings.BOT_HARD_SECONDS = 0.1
 
 
+@pytest.fixture
+def bot_tasks(monkeypatch) -> list:
+    """The computer players' moves the reactions asked for, instead of a broker."""
+    queued = []
+    monkeypatch.setattr(
+        "games.services.reactions.send_quickly",
+        lambda name, args, **kw: queued.append((name, args)),
+    )
+    return queued
+
+
 def human_seat(game: Game) -> int:
     return game.seats.get(user__isnull=False).position
 
@@ -72,13 +83,9 @@ def test_bot_levels_are_checked(alice, bots, code):
 
 @pytest.mark.django_db
 def test_a_bot_turn_is_queued_on_commit_and_the_task_plays_it(
-    alice, django_capture_on_commit_callbacks, monkeypatch
+    alice, django_capture_on_commit_callbacks, bot_tasks
 ):
-    queued = []
-    monkeypatch.setattr(
-        "games.services.reactions.send_quickly",
-        lambda name, args, **kw: queued.append((name, args)),
-    )
+    queued = bot_tasks
     with django_capture_on_commit_callbacks(execute=True):
         game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
     game.refresh_from_db()
@@ -294,13 +301,60 @@ def test_a_computer_player_accepts_a_takeback_at_once(alice, bob):
 
 
 @pytest.mark.django_db
+def test_a_takeback_against_the_computer_alone_is_accepted_and_the_computer_plays_again(
+    alice, django_capture_on_commit_callbacks, bot_tasks
+):
+    queued = bot_tasks
+    game = services.game_create(creator=alice, game="azul", players=3, bots=["easy", "medium"])
+    game.refresh_from_db()
+    ends = []
+    while len(ends) < 2:
+        if game.to_move == human_seat(game):
+            play_as_human(game, alice)
+            ends.append(game.last_seq)
+        else:
+            services.bot_move(game_id=game.pk)
+            game.refresh_from_db()
+    computer = game.to_move
+    assert computer != human_seat(game)
+    back_to = ends[0]
+    assert repository.game_table(game).step_at(back_to + 1).seat != human_seat(game)
+    queued.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.takeback_request(game=game, user=alice, to_seq=back_to)
+    game.refresh_from_db()
+    events = store.load(game.stream)
+    requested = [e for e in events if e.type == "table.TakebackRequested"]
+    answered = [e for e in events if e.type == "table.TakebackAnswered"]
+    assert [e.actor for e in requested] == [f"user:{alice.pk}"], "computer players never ask"
+    assert sorted(e.actor for e in answered) == ["bot:easy", "bot:medium"]
+    assert all(e.data["accepted"] for e in answered)
+    table = repository.game_table(game)
+    assert table.takeback is None and table.steps[-1].last == back_to
+    assert game.to_move != human_seat(game), "the move after that point was a computer's"
+    assert queued == [("games.tasks.bot_move", [game.pk])], "asked to play again at once"
+    assert services.bot_move(game_id=game.pk) == 1
+
+
+@pytest.mark.django_db
 def test_a_rematch_keeps_the_computer_players(alice, bob):
-    alone = services.game_create(creator=alice, game="azul", players=2, bots=["hard"])
+    alone = services.game_create(creator=alice, game="azul", players=3, bots=["hard", "easy"])
+    before = {s.user_id or s.bot: s.position for s in alone.seats.all()}
     Game.objects.filter(pk=alone.pk).update(status=Game.Status.FINISHED)
     alone.refresh_from_db()
-    again = services.game_rematch(game=alone, user=alice)
-    assert again.status == Game.Status.ACTIVE, "against the computer alone it starts at once"
-    assert list(again.seats.exclude(bot="").values_list("bot", flat=True)) == ["hard"]
+    for _rematch in range(3):
+        again = services.game_rematch(game=alone, user=alice)
+        assert again.status == Game.Status.ACTIVE, "against the computer alone it starts at once"
+        after = {s.user_id or s.bot: s.position for s in again.seats.all()}
+        assert after == {who: (place + 1) % 3 for who, place in before.items()}
+        order = store.load(again.stream)[0].data["players"]
+        assert order == [
+            f"user:{who}" if isinstance(who, int) else f"bot:{who}"
+            for who, _place in sorted(after.items(), key=lambda item: item[1])
+        ]
+        Game.objects.filter(pk=again.pk).update(status=Game.Status.FINISHED)
+        again.refresh_from_db()
+        alone, before = again, after
 
     table = services.game_create(creator=alice, game="azul", players=3, bots=["medium"])
     services.game_join(game=table, user=bob)
@@ -312,3 +366,18 @@ def test_a_rematch_keeps_the_computer_players(alice, bob):
     services.game_join(game=rematch, user=bob)
     after = {s.user_id or s.bot: s.position for s in rematch.seats.all()}
     assert after == {who: (place + 1) % 3 for who, place in before.items()}
+
+
+@pytest.mark.django_db
+def test_a_rematch_whose_invitation_was_declined_starts_when_someone_else_joins(alice, bob, carol):
+    table = services.game_create(creator=alice, game="azul", players=3, bots=["easy"])
+    services.game_join(game=table, user=bob)
+    Game.objects.filter(pk=table.pk).update(status=Game.Status.FINISHED)
+    table.refresh_from_db()
+    rematch = services.game_rematch(game=table, user=alice)
+    invited = rematch.seats.get(invited_email=bob.email.lower())
+    services.invitation_decline(token=services.invitation_token(invited))
+    services.game_join(game=rematch, user=carol)
+    rematch.refresh_from_db()
+    assert rematch.status == Game.Status.ACTIVE
+    assert sorted(rematch.seats.values_list("position", flat=True)) == [0, 1, 2]
