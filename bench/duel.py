@@ -80,8 +80,9 @@ class Peer:
         self.agent._rng.seed(seed)
         self.checked = 0
 
-    def choose(self, state: azul.State) -> azul.TakeTiles:
-        """The peer's command for the seat to move; stops the run if the two engines
+    def choose(self, state: azul.State) -> tuple[azul.TakeTiles, float]:
+        """The peer's command for the seat to move and the CPU time its agent spent
+        choosing it (the adapter's own work left out); stops the run if the two engines
         disagree on the legal moves."""
         table = self._game(state)
         ours = {self._key(command) for command in azul.legal_commands(state)}
@@ -93,10 +94,12 @@ class Peer:
                 f"  only peer's: {sorted(map(str, theirs - ours))}\n{table}"
             )
         self.checked += 1
+        began = time.process_time()
         move = self.agent.choose_move(table)
+        spent = time.process_time() - began
         line = azul.FLOOR if move.destination == self.constants.FLOOR else move.destination
         source = azul.CENTRE if move.source == self.constants.CENTER else move.source
-        return azul.TakeTiles(source, azul.Colour(self.tiles.index(move.tile)), line)
+        return azul.TakeTiles(source, azul.Colour(self.tiles.index(move.tile)), line), spent
 
     def _key(self, command: azul.TakeTiles) -> tuple:
         source = self.constants.CENTER if command.source == azul.CENTRE else command.source
@@ -144,9 +147,9 @@ def play(peer: Peer, hard_seat: int, seed: int, budget, simulations, sides) -> t
     bot_seed = seed * 1000
     while not azul.is_over(state):
         seat = azul.to_move(state)
-        began = time.process_time()
         if seat == hard_seat:
             bot_seed += 1
+            began = time.process_time()
             command = search(
                 azul,
                 state,
@@ -156,11 +159,10 @@ def play(peer: Peer, hard_seat: int, seed: int, budget, simulations, sides) -> t
                 budget_seconds=budget,
                 simulations=simulations,
             ).command
-            side = sides[0]
+            sides[0].cpu.append(time.process_time() - began)
         else:
-            command = peer.choose(state)
-            side = sides[1]
-        side.cpu.append(time.process_time() - began)
+            command, spent = peer.choose(state)
+            sides[1].cpu.append(spent)
         for event in azul.decide(state, command, rng):
             state = azul.evolve(state, event)
     result = azul.outcome(state)
