@@ -178,7 +178,7 @@ def tree_search(
     must search even if it is not among the best greedy ones (the move an analysis
     judges), seeded like the others with one visit of its greedy value."""
     root = Node()
-    clock = time.process_time()
+    clock = began = time.process_time()
     deadline = None if budget_seconds is None else clock + budget_seconds * (1 - BUDGET_MARGIN)
     done, longest = 0, 0.0
     while True:
@@ -193,12 +193,23 @@ def tree_search(
             break
         started, clock = clock, time.process_time()
         longest = max(longest, clock - started)
-        if deadline is not None and clock + longest >= deadline:
+        elapsed = max(clock - began, 1e-9)
+        if deadline is not None and (
+            clock + longest >= deadline or _settled(root, (deadline - clock) * done / elapsed)
+        ):
             break
     assert root.edges, "a position with a seat to move has a command"
     best = max(root.edges, key=lambda edge: (edge.visits, edge.mean(seat)))
     values = tuple((edge.command, edge.visits, edge.mean(seat)) for edge in root.edges)
     return SearchResult(best.command, values, done)
+
+
+def _settled(root: Node, remaining: float) -> bool:
+    """Whether the most visited root command keeps its place whatever the ``remaining``
+    simulations do (each adds one visit to one root command): a time-budgeted search then
+    stops early, and the same command is played sooner."""
+    visits = sorted((edge.visits for edge in root.edges), reverse=True)
+    return len(visits) == 1 or visits[0] - visits[1] > remaining
 
 
 def _simulate(

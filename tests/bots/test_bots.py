@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from games.bots import LEVELS, choose, knowledge_for, search
+from games.bots.search import Edge, Node, _settled
 from games.bots.summer_pavilion import PARTIAL_BONUS, SUPPLY_TILE, _supply_promise
 from games.registry import GAME_TYPES
 from games.rules import azul, miyabi, summer_pavilion
@@ -85,6 +86,13 @@ def test_hard_within_a_cpu_budget_stops_after_the_budget():
     assert found.simulations >= 1
     assert found.command in azul.legal_commands(state)
     assert sum(visits for _, visits, _ in found.values) > 0
+
+
+def test_a_timed_search_stops_once_the_simulations_left_cannot_change_its_choice():
+    first, second = azul.legal_commands(position(azul, 2, moves=1))[:2]
+    root = Node([Edge(first, 50, [25.0, 25.0]), Edge(second, 10, [5.0, 5.0])])
+    assert _settled(root, remaining=39)
+    assert not _settled(root, remaining=40)
 
 
 def test_the_bag_order_and_the_game_rng_never_reach_a_bot():
