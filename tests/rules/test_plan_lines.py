@@ -6,6 +6,7 @@ import random
 import pytest
 
 from games.plan_lines import LineRefused, answer, check, follow, read_lines, whose, written
+from games.plan_lines import played as line_played
 from games.registry import GAME_TYPES, game_type
 
 
@@ -122,3 +123,18 @@ def test_lines_are_read_one_a_row_with_moves_separated_by_semicolons():
     lines = read_lines(text)
     assert lines == [["F1 blue 3", "F2 red 1"], ["C black 2", "F4 yellow 5"]]
     assert read_lines(written(lines)) == lines
+
+
+@pytest.mark.parametrize("slug", list(GAME_TYPES))
+def test_the_start_of_a_line_is_played_even_when_it_ends_with_another_players_move(slug):
+    engine, state = opening(slug)
+    seat = 1 - engine.to_move(state)
+    assert line_played(engine, state, seat, []).steps == ()
+    assert line_played(engine, state, seat, []).state == state
+    theirs = engine.format(engine.legal_commands(state)[0])
+    start = line_played(engine, state, seat, [theirs])
+    assert start.steps == ((theirs, False),) and start.seats == (1 - seat,)
+    assert start.state == played(engine, state, [theirs])
+    with pytest.raises(LineRefused) as refused:
+        line_played(engine, state, seat, [theirs, "nonsense"])
+    assert (refused.value.code, refused.value.step) == ("unreadable", 2)
