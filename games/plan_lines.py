@@ -111,13 +111,16 @@ def _checked_line(
 class LinePlayed:
     """A line (or the start of one) played on the position: its moves in notation, each
     with whether it is the seat's own, the rules events of each, the state after the
-    last, and whether the line must end there (a draw, or the game's end)."""
+    last, and whether the line must end there (a draw, or the game's end). ``shown``: the
+    state to draw, which is ``state`` except after a draw: there the throwaway generator's
+    tiles are no guess of the game's own, so it is the state just before the draw."""
 
     steps: tuple[tuple[str, bool], ...]
     events: tuple[tuple, ...]
     seats: tuple[int, ...]
     state: Any
     ended: bool
+    shown: Any
 
 
 def played(engine: ModuleType, state: Any, seat: int, line: Sequence[str]) -> LinePlayed:
@@ -137,6 +140,7 @@ def _played(
     played_events: list[tuple] = []
     seats: list[int] = []
     drawn = False
+    shown = state
     for index, text in enumerate(line, 1):
         text = str(text).strip()
         if engine.is_over(state):
@@ -151,6 +155,7 @@ def _played(
             raise LineRefused(
                 "unreadable", number, index, text, error, _legal(engine, state)
             ) from None
+        before = state
         try:
             events, state = engine.decide_and_evolve(state, command, rng)
         except IllegalMove as error:
@@ -160,8 +165,18 @@ def _played(
         steps.append((engine.format(command), mine))
         played_events.append(tuple(events))
         drawn = any(engine.is_barrier(event) for event in events)
+        shown = _before_draw(engine, before, events) if drawn else state
     ended = (drawn and LINE_ENDS_AT_DRAW) or engine.is_over(state)
-    return LinePlayed(tuple(steps), tuple(played_events), tuple(seats), state, ended)
+    return LinePlayed(tuple(steps), tuple(played_events), tuple(seats), state, ended, shown)
+
+
+def _before_draw(engine: ModuleType, state: Any, events: Sequence) -> Any:
+    """``state`` after ``events`` up to the first that draws at random."""
+    for event in events:
+        if engine.is_barrier(event):
+            break
+        state = engine.evolve(state, event)
+    return state
 
 
 def whose(engine: ModuleType, state: Any, seat: int, line: Sequence[str]) -> list[tuple[str, bool]]:

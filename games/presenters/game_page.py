@@ -185,9 +185,9 @@ def plan_board_context(game: Game, user, line: list[str], seq: int | None) -> di
         )
     )
     if steps:
-        steps = (*steps[:-1], replace(steps[-1], state=so_far.state))
+        steps = (*steps[:-1], replace(steps[-1], state=so_far.shown))
     after = replace(table, steps=table.steps + steps)
-    view = table.engine.view(so_far.state)
+    view = table.engine.view(so_far.shown)
     to_move = None if so_far.ended else after.to_move()
     moves = selectors.legal_moves_of(after) if to_move is not None else []
     names = seat_names(selectors.players_of(game), len(table.players))
