@@ -355,6 +355,21 @@ class PlanForm(forms.Form):
     expected_seq = forms.IntegerField(min_value=0)
 
 
+class PlanBoardForm(forms.Form):
+    """A line being built on the analysis board: the moves so far (separated by ``;``), the
+    move picked next (from the list, or typed) and the seq the line was started on."""
+
+    line = forms.CharField(required=False, max_length=5000)
+    move = forms.CharField(required=False, max_length=200)
+    typed = forms.CharField(required=False, max_length=200)
+    seq = forms.IntegerField(required=False, min_value=0)
+
+    def moves(self) -> list[str]:
+        steps = [step.strip() for step in self.cleaned_data["line"].split(";")]
+        picked = (self.cleaned_data["typed"] or self.cleaned_data["move"]).strip()
+        return [step for step in [*steps, picked] if step]
+
+
 class PlanDeleteForm(forms.Form):
     """The whole plan, or one line of it (``line``, from 0)."""
 

@@ -101,24 +101,61 @@ def _checked_line(
     """The moves of one line in notation, each with whether it is ``seat``'s own."""
     if not line or not any(str(step).strip() for step in line):
         raise LineRefused("empty", number)
+    steps = list(_played(engine, state, seat, line, number).steps)
+    if not steps[-1][1]:
+        raise LineRefused("ends_with_theirs", number, len(line), line[-1])
+    return steps
+
+
+@dataclass(frozen=True)
+class LinePlayed:
+    """A line (or the start of one) played on the position: its moves in notation, each
+    with whether it is the seat's own, the rules events of each, the state after the
+    last, and whether the line must end there (a draw, or the game's end). ``shown``: the
+    state to draw, which is ``state`` except after a draw: there the throwaway generator's
+    tiles are no guess of the game's own, so it is the state just before the draw."""
+
+    steps: tuple[tuple[str, bool], ...]
+    events: tuple[tuple, ...]
+    seats: tuple[int, ...]
+    state: Any
+    ended: bool
+    shown: Any
+
+
+def played(engine: ModuleType, state: Any, seat: int, line: Sequence[str]) -> LinePlayed:
+    """The start of a line being built (the analysis board of the game page): played on
+    ``state`` like a kept line, but it may be empty or end with another player's move.
+    Raises ``LineRefused`` (line 1) for the first move that cannot be played."""
+    return _played(engine, state, seat, line, 1)
+
+
+def _played(
+    engine: ModuleType, state: Any, seat: int, line: Sequence[str], number: int
+) -> LinePlayed:
     if len(line) > MOST_STEPS:
         raise LineRefused("too_long", number, params={"most": MOST_STEPS})
     rng = random.Random(CHECKING_SEED)
     steps: list[tuple[str, bool]] = []
+    played_events: list[tuple] = []
+    seats: list[int] = []
     drawn = False
+    shown = state
     for index, text in enumerate(line, 1):
         text = str(text).strip()
         if engine.is_over(state):
             raise LineRefused("after_end", number, index, text)
         if drawn and LINE_ENDS_AT_DRAW:
             raise LineRefused("after_draw", number, index, text)
-        mine = engine.to_move(state) == seat
+        seats.append(engine.to_move(state))
+        mine = seats[-1] == seat
         try:
             command = engine.parse(text)
         except InvalidNotation as error:
             raise LineRefused(
                 "unreadable", number, index, text, error, _legal(engine, state)
             ) from None
+        before = state
         try:
             events, state = engine.decide_and_evolve(state, command, rng)
         except IllegalMove as error:
@@ -126,10 +163,20 @@ def _checked_line(
                 "illegal", number, index, text, error, _legal(engine, state)
             ) from None
         steps.append((engine.format(command), mine))
+        played_events.append(tuple(events))
         drawn = any(engine.is_barrier(event) for event in events)
-    if not steps[-1][1]:
-        raise LineRefused("ends_with_theirs", number, len(line), line[-1])
-    return steps
+        shown = _before_draw(engine, before, events) if drawn else state
+    ended = (drawn and LINE_ENDS_AT_DRAW) or engine.is_over(state)
+    return LinePlayed(tuple(steps), tuple(played_events), tuple(seats), state, ended, shown)
+
+
+def _before_draw(engine: ModuleType, state: Any, events: Sequence) -> Any:
+    """``state`` after ``events`` up to the first that draws at random."""
+    for event in events:
+        if engine.is_barrier(event):
+            break
+        state = engine.evolve(state, event)
+    return state
 
 
 def whose(engine: ModuleType, state: Any, seat: int, line: Sequence[str]) -> list[tuple[str, bool]]:

@@ -23,6 +23,7 @@ urlpatterns = [
     path("games/<int:game_id>/move/", views.move_post, name="game-move"),
     path("games/<int:game_id>/undo/", views.undo_post, name="game-undo"),
     path("games/<int:game_id>/plan/", views.plan_post, name="game-plan"),
+    path("games/<int:game_id>/plan/board/", views.plan_board, name="game-plan-board"),
     path("games/<int:game_id>/plan/delete/", views.plan_delete_post, name="game-plan-delete"),
     path("games/<int:game_id>/grant-day/", views.grant_day_post, name="game-grant-day"),
     path("games/<int:game_id>/takeback/", views.takeback_request_post, name="game-takeback"),

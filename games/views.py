@@ -23,6 +23,7 @@ from games.forms import (
     GameCreateForm,
     HoursFields,
     MoveForm,
+    PlanBoardForm,
     PlanDeleteForm,
     PlanForm,
     TakebackAnswerForm,
@@ -37,11 +38,13 @@ from games.presenters.game_page import (
     hours_form,
     live_update,
     open_game_context,
+    plan_board_context,
     preselected,
     settings_words,
 )
 from games.presenters.replay import replay_context
 from games.replica import lag_tolerant
+from games.services.plans import refusal_text
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -332,6 +335,31 @@ def plan_post(request: HttpRequest, game: Game) -> None:
         messages.success(request, gettext("Your plan is deleted."))
     else:
         messages.success(request, gettext("Your plan is kept. Nobody else can see it."))
+
+
+@login_required
+@require_GET
+@refusal_page
+def plan_board(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Plan a line by clicking (conditional moves): the position after the line so far
+    (``line``, moves separated by ``;``) with the boards to pick the next move on, for
+    whoever is to move there; a move picked (``move``, or ``typed``) is added to the line.
+    "Add this line" posts the plan with it to ``plan_post``, like the notation form. Only
+    for a player while it is not their turn; otherwise back to the game page."""
+    game = selectors.game_for_viewer(game_id, request.user)
+    form = PlanBoardForm(request.GET)
+    data = _valid(form)
+    context = plan_board_context(game, request.user, form.moves(), data["seq"])
+    if context is None:
+        return redirect("game", game_id=game.pk)
+    if context["refused"] is not None:
+        refused = refusal_text(context["refused"], game.game_type)
+        context["error"] = capfirst(refused) + "."
+    elif context["moved_on"]:
+        context["error"] = gettext(
+            "The game moved on since: here is the position now, start the line again."
+        )
+    return render(request, "game_plan_board.html", context)
 
 
 @_game_action

@@ -4,6 +4,7 @@ clocks, the takeback choices, the end screen and the analysis. It reads (selecto
 boards); it never writes."""
 
 import random
+from dataclasses import replace
 
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -16,7 +17,7 @@ from games.boards import board_of, clickable_moves, for_the_page, title_of
 from games.clock import Clock, PlayingHours
 from games.forms import OPTION_LABELS, OPTION_VALUES, HoursFields
 from games.models import Game, Seat
-from games.plan_lines import CHECKING_SEED, LineRefused, whose, written
+from games.plan_lines import CHECKING_SEED, LineRefused, played, whose, written
 from games.presenters.endings import departed
 from games.rules.common import RulesError
 from games.selectors import Departure
@@ -155,6 +156,65 @@ def plan_shown(game: Game, table: tbl.Table, user, seat: int) -> dict:
         "next_move": plan.next_move,
         "example": example,
     }
+
+
+def plan_board_context(game: Game, user, line: list[str], seq: int | None) -> dict | None:
+    """The analysis board of "Plan your answers": the position after the start of a line
+    (``line``, moves in notation from the position now), its boards drawn as the game page
+    draws them with the picks of whoever is to move there, and the line so far, theirs and
+    the player's told apart. ``None`` when the user may not plan now (not playing, their
+    turn, the game over). A line the game moved past (``seq`` is not the position now)
+    starts again (``moved_on``); a move that cannot be played ends the line before it
+    (``refused``, for the page to say why)."""
+    seat = selectors.seat_of(game, user)
+    table = repository.game_table(game)
+    actions = selectors.actions_of(game, table, seat)
+    if not actions.resign or actions.move or table.over:
+        return None
+    moved_on = seq is not None and seq != table.last_seq
+    refused = None
+    try:
+        so_far = played(table.engine, table.state, seat.position, [] if moved_on else line)
+    except LineRefused as error:
+        refused = error
+        so_far = played(table.engine, table.state, seat.position, line[: max(error.step - 1, 0)])
+    steps = tuple(
+        tbl.Step(seq=table.last_seq, seat=mover, move=move, auto="", events=events)
+        for (move, _mine), events, mover in zip(
+            so_far.steps, so_far.events, so_far.seats, strict=True
+        )
+    )
+    if steps:
+        steps = (*steps[:-1], replace(steps[-1], state=so_far.shown))
+    after = replace(table, steps=table.steps + steps)
+    view = table.engine.view(so_far.shown)
+    to_move = None if so_far.ended else after.to_move()
+    moves = selectors.legal_moves_of(after) if to_move is not None else []
+    names = seat_names(selectors.players_of(game), len(table.players))
+    moved = [move for move, _mine in so_far.steps]
+    context = {
+        "game": game,
+        "title": title_of(game.game_type),
+        "line": [{"move": move, "mine": mine} for move, mine in so_far.steps],
+        "line_text": "; ".join(moved),
+        "back_text": "; ".join(moved[:-1]),
+        "ended": so_far.ended,
+        "moved_on": moved_on,
+        "refused": refused,
+        "last_move": last_move(board_of(game.game_type), after, view) if steps else None,
+        "mine_to_move": to_move == seat.position,
+        "to_move": to_move,
+        **table_context(
+            game, after, view=view, names=names, picks_for=to_move, viewer=seat.position
+        ),
+    }
+    context["moves"] = clickable_moves(game.game_type, moves, view)
+    context["picking"] = for_the_page(context["moves"])
+    if so_far.steps and so_far.steps[-1][1]:
+        plan = selectors.plan_of(game, user)
+        context["plan_text"] = written([*(plan.lines if plan else []), moved])
+        context["plan_next_move"] = plan.next_move if plan else ""
+    return context
 
 
 def _line_example(table: tbl.Table) -> str:

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from games.plan_lines import LineRefused, answer, check, follow, read_lines, whose, written
+from games.plan_lines import played as line_played
 from games.registry import GAME_TYPES, game_type
 
 
@@ -122,3 +123,48 @@ def test_lines_are_read_one_a_row_with_moves_separated_by_semicolons():
     lines = read_lines(text)
     assert lines == [["F1 blue 3", "F2 red 1"], ["C black 2", "F4 yellow 5"]]
     assert read_lines(written(lines)) == lines
+
+
+@pytest.mark.parametrize("slug", list(GAME_TYPES))
+def test_the_start_of_a_line_is_played_even_when_it_ends_with_another_players_move(slug):
+    engine, state = opening(slug)
+    seat = 1 - engine.to_move(state)
+    assert line_played(engine, state, seat, []).steps == ()
+    assert line_played(engine, state, seat, []).state == state
+    theirs = engine.format(engine.legal_commands(state)[0])
+    start = line_played(engine, state, seat, [theirs])
+    assert start.steps == ((theirs, False),) and start.seats == (1 - seat,)
+    assert start.state == played(engine, state, [theirs])
+    with pytest.raises(LineRefused) as refused:
+        line_played(engine, state, seat, [theirs, "nonsense"])
+    assert (refused.value.code, refused.value.step) == ("unreadable", 2)
+
+
+@pytest.mark.parametrize("slug", list(GAME_TYPES))
+def test_a_line_ended_by_a_draw_is_shown_before_the_draw(slug):
+    engine, state = opening(slug)
+    chooser = random.Random(3)
+    for _ in range(400):
+        drawing = [
+            command
+            for command in engine.legal_commands(state)
+            if any(
+                engine.is_barrier(event)
+                for event in engine.decide_and_evolve(state, command, random.Random(0))[0]
+            )
+        ]
+        if drawing:
+            break
+        state = played(engine, state, [engine.format(chooser.choice(engine.legal_commands(state)))])
+    move = engine.format(drawing[0])
+    seat = engine.to_move(state)
+    line = line_played(engine, state, seat, [move])
+    assert line.ended and line.state == played(engine, state, [move])
+    events = engine.decide_and_evolve(state, drawing[0], random.Random(0))[0]
+    before_draw = state
+    for event in events[: next(i for i, e in enumerate(events) if engine.is_barrier(e))]:
+        before_draw = engine.evolve(before_draw, event)
+    assert line.shown == before_draw and line.shown != line.state
+    assert engine.view(line.shown)
+    if slug == "azul":
+        assert not any(any(f) for f in engine.view(line.shown)["factories"])

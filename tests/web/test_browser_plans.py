@@ -17,10 +17,9 @@ from tests.web.test_browser_pages import check_page, window_of
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_a_waiting_player_plans_a_line_on_the_game_page(
-    windows, live_server, shoot, size, monkeypatch
-):
+def planning_game(monkeypatch):
+    """An Azul game of alice and bob, its player to move and the other, who plans; a plan's
+    move is played at once (its task run in the request instead of by a worker)."""
     monkeypatch.setattr(
         "games.services.plan_following.send_quickly",
         lambda name, args, **kw: tasks.plan_move(*args) is not None,
@@ -28,7 +27,14 @@ def test_a_waiting_player_plans_a_line_on_the_game_page(
     alice, bob = make_user("alice"), make_user("bob")
     game = started_game(alice, bob, game="azul")
     mover = player_to_move(game, alice, bob)
-    planner = bob if mover == alice else alice
+    return game, mover, bob if mover == alice else alice
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_waiting_player_plans_a_line_on_the_game_page(
+    windows, live_server, shoot, size, monkeypatch
+):
+    game, mover, planner = planning_game(monkeypatch)
     table = repository.game_table(game)
     theirs = factory_move(
         [table.engine.format(c) for c in table.engine.legal_commands(table.state)]

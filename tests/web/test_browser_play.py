@@ -64,17 +64,24 @@ def play_by_clicking(page, live_server, game: Game, shoot=None, shot: str = "") 
     screenshot taken after the first click."""
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.wait_for_selector("text=Your turn")
+    before = game.last_seq
+    chosen = click_a_move(page, shoot, shot)
+    game.refresh_from_db()
+    assert game.last_seq > before
+    return chosen
+
+
+def click_a_move(page, shoot=None, shot: str = "") -> str:
+    """Click highlighted board elements (or the choice buttons beside them) until a move is
+    chosen, then confirm it (the page's form is sent); the move chosen."""
     for click in range(12):
         if shot and click == 1:
             shoot(page, shot)
         confirm = page.locator("#confirm-move:enabled")
         if confirm.count():
             chosen = page.locator("#move-select").input_value()
-            before = game.last_seq
             with page.expect_navigation():
                 confirm.click()
-            game.refresh_from_db()
-            assert game.last_seq > before
             return chosen
         pickable = page.locator("svg .pickable")
         if pickable.count():
