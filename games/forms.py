@@ -302,6 +302,13 @@ class TournamentCreateForm(GameCreateForm):
     max_players = forms.IntegerField(
         min_value=2, max_value=1000, initial=16, label=gettext_lazy("At most this many players")
     )
+    round_days = forms.IntegerField(
+        min_value=0,
+        max_value=365,
+        initial=0,
+        required=False,
+        label=gettext_lazy("Days per round (0: no deadline)"),
+    )
     entry_closes = forms.DateTimeField(
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
@@ -332,6 +339,7 @@ class TournamentCreateForm(GameCreateForm):
             "public": data["public"],
             "max_players": data["max_players"],
             "entry_closes": data.get("entry_closes"),
+            "round_days": data.get("round_days") or 0,
         }
 
 

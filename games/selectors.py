@@ -2,7 +2,7 @@
 Games and their folded tables are loaded by ``games.repository``. Nothing here writes."""
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache, partial
 from types import ModuleType
 from typing import Any
@@ -802,8 +802,10 @@ def tournament_view(tournament: Tournament, viewer=None) -> dict:
             "rated": settings.rated,
             "public": settings.public,
             "entry_closes": tournament.entry_closes,
+            "round_days": settings.round_days,
         },
         "current_round": state.round,
+        "round_deadline": datetime.fromisoformat(state.deadline) if state.deadline else None,
         "players": [
             {
                 "id": e.player,

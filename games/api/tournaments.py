@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from games import selectors, services
 from games.api.toolkit import MAX_SEQ, Api, errors, invalid_input, validated
 from games.registry import GAME_TYPES
-from games.tournaments.core import FORMATS, MOST_PLAYERS
+from games.tournaments.core import FORMATS, MOST_PLAYERS, MOST_ROUND_DAYS
 
 TOURNAMENT_ID = OpenApiParameter("tournament_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
@@ -93,6 +93,11 @@ class DetailSerializer(serializers.Serializer):
     organiser = TournamentPlayerSerializer()
     settings = serializers.DictField(help_text="what the organiser chose (see the create body)")
     current_round = serializers.IntegerField()
+    round_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the round in play ends: its unfinished games are lost by the player "
+        "to move",
+    )
     players = TournamentEntrantSerializer(many=True)
     tie_breaks = serializers.ListField(
         child=serializers.CharField(),
@@ -148,6 +153,12 @@ class TournamentListApi(Api):
         max_players = serializers.IntegerField(min_value=2, max_value=MOST_PLAYERS, default=64)
         min_rating = serializers.FloatField(required=False, allow_null=True)
         min_games = serializers.IntegerField(min_value=0, max_value=100000, default=0)
+        round_days = serializers.IntegerField(
+            min_value=0,
+            max_value=MOST_ROUND_DAYS,
+            default=0,
+            help_text="each round's deadline in days from its start (0: none)",
+        )
 
     @extend_schema_serializer(component_name="TournamentPage")
     class OutputSerializer(serializers.Serializer):

@@ -118,6 +118,7 @@ from games.services.tournaments import (
     tournament_reproject,
     tournament_start,
     tournament_withdraw,
+    tournaments_deadlines_apply,
     tournaments_start_due,
 )
 
@@ -196,6 +197,7 @@ __all__ = [
     "tournament_reproject",
     "tournament_start",
     "tournament_withdraw",
+    "tournaments_deadlines_apply",
     "tournaments_start_due",
     "user_reinstate",
     "user_suspend",

@@ -6,7 +6,7 @@ kept as events in the stream ``tournament:<id>`` and projected on the ``Tourname
 in the same transaction, with the row locked (one writer per tournament at a time)."""
 
 from dataclasses import asdict, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -27,6 +27,7 @@ from games.selectors import (
     tournament_state,
 )
 from games.services.common import actor_of, locked_game
+from games.services.deadlines import seat_forfeits
 from games.services.moves import seat_resign
 from games.services.ratings import DISPLAY_BASE
 from games.services.tables import (
@@ -84,6 +85,10 @@ REFUSALS = {
             "below zero"
         ),
     ),
+    "invalid_round_days": (
+        BadRequest,
+        gettext_lazy("days per round must be 0 (no deadline) to %(most)s"),
+    ),
     "name_missing": (BadRequest, gettext_lazy("a tournament needs a name")),
     "registration_closed": (Conflict, gettext_lazy("registration for this tournament is closed")),
     "already_registered": (Conflict, gettext_lazy("you are already registered")),
@@ -98,6 +103,10 @@ REFUSALS = {
     ),
     "not_registered": (Conflict, gettext_lazy("that player is not in this tournament")),
     "finished": (Conflict, gettext_lazy("this tournament is over")),
+    "deadline_not_passed": (
+        Conflict,
+        gettext_lazy("round %(round)s has no deadline passed with games unfinished"),
+    ),
     "too_few_players": (
         Conflict,
         gettext_lazy("players registered: %(players)s; the tournament needs %(needed)s to start"),
@@ -198,7 +207,9 @@ def _round_games(tournament: Tournament, state: core.Tournament, *, now: datetim
         TournamentGame.objects.create(tournament=tournament, game=game, round=table.round)
         game_begin(game=game)
         games.append(game.pk)
-    return core.decide(state, core.StartRound(state.round, tuple(games)))
+    days = settings.round_days
+    deadline = (now + timedelta(days=days)).isoformat() if days else ""
+    return core.decide(state, core.StartRound(state.round, tuple(games), deadline))
 
 
 def _users(state: core.Tournament):
@@ -271,6 +282,7 @@ def tournament_create(
     max_players: int = 64,
     min_rating: float | None = None,
     min_games: int = 0,
+    round_days: int = 0,
 ) -> Tournament:
     """Open a tournament for registration (``core.Settings`` says what each setting
     means); the game's options and time control are checked as a game's are."""
@@ -297,6 +309,7 @@ def tournament_create(
         rated=bool(rated),
         public=bool(public),
         entry_closes=closes.isoformat() if closes else "",
+        round_days=round_days,
     )
     now = timezone.now()
     try:
@@ -434,6 +447,59 @@ def _start_due(pk: int, now: datetime) -> bool:
     return True
 
 
+def tournaments_deadlines_apply(*, now: datetime) -> int:
+    """The minute sweep's part: running tournaments whose round deadline has passed end
+    the round's unfinished games by the time-out policy (the player to move forfeits, in
+    a game of three or four until one is left), and the next round starts. How many
+    rounds were ended."""
+    running = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING, settings__round_days__gt=0
+    ).values_list("pk", "current_round", "settings__round_days")
+    due = []
+    for pk, number, days in running:
+        # The round's games began together; its earliest start bounds its deadline.
+        began = (
+            TournamentGame.objects.filter(
+                tournament_id=pk, round=number, game__status=Game.Status.ACTIVE
+            )
+            .order_by("game__created_at")
+            .values_list("game__created_at", flat=True)
+            .first()
+        )
+        if began is not None and began + timedelta(days=days) <= now:
+            due.append(pk)
+    return sum(_deadline_passed(pk, now) for pk in due[:100])
+
+
+@transaction.atomic
+def _deadline_passed(pk: int, now: datetime) -> bool:
+    # The games first, then the tournament: the order every writer takes them in.
+    tournament = Tournament.objects.get(pk=pk)
+    games = [
+        locked_game(game_id)
+        for game_id in TournamentGame.objects.filter(
+            tournament=tournament,
+            round=tournament.current_round,
+            game__status=Game.Status.ACTIVE,
+        )
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
+    ]
+    tournament = locked_tournament(pk)
+    state = tournament_state(tournament)
+    command = core.PassDeadline(state.round, now.isoformat())
+    try:
+        _decide(tournament, state, command, actor="system", now=now)
+    except Conflict:
+        return False
+    for game in games:
+        while game.status == Game.Status.ACTIVE:
+            seat = game.seats.select_related("user").get(position=game.to_move)
+            seat_forfeits(game, seat, now=now)
+            game.refresh_from_db()
+    return True
+
+
 # --- the reaction -----------------------------------------------------------------------------
 
 
@@ -446,6 +512,9 @@ def tournament_game_ended(game: Game, *, now: datetime) -> None:
         return
     tournament = locked_tournament(link.tournament_id)
     state = tournament_state(tournament)
+    if state.status != core.RUNNING:
+        # Cancelled: its games in play end as games, and count no more.
+        return
     table = next((t for t in state.tables if t.game == game.pk), None)
     if table is None or table.result is not None:
         return

@@ -8,6 +8,7 @@ round's last result comes in, ``decide`` pairs the next round (or finishes the
 tournament) in the same list of events, so a tournament runs by itself."""
 
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, assert_never
 
 from games.rules.common.codec import Codec
@@ -25,6 +26,8 @@ MOST_PLAYERS = 1000
 SHARED_WIN_ADVANCES_HIGHER_SEED = True
 # A player who times out of this many games in a row is withdrawn (issue 31).
 TIMEOUTS_TO_WITHDRAW = 2
+# The longest round deadline an organiser may set, in days.
+MOST_ROUND_DAYS = 365
 
 WITHDREW, REMOVED, TIMED_OUT = "withdrew", "removed", "timed_out"
 
@@ -45,7 +48,8 @@ class Settings:
     knockout take as many as their players need); ``points`` pays each place at a full
     table; ``min_players`` 0 means a table's worth. The game's own settings (``game``,
     ``options``, ``time_control``, ``rated``) are the services' to check; the entry
-    window closes at ``entry_closes`` (ISO 8601, or "" for when the organiser starts)."""
+    window closes at ``entry_closes`` (ISO 8601, or "" for when the organiser starts);
+    ``round_days``: each round's deadline, in days from its start (0: none)."""
 
     format: str
     per_game: int
@@ -61,6 +65,7 @@ class Settings:
     rated: bool = True
     public: bool = True
     entry_closes: str = ""
+    round_days: int = 0
 
 
 def settings_checked(settings: Settings) -> Settings:
@@ -79,6 +84,8 @@ def settings_checked(settings: Settings) -> Settings:
         raise TournamentRefused("too_few_for_a_table", per_game=settings.per_game)
     if settings.format == SWISS and not 1 <= settings.rounds < settings.max_players:
         raise TournamentRefused("invalid_rounds", most=settings.max_players - 1)
+    if not 0 <= settings.round_days <= MOST_ROUND_DAYS:
+        raise TournamentRefused("invalid_round_days", most=MOST_ROUND_DAYS)
     if settings.format != SWISS and settings.rounds:
         raise TournamentRefused("rounds_for_swiss_only")
     points = settings.points or default_points(settings.per_game)
@@ -140,7 +147,18 @@ class ByeGiven:
 
 @dataclass(frozen=True)
 class RoundStarted:
-    """The round's games were created: one per table, in the tables' order."""
+    """The round's games were created: one per table, in the tables' order; the round's
+    ``deadline`` (ISO 8601, "" for none)."""
+
+    round: int
+    games: tuple[int, ...]
+    deadline: str = ""
+
+
+@dataclass(frozen=True)
+class RoundDeadlinePassed:
+    """The round's deadline passed with ``games`` unfinished: each ends by the time-out
+    policy (the player to move forfeits)."""
 
     round: int
     games: tuple[int, ...]
@@ -182,6 +200,7 @@ Event = (
     | RoundPaired
     | ByeGiven
     | RoundStarted
+    | RoundDeadlinePassed
     | GameResultRecorded
     | TournamentCancelled
     | TournamentFinished
@@ -195,6 +214,7 @@ CODEC = Codec(
     RoundPaired,
     ByeGiven,
     RoundStarted,
+    RoundDeadlinePassed,
     GameResultRecorded,
     TournamentCancelled,
     TournamentFinished,
@@ -239,10 +259,20 @@ class Cancel:
 
 @dataclass(frozen=True)
 class StartRound:
-    """The paired round's games, one per table in order."""
+    """The paired round's games, one per table in order, and its deadline (ISO 8601, ""
+    for none)."""
 
     round: int
     games: tuple[int, ...]
+    deadline: str = ""
+
+
+@dataclass(frozen=True)
+class PassDeadline:
+    """The clock says ``now`` (ISO 8601): the round's deadline has passed if it is due."""
+
+    round: int
+    now: str
 
 
 @dataclass(frozen=True)
@@ -253,7 +283,16 @@ class RecordResult:
     timed_out: tuple[int, ...] = ()
 
 
-Command = CreateTournament | Register | Withdraw | Start | Cancel | StartRound | RecordResult
+Command = (
+    CreateTournament
+    | Register
+    | Withdraw
+    | Start
+    | Cancel
+    | StartRound
+    | PassDeadline
+    | RecordResult
+)
 
 
 # --- state --------------------------------------------------------------------------------
@@ -309,6 +348,7 @@ class Tournament:
     tables: tuple[Table, ...] = ()
     byes: tuple[Bye, ...] = ()
     ranking: tuple[int, ...] = ()
+    deadline: str = ""
 
     def entrant(self, player: int) -> Entrant | None:
         return next((e for e in self.entrants if e.player == player), None)
@@ -373,13 +413,15 @@ def evolve(state: Tournament, event: Event) -> Tournament:
             return replace(state, round=number, tables=(*state.tables, *new))
         case ByeGiven(number, player, walkover):
             return replace(state, byes=(*state.byes, Bye(number, player, walkover)))
-        case RoundStarted(number, games):
+        case RoundStarted(number, games, deadline):
             started = iter(games)
             tables = tuple(
                 replace(table, game=next(started)) if table.round == number else table
                 for table in state.tables
             )
-            return replace(state, tables=tables)
+            return replace(state, tables=tables, deadline=deadline)
+        case RoundDeadlinePassed(_, _):
+            return replace(state, deadline="")
         case GameResultRecorded(_, game, players, places, scores, timed_out):
             result = Result(players, places, scores)
             tables = tuple(
@@ -444,13 +486,15 @@ def decide(state: Tournament, command: Command) -> list[Event]:
             if state.status != REGISTRATION:
                 raise TournamentRefused("registration_closed")
             return [TournamentCancelled(reason)]
-        case StartRound(number, games):
+        case StartRound(number, games, deadline):
             tables = state.round_tables(number)
             if state.status != RUNNING or number != state.round or tables[0].game is not None:
                 raise TournamentRefused("round_not_waiting", round=number)
             if len(games) != len(tables):
                 raise TournamentRefused("games_do_not_match_tables", tables=len(tables))
-            return [RoundStarted(number, tuple(games))]
+            return [RoundStarted(number, tuple(games), deadline)]
+        case PassDeadline(number, now):
+            return _deadline_passed(state, number, now)
         case RecordResult(game, places, scores, timed_out):
             return _record(state, game, places, scores, timed_out)
         case _:
@@ -486,6 +530,18 @@ def _start(state: Tournament) -> list[Event]:
     seeds = tuple(sorted(active, key=lambda p: (-rating[p], order[p])))
     started = TournamentStarted(seeds)
     return [started, *_next_round(evolve(state, started))]
+
+
+def _deadline_passed(state: Tournament, number: int, now: str) -> list[Event]:
+    unfinished = tuple(
+        table.game for table in state.round_tables(number) if table.result is None and table.game
+    )
+    due = bool(state.deadline) and datetime.fromisoformat(state.deadline) <= datetime.fromisoformat(
+        now
+    )
+    if state.status != RUNNING or number != state.round or not due or not unfinished:
+        raise TournamentRefused("deadline_not_passed", round=number)
+    return [RoundDeadlinePassed(number, unfinished)]
 
 
 def _record(
