@@ -843,4 +843,9 @@ def tournament_view(tournament: Tournament, viewer=None) -> dict:
         "can_start": organising and open_for_entry,
         "can_remove": organising
         and state.status in (tournaments.REGISTRATION, tournaments.RUNNING),
+        "paused": state.paused,
+        "can_pause": organising and state.status == tournaments.RUNNING and not state.paused,
+        "can_resume": organising and state.paused and state.status == tournaments.RUNNING,
+        "can_cancel": organising
+        and state.status in (tournaments.REGISTRATION, tournaments.RUNNING),
     }

@@ -111,6 +111,10 @@ class DetailSerializer(serializers.Serializer):
     can_withdraw = serializers.BooleanField()
     can_start = serializers.BooleanField()
     can_remove = serializers.BooleanField(help_text="you may remove players (organiser)")
+    paused = serializers.BooleanField(help_text="no new round starts until it is resumed")
+    can_pause = serializers.BooleanField(help_text="organiser, moderators")
+    can_resume = serializers.BooleanField(help_text="organiser, moderators")
+    can_cancel = serializers.BooleanField(help_text="organiser, moderators")
 
 
 def detail(tournament, user):
@@ -261,3 +265,31 @@ class TournamentWithdrawApi(Api):
 )
 class TournamentStartApi(TournamentActionApi):
     service = services.tournament_start
+
+
+@extend_schema_view(
+    post=tournament_action(
+        "tournament_pause", "Pause a tournament: no new round starts (organiser, moderators)"
+    )
+)
+class TournamentPauseApi(TournamentActionApi):
+    service = services.tournament_pause
+
+
+@extend_schema_view(
+    post=tournament_action(
+        "tournament_resume", "Resume a paused tournament (organiser, moderators)"
+    )
+)
+class TournamentResumeApi(TournamentActionApi):
+    service = services.tournament_resume
+
+
+@extend_schema_view(
+    post=tournament_action(
+        "tournament_cancel",
+        "Cancel a tournament: its games in play count no more (organiser, moderators)",
+    )
+)
+class TournamentCancelApi(TournamentActionApi):
+    service = services.tournament_cancel

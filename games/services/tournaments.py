@@ -103,6 +103,9 @@ REFUSALS = {
     ),
     "not_registered": (Conflict, gettext_lazy("that player is not in this tournament")),
     "finished": (Conflict, gettext_lazy("this tournament is over")),
+    "not_running": (Conflict, gettext_lazy("this tournament is not running")),
+    "already_paused": (Conflict, gettext_lazy("this tournament is already paused")),
+    "not_paused": (Conflict, gettext_lazy("this tournament is not paused")),
     "deadline_not_passed": (
         Conflict,
         gettext_lazy("round %(round)s has no deadline passed with games unfinished"),
@@ -403,16 +406,38 @@ def tournament_withdraw(*, tournament: Tournament, user, player=None) -> Tournam
 def tournament_start(*, tournament: Tournament, user) -> Tournament:
     """The organiser or a moderator starts the tournament now: the first round is
     paired and its games begin."""
+    return _organiser_decides(tournament, user, core.Start())
+
+
+def _organiser_decides(tournament: Tournament, user, command: core.Command) -> Tournament:
+    """A command only the organiser or a moderator may give, decided now."""
     tournament = locked_tournament(tournament)
     _organising(tournament, user)
-    _decide(
-        tournament,
-        tournament_state(tournament),
-        core.Start(),
-        actor=actor_of(user),
-        now=timezone.now(),
-    )
+    state = tournament_state(tournament)
+    _decide(tournament, state, command, actor=actor_of(user), now=timezone.now())
     return tournament
+
+
+@transaction.atomic
+def tournament_pause(*, tournament: Tournament, user) -> Tournament:
+    """The organiser or a moderator pauses a running tournament: no new round starts
+    (games in play go on, and their results count) until it is resumed; a round deadline
+    waits too."""
+    return _organiser_decides(tournament, user, core.Pause())
+
+
+@transaction.atomic
+def tournament_resume(*, tournament: Tournament, user) -> Tournament:
+    """Rounds start again: the next at once if the round in play is over."""
+    return _organiser_decides(tournament, user, core.Resume())
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament: Tournament, user) -> Tournament:
+    """The organiser or a moderator calls the tournament off, before or while it runs:
+    no round starts any more; games in play go on as games (rated ones still count on
+    the ladder) but no more in the tournament, which has no final standing."""
+    return _organiser_decides(tournament, user, core.Cancel(core.BY_ORGANISER))
 
 
 def _organising(tournament: Tournament, user) -> None:
@@ -443,7 +468,7 @@ def _start_due(pk: int, now: datetime) -> bool:
     except Conflict as refused:
         if refused.code != "too_few_players":
             raise
-        _decide(tournament, state, core.Cancel("too_few_players"), actor="system", now=now)
+        _decide(tournament, state, core.Cancel(core.TOO_FEW_PLAYERS), actor="system", now=now)
     return True
 
 

@@ -30,6 +30,9 @@ TIMEOUTS_TO_WITHDRAW = 2
 MOST_ROUND_DAYS = 365
 
 WITHDREW, REMOVED, TIMED_OUT = "withdrew", "removed", "timed_out"
+# Why a tournament was cancelled: too few players when the entry window closed, or by its
+# organiser or a moderator.
+TOO_FEW_PLAYERS, BY_ORGANISER = "too_few_players", "organiser"
 
 
 class TournamentRefused(Exception):
@@ -178,9 +181,20 @@ class GameResultRecorded:
 
 
 @dataclass(frozen=True)
+class TournamentPaused:
+    """The organiser or a moderator paused it: no new round starts (games in play go on)."""
+
+
+@dataclass(frozen=True)
+class TournamentResumed:
+    """Rounds start again (the next at once if the round in play is over)."""
+
+
+@dataclass(frozen=True)
 class TournamentCancelled:
-    """Called off before it started: ``reason`` says why (``too_few_players`` at the end
-    of the entry window)."""
+    """Called off: ``reason`` says why (``too_few_players`` at the end of the entry
+    window; ``organiser``: by the organiser or a moderator, before or while it runs, its
+    games in play then counting no more)."""
 
     reason: str
 
@@ -202,6 +216,8 @@ Event = (
     | RoundStarted
     | RoundDeadlinePassed
     | GameResultRecorded
+    | TournamentPaused
+    | TournamentResumed
     | TournamentCancelled
     | TournamentFinished
 )
@@ -216,6 +232,8 @@ CODEC = Codec(
     RoundStarted,
     RoundDeadlinePassed,
     GameResultRecorded,
+    TournamentPaused,
+    TournamentResumed,
     TournamentCancelled,
     TournamentFinished,
 )
@@ -250,6 +268,16 @@ class Withdraw:
 @dataclass(frozen=True)
 class Start:
     pass
+
+
+@dataclass(frozen=True)
+class Pause:
+    """No new round starts (the organiser or a moderator); games in play go on."""
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Rounds start again."""
 
 
 @dataclass(frozen=True)
@@ -288,6 +316,8 @@ Command = (
     | Register
     | Withdraw
     | Start
+    | Pause
+    | Resume
     | Cancel
     | StartRound
     | PassDeadline
@@ -349,6 +379,7 @@ class Tournament:
     byes: tuple[Bye, ...] = ()
     ranking: tuple[int, ...] = ()
     deadline: str = ""
+    paused: bool = False
 
     def entrant(self, player: int) -> Entrant | None:
         return next((e for e in self.entrants if e.player == player), None)
@@ -438,6 +469,10 @@ def evolve(state: Tournament, event: Event) -> Tournament:
                 for e in state.entrants
             )
             return replace(state, tables=tables, entrants=entrants)
+        case TournamentPaused():
+            return replace(state, paused=True)
+        case TournamentResumed():
+            return replace(state, paused=False)
         case TournamentCancelled(_):
             return replace(state, status=CANCELLED)
         case TournamentFinished(ranking):
@@ -482,8 +517,21 @@ def decide(state: Tournament, command: Command) -> list[Event]:
             return [PlayerWithdrew(player, reason)]
         case Start():
             return _start(state)
+        case Pause():
+            if state.status != RUNNING:
+                raise TournamentRefused("not_running")
+            if state.paused:
+                raise TournamentRefused("already_paused")
+            return [TournamentPaused()]
+        case Resume():
+            if state.status != RUNNING or not state.paused:
+                raise TournamentRefused("not_paused")
+            resumed = TournamentResumed()
+            return [resumed, *_moved_on(evolve(state, resumed))]
         case Cancel(reason):
-            if state.status != REGISTRATION:
+            if state.status not in (REGISTRATION, RUNNING):
+                raise TournamentRefused("finished")
+            if reason == TOO_FEW_PLAYERS and state.status != REGISTRATION:
                 raise TournamentRefused("registration_closed")
             return [TournamentCancelled(reason)]
         case StartRound(number, games, deadline):
@@ -539,7 +587,8 @@ def _deadline_passed(state: Tournament, number: int, now: str) -> list[Event]:
     due = bool(state.deadline) and datetime.fromisoformat(state.deadline) <= datetime.fromisoformat(
         now
     )
-    if state.status != RUNNING or number != state.round or not due or not unfinished:
+    waiting = state.status == RUNNING and not state.paused and number == state.round
+    if not waiting or not due or not unfinished:
         raise TournamentRefused("deadline_not_passed", round=number)
     return [RoundDeadlinePassed(number, unfinished)]
 
@@ -551,6 +600,8 @@ def _record(
     scores: tuple[int, ...],
     timed_out: tuple[int, ...],
 ) -> list[Event]:
+    if state.status != RUNNING:
+        raise TournamentRefused("finished")
     table = next((t for t in state.tables if t.game == game), None)
     if table is None:
         raise TournamentRefused("not_a_tournament_game", game=game)
@@ -574,8 +625,9 @@ def _record(
 
 
 def _moved_on(state: Tournament) -> list[Event]:
-    """When the running round has all its results: the next round, or the end."""
-    if state.status != RUNNING or not state.round_complete():
+    """When the running round has all its results: the next round, or the end (not
+    while paused)."""
+    if state.status != RUNNING or state.paused or not state.round_complete():
         return []
     return _next_round(state)
 
