@@ -317,6 +317,14 @@ class TournamentCreateForm(GameCreateForm):
     public = forms.BooleanField(
         required=False, initial=True, label=gettext_lazy("Listed: anyone may find and join it")
     )
+    invited = forms.CharField(
+        required=False,
+        max_length=50000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label=gettext_lazy(
+            "Not listed: only these email addresses may join (one per line; each is invited)"
+        ),
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -340,6 +348,7 @@ class TournamentCreateForm(GameCreateForm):
             "max_players": data["max_players"],
             "entry_closes": data.get("entry_closes"),
             "round_days": data.get("round_days") or 0,
+            "invited": data.get("invited", "").replace(",", " ").split(),
         }
 
 

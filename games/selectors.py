@@ -744,6 +744,17 @@ def tournament_get(tournament_id: int) -> Tournament:
     return found
 
 
+def may_enter(tournament: Tournament, user) -> bool:
+    """Whether ``user`` may register: anyone for a public tournament; for an
+    invitation-only one, the organiser and the invited addresses."""
+    invited = tournament.settings.get("invited") or ()
+    return (
+        tournament.public
+        or user.pk == tournament.organiser_id
+        or (user.email or "").lower() in invited
+    )
+
+
 def tournament_view(tournament: Tournament, viewer=None) -> dict:
     """Everything a tournament's page and API show: settings, players, rounds with their
     tables (games, players, places), byes, live standings with tie-breaks, the viewer's
@@ -837,7 +848,10 @@ def tournament_view(tournament: Tournament, viewer=None) -> dict:
             ),
             None,
         ),
-        "can_join": me is not None and open_for_entry and not registered,
+        "can_join": me is not None
+        and open_for_entry
+        and not registered
+        and may_enter(tournament, viewer),
         "can_withdraw": registered
         and state.status in (tournaments.REGISTRATION, tournaments.RUNNING),
         "can_start": organising and open_for_entry,

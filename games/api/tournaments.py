@@ -163,6 +163,13 @@ class TournamentListApi(Api):
             default=0,
             help_text="each round's deadline in days from its start (0: none)",
         )
+        invited = serializers.ListField(
+            child=serializers.CharField(max_length=254),
+            required=False,
+            max_length=MOST_PLAYERS,
+            help_text="invitation-only (public false): the email addresses it accepts, each "
+            "sent an invitation",
+        )
 
     @extend_schema_serializer(component_name="TournamentPage")
     class OutputSerializer(serializers.Serializer):

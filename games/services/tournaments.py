@@ -9,6 +9,8 @@ from dataclasses import asdict, replace
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -23,6 +25,7 @@ from games.selectors import (
     TOURNAMENT_NAMESPACE,
     departures,
     is_moderator,
+    may_enter,
     tournament_get,
     tournament_state,
 )
@@ -84,6 +87,10 @@ REFUSALS = {
             "points by place need %(places)s whole numbers from the first place down, none "
             "below zero"
         ),
+    ),
+    "invitations_need_invitation_only": (
+        BadRequest,
+        gettext_lazy("only an invitation-only tournament (not listed) takes invited addresses"),
     ),
     "invalid_round_days": (
         BadRequest,
@@ -286,9 +293,11 @@ def tournament_create(
     min_rating: float | None = None,
     min_games: int = 0,
     round_days: int = 0,
+    invited: list[str] | tuple[str, ...] = (),
 ) -> Tournament:
     """Open a tournament for registration (``core.Settings`` says what each setting
-    means); the game's options and time control are checked as a game's are."""
+    means); the game's options and time control are checked as a game's are. Each
+    ``invited`` address (invitation-only) is sent an invitation linking to its page."""
     engine = game_engine(game)
     if per_game not in engine.PLAYERS:
         raise BadRequest(
@@ -313,6 +322,7 @@ def tournament_create(
         public=bool(public),
         entry_closes=closes.isoformat() if closes else "",
         round_days=round_days,
+        invited=_addresses(invited),
     )
     now = timezone.now()
     try:
@@ -338,7 +348,31 @@ def tournament_create(
     )
     tournament.last_seq = 1
     project(tournament, core.fold(created), now=now)
+    for address in checked.invited:
+        notify.tournament_invitation(tournament, address)
     return tournament
+
+
+def _addresses(invited) -> tuple[str, ...]:
+    """The invited addresses, lower-cased, each once; a bad one named."""
+    addresses = []
+    for address in invited or ():
+        address = str(address).strip().lower()
+        try:
+            validate_email(address)
+        except ValidationError:
+            raise BadRequest(
+                _("%(address)s is not an email address") % {"address": address or '""'},
+                code="invalid_invited",
+            ) from None
+        if address not in addresses:
+            addresses.append(address)
+    if len(addresses) > core.MOST_PLAYERS:
+        raise BadRequest(
+            _("at most %(most)s addresses can be invited") % {"most": core.MOST_PLAYERS},
+            code="invalid_invited",
+        )
+    return tuple(addresses)
 
 
 def _entry_closes(value: datetime | str | None) -> datetime | None:
@@ -360,6 +394,11 @@ def tournament_join(*, tournament: Tournament, user) -> Tournament:
     the game's ladder (1500 without one); the entry requirements checked."""
     tournament = locked_tournament(tournament)
     now = timezone.now()
+    if not may_enter(tournament, user):
+        raise Forbidden(
+            _("this tournament is by invitation only, and your address is not invited"),
+            code="not_invited",
+        )
     if tournament.entry_closes is not None and tournament.entry_closes <= now:
         raise Conflict(_("registration for this tournament is closed"), code="registration_closed")
     rating = Rating.objects.filter(user=user, game_type=tournament.game_type).first()

@@ -52,7 +52,9 @@ class Settings:
     table; ``min_players`` 0 means a table's worth. The game's own settings (``game``,
     ``options``, ``time_control``, ``rated``) are the services' to check; the entry
     window closes at ``entry_closes`` (ISO 8601, or "" for when the organiser starts);
-    ``round_days``: each round's deadline, in days from its start (0: none)."""
+    ``round_days``: each round's deadline, in days from its start (0: none);
+    ``invited``: the email addresses an invitation-only tournament (not ``public``)
+    accepts, lower-cased (the services check a player's address against them)."""
 
     format: str
     per_game: int
@@ -69,6 +71,7 @@ class Settings:
     public: bool = True
     entry_closes: str = ""
     round_days: int = 0
+    invited: tuple[str, ...] = ()
 
 
 def settings_checked(settings: Settings) -> Settings:
@@ -89,6 +92,8 @@ def settings_checked(settings: Settings) -> Settings:
         raise TournamentRefused("invalid_rounds", most=settings.max_players - 1)
     if not 0 <= settings.round_days <= MOST_ROUND_DAYS:
         raise TournamentRefused("invalid_round_days", most=MOST_ROUND_DAYS)
+    if settings.invited and settings.public:
+        raise TournamentRefused("invitations_need_invitation_only")
     if settings.format != SWISS and settings.rounds:
         raise TournamentRefused("rounds_for_swiss_only")
     points = settings.points or default_points(settings.per_game)
