@@ -75,3 +75,23 @@ def test_days_per_round_out_of_range_are_refused_saying_what_is_accepted():
     with pytest.raises(BadRequest, match="0 .no deadline. to 365"):
         services.tournament_create(organiser=alice, **settings)
     assert not Tournament.objects.exists()
+
+
+def test_at_a_table_of_three_the_players_to_move_forfeit_until_one_is_left():
+    users = players(3)
+    tournament = opened(users, format="round_robin", per_game=3, round_days=1)
+    services.tournament_start(tournament=tournament, user=users[0])
+    (game,) = running_games(tournament)
+    every_player_moved(game)
+    game.refresh_from_db()
+    order = [game.to_move, (game.to_move + 1) % 3, (game.to_move + 2) % 3]
+    seated = {seat.position: seat.user_id for seat in game.seats.all()}
+    deadline = timezone.datetime.fromisoformat(tournament_state(tournament).deadline)
+    assert services.tournaments_deadlines_apply(now=deadline + timedelta(minutes=1)) == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    table = tournament_state(tournament).round_tables(1)[0]
+    places = dict(zip(table.players, table.result.places, strict=True))
+    # The player to move forfeits, then the next; the one left wins, and the two who
+    # forfeited share the places after (as the ladder ranks players out of time).
+    assert [places[seated[position]] for position in order] == [2, 2, 1]
