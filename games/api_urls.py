@@ -52,6 +52,14 @@ urlpatterns = [
         tournaments.TournamentStartApi.as_view(),
         name="api-tournament-start",
     ),
+    *(
+        path(tournament + f"{action}/", api.as_view(), name=f"api-tournament-{action}")
+        for action, api in (
+            ("pause", tournaments.TournamentPauseApi),
+            ("resume", tournaments.TournamentResumeApi),
+            ("cancel", tournaments.TournamentCancelApi),
+        )
+    ),
     path("push-subscriptions/", push.PushSubscriptionApi.as_view(), name="api-push-subscriptions"),
     path("players/<int:player_id>/", ratings_apis.PlayerApi.as_view(), name="api-player"),
     path(

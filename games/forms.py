@@ -302,6 +302,13 @@ class TournamentCreateForm(GameCreateForm):
     max_players = forms.IntegerField(
         min_value=2, max_value=1000, initial=16, label=gettext_lazy("At most this many players")
     )
+    round_days = forms.IntegerField(
+        min_value=0,
+        max_value=365,
+        initial=0,
+        required=False,
+        label=gettext_lazy("Days per round (0: no deadline)"),
+    )
     entry_closes = forms.DateTimeField(
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
@@ -309,6 +316,14 @@ class TournamentCreateForm(GameCreateForm):
     )
     public = forms.BooleanField(
         required=False, initial=True, label=gettext_lazy("Listed: anyone may find and join it")
+    )
+    invited = forms.CharField(
+        required=False,
+        max_length=50000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label=gettext_lazy(
+            "Not listed: only these email addresses may join (one per line; each is invited)"
+        ),
     )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -332,6 +347,8 @@ class TournamentCreateForm(GameCreateForm):
             "public": data["public"],
             "max_players": data["max_players"],
             "entry_closes": data.get("entry_closes"),
+            "round_days": data.get("round_days") or 0,
+            "invited": data.get("invited", "").replace(",", " ").split(),
         }
 
 

@@ -48,6 +48,7 @@ class NoticeKind(models.TextChoices):
     TOURNAMENT_ROUND = "tournament_round"
     TOURNAMENT_RESULTS = "tournament_results"
     TOURNAMENT_FINISHED = "tournament_finished"
+    TOURNAMENT_INVITATION = "tournament_invitation"
     SIGN_IN = "sign_in"
     PLAN_DROPPED = "plan_dropped"
 

@@ -2,7 +2,7 @@
 Games and their folded tables are loaded by ``games.repository``. Nothing here writes."""
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache, partial
 from types import ModuleType
 from typing import Any
@@ -744,6 +744,17 @@ def tournament_get(tournament_id: int) -> Tournament:
     return found
 
 
+def may_enter(tournament: Tournament, user) -> bool:
+    """Whether ``user`` may register: anyone for a public tournament; for an
+    invitation-only one, the organiser and the invited addresses."""
+    invited = tournament.settings.get("invited") or ()
+    return (
+        tournament.public
+        or user.pk == tournament.organiser_id
+        or (user.email or "").lower() in invited
+    )
+
+
 def tournament_view(tournament: Tournament, viewer=None) -> dict:
     """Everything a tournament's page and API show: settings, players, rounds with their
     tables (games, players, places), byes, live standings with tie-breaks, the viewer's
@@ -802,8 +813,10 @@ def tournament_view(tournament: Tournament, viewer=None) -> dict:
             "rated": settings.rated,
             "public": settings.public,
             "entry_closes": tournament.entry_closes,
+            "round_days": settings.round_days,
         },
         "current_round": state.round,
+        "round_deadline": datetime.fromisoformat(state.deadline) if state.deadline else None,
         "players": [
             {
                 "id": e.player,
@@ -835,10 +848,18 @@ def tournament_view(tournament: Tournament, viewer=None) -> dict:
             ),
             None,
         ),
-        "can_join": me is not None and open_for_entry and not registered,
+        "can_join": me is not None
+        and open_for_entry
+        and not registered
+        and may_enter(tournament, viewer),
         "can_withdraw": registered
         and state.status in (tournaments.REGISTRATION, tournaments.RUNNING),
         "can_start": organising and open_for_entry,
         "can_remove": organising
+        and state.status in (tournaments.REGISTRATION, tournaments.RUNNING),
+        "paused": state.paused,
+        "can_pause": organising and state.status == tournaments.RUNNING and not state.paused,
+        "can_resume": organising and state.paused and state.status == tournaments.RUNNING,
+        "can_cancel": organising
         and state.status in (tournaments.REGISTRATION, tournaments.RUNNING),
     }

@@ -1,6 +1,7 @@
 """Pages of tournaments (issue 31): the list (open, running, finished) and a tournament's
-page, with join, withdraw and start. Thin doors over the selectors and one service each;
-a POST answers with a redirect to the tournament's page, a refusal said there."""
+page, with join, withdraw, start, pause, resume and cancel. Thin doors over the selectors
+and one service each; a POST answers with a redirect to the tournament's page, a refusal
+said there."""
 
 from functools import wraps
 
@@ -109,3 +110,18 @@ def remove_post(request: HttpRequest, tournament) -> None:
 @_tournament_action
 def start_post(request: HttpRequest, tournament) -> None:
     services.tournament_start(tournament=tournament, user=request.user)
+
+
+def _calling(service):
+    """The POST that calls ``service`` with the tournament and the viewer."""
+
+    def view(request: HttpRequest, tournament) -> None:
+        service(tournament=tournament, user=request.user)
+
+    view.__name__ = view.__qualname__ = service.__name__
+    return _tournament_action(view)
+
+
+pause_post = _calling(services.tournament_pause)
+resume_post = _calling(services.tournament_resume)
+cancel_post = _calling(services.tournament_cancel)

@@ -67,6 +67,14 @@ urlpatterns = [
         tournament_views.start_post,
         name="tournament-start",
     ),
+    *(
+        path(f"tournaments/<int:tournament_id>/{action}/", view, name=f"tournament-{action}")
+        for action, view in (
+            ("pause", tournament_views.pause_post),
+            ("resume", tournament_views.resume_post),
+            ("cancel", tournament_views.cancel_post),
+        )
+    ),
     path("players/me/", ratings_views.my_profile, name="my-profile"),
     path("players/me/privacy/", ratings_views.privacy_post, name="profile-privacy"),
     path("players/<int:player_id>/", ratings_views.player_page, name="player"),

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from games import selectors, services
 from games.api.toolkit import MAX_SEQ, Api, errors, invalid_input, validated
 from games.registry import GAME_TYPES
-from games.tournaments.core import FORMATS, MOST_PLAYERS
+from games.tournaments.core import FORMATS, MOST_PLAYERS, MOST_ROUND_DAYS
 
 TOURNAMENT_ID = OpenApiParameter("tournament_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
@@ -93,6 +93,11 @@ class DetailSerializer(serializers.Serializer):
     organiser = TournamentPlayerSerializer()
     settings = serializers.DictField(help_text="what the organiser chose (see the create body)")
     current_round = serializers.IntegerField()
+    round_deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the round in play ends: its unfinished games are lost by the player "
+        "to move",
+    )
     players = TournamentEntrantSerializer(many=True)
     tie_breaks = serializers.ListField(
         child=serializers.CharField(),
@@ -106,6 +111,10 @@ class DetailSerializer(serializers.Serializer):
     can_withdraw = serializers.BooleanField()
     can_start = serializers.BooleanField()
     can_remove = serializers.BooleanField(help_text="you may remove players (organiser)")
+    paused = serializers.BooleanField(help_text="no new round starts until it is resumed")
+    can_pause = serializers.BooleanField(help_text="organiser, moderators")
+    can_resume = serializers.BooleanField(help_text="organiser, moderators")
+    can_cancel = serializers.BooleanField(help_text="organiser, moderators")
 
 
 def detail(tournament, user):
@@ -148,6 +157,19 @@ class TournamentListApi(Api):
         max_players = serializers.IntegerField(min_value=2, max_value=MOST_PLAYERS, default=64)
         min_rating = serializers.FloatField(required=False, allow_null=True)
         min_games = serializers.IntegerField(min_value=0, max_value=100000, default=0)
+        round_days = serializers.IntegerField(
+            min_value=0,
+            max_value=MOST_ROUND_DAYS,
+            default=0,
+            help_text="each round's deadline in days from its start (0: none)",
+        )
+        invited = serializers.ListField(
+            child=serializers.CharField(max_length=254),
+            required=False,
+            max_length=MOST_PLAYERS,
+            help_text="invitation-only (public false): the email addresses it accepts, each "
+            "sent an invitation",
+        )
 
     @extend_schema_serializer(component_name="TournamentPage")
     class OutputSerializer(serializers.Serializer):
@@ -250,3 +272,31 @@ class TournamentWithdrawApi(Api):
 )
 class TournamentStartApi(TournamentActionApi):
     service = services.tournament_start
+
+
+@extend_schema_view(
+    post=tournament_action(
+        "tournament_pause", "Pause a tournament: no new round starts (organiser, moderators)"
+    )
+)
+class TournamentPauseApi(TournamentActionApi):
+    service = services.tournament_pause
+
+
+@extend_schema_view(
+    post=tournament_action(
+        "tournament_resume", "Resume a paused tournament (organiser, moderators)"
+    )
+)
+class TournamentResumeApi(TournamentActionApi):
+    service = services.tournament_resume
+
+
+@extend_schema_view(
+    post=tournament_action(
+        "tournament_cancel",
+        "Cancel a tournament: its games in play count no more (organiser, moderators)",
+    )
+)
+class TournamentCancelApi(TournamentActionApi):
+    service = services.tournament_cancel

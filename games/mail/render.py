@@ -290,6 +290,7 @@ def compose(row: Outbox, now: datetime) -> Email:
         NoticeKind.TOURNAMENT_JOINED,
         NoticeKind.TOURNAMENT_RESULTS,
         NoticeKind.TOURNAMENT_FINISHED,
+        NoticeKind.TOURNAMENT_INVITATION,
     ):
         return _finish(tournament_news(email, kind, payload), row, user)
     email.links = [(_("Open the game"), game_url(game))]
@@ -352,6 +353,14 @@ TOURNAMENT_NEWS = {
         # Translators: %(rank)s is the reader's final place, %(players)s how many played.
         gettext_lazy("The tournament %(name)s is over: you finished %(rank)s of %(players)s."),
     ),
+    NoticeKind.TOURNAMENT_INVITATION: (
+        # Translators: %(organiser)s is a player's name, %(name)s a tournament's.
+        gettext_lazy("%(organiser)s invites you to the tournament %(name)s"),
+        gettext_lazy(
+            "%(organiser)s invites you to the tournament %(name)s. Open its page to read its "
+            "settings and join it (sign in with this address)."
+        ),
+    ),
 }
 
 
@@ -359,10 +368,11 @@ def tournament_news(email: Email, kind: str, payload: dict) -> Email:
     """A tournament's email about no game: registration confirmed, a round's results or
     the tournament finished, with the reader's standing and points."""
     values = {key: payload.get(key) for key in ("name", "round", "rank", "players")}
+    values["organiser"] = payload.get("organiser", "")
     subject, preview = TOURNAMENT_NEWS[kind]
     email.subject, email.preview = str(subject) % values, str(preview) % values
     email.links = [(_("Open the tournament"), tournament_url(payload))]
-    if kind != NoticeKind.TOURNAMENT_JOINED:
+    if kind not in (NoticeKind.TOURNAMENT_JOINED, NoticeKind.TOURNAMENT_INVITATION):
         points = f"{payload.get('points', 0):g}"
         email.paragraphs = [_("Your points: %(points)s.") % {"points": points}]
     return email

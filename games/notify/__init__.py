@@ -15,6 +15,7 @@ from django.conf import settings
 from games.models import Game, NoticeKind, Seat, Tournament, TournamentGame
 from games.notify.channels import every_channel
 from games.notify.notice import Notice
+from games.selectors import display_name
 
 
 def tell(notice: Notice) -> bool:
@@ -65,6 +66,13 @@ def tournament_joined(tournament: Tournament, user) -> None:
     """The player who registered: confirmed, once per tournament."""
     payload = _tournament(tournament)
     tell(Notice(NoticeKind.TOURNAMENT_JOINED, tournament.pk, user=user, payload=payload))
+
+
+def tournament_invitation(tournament: Tournament, address: str) -> None:
+    """An address the organiser invited to an invitation-only tournament (it may have no
+    account yet): the link opens the tournament's page, where joining is a button."""
+    payload = {**_tournament(tournament), "organiser": display_name(tournament.organiser)}
+    tell(Notice(NoticeKind.TOURNAMENT_INVITATION, tournament.pk, address=address, payload=payload))
 
 
 # A round's results are keyed by tournament and round: a tournament has fewer rounds than

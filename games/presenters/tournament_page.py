@@ -41,6 +41,15 @@ def tournament_context(view: dict) -> dict:
         words.append(
             ngettext("%(n)s round", "%(n)s rounds", settings["rounds"]) % {"n": settings["rounds"]}
         )
+    if settings["round_days"]:
+        words.append(
+            ngettext(
+                "each round ends after %(n)s day",
+                "each round ends after %(n)s days",
+                settings["round_days"],
+            )
+            % {"n": settings["round_days"]}
+        )
     if settings["min_rating"] is not None:
         words.append(gettext("rating at least %(rating)s") % {"rating": settings["min_rating"]})
     if settings["min_games"]:

@@ -113,11 +113,15 @@ from games.services.tables import (
     validate_time_control,
 )
 from games.services.tournaments import (
+    tournament_cancel,
     tournament_create,
     tournament_join,
+    tournament_pause,
     tournament_reproject,
+    tournament_resume,
     tournament_start,
     tournament_withdraw,
+    tournaments_deadlines_apply,
     tournaments_start_due,
 )
 
@@ -191,11 +195,15 @@ __all__ = [
     "takeback_answer",
     "takeback_request",
     "timeouts_apply",
+    "tournament_cancel",
     "tournament_create",
     "tournament_join",
+    "tournament_pause",
     "tournament_reproject",
+    "tournament_resume",
     "tournament_start",
     "tournament_withdraw",
+    "tournaments_deadlines_apply",
     "tournaments_start_due",
     "user_reinstate",
     "user_suspend",

@@ -57,25 +57,32 @@ def game_timeout(*, game_id: int, now: datetime) -> bool:
     seat = game.seats.select_related("user").get(position=game.to_move)
     if seat.user is None:
         return False
-    played = []
     if game.timeout_policy == Game.TimeoutPolicy.FORFEIT:
-        seat_resign(game, seat, actor="system", reason=tbl.TIME_RAN_OUT, at=now)
-    else:
-        table = game_table(game)
-        for _turn in range(LONGEST_TURN):
-            if table.over or table.to_move() != seat.position:
-                break
-            command = table.engine.default_command(table.state)
-            played.append(table.engine.format(command))
-            table, _written = act(
-                game,
-                tbl.Play(seat.position, command, "timeout"),
-                actor="system",
-                reason=tbl.TIME_RAN_OUT,
-                table=table,
-                at=now,
-            )
+        return seat_forfeits(game, seat, now=now)
+    played = []
+    table = game_table(game)
+    for _turn in range(LONGEST_TURN):
+        if table.over or table.to_move() != seat.position:
+            break
+        command = table.engine.default_command(table.state)
+        played.append(table.engine.format(command))
+        table, _written = act(
+            game,
+            tbl.Play(seat.position, command, "timeout"),
+            actor="system",
+            reason=tbl.TIME_RAN_OUT,
+            table=table,
+            at=now,
+        )
     notify.timed_out(game, seat, moves=played)
+    return True
+
+
+def seat_forfeits(game: Game, seat: Seat, *, now: datetime) -> bool:
+    """The time-out policy ``forfeit``: ``seat`` (the one to move, its time run out)
+    resigns and its player is told. In the game's transaction, the game locked."""
+    seat_resign(game, seat, actor="system", reason=tbl.TIME_RAN_OUT, at=now)
+    notify.timed_out(game, seat, moves=[])
     return True
 
 

@@ -13,7 +13,8 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     """One pass of every periodic job: vacations that ran out, computer players' moves
     (lost tasks, the timeout policy ``bot``), planned moves and analyses whose task was
     lost, timeouts, tournaments whose entry window closed (started, or cancelled with too
-    few players), then
+    few players), tournament rounds whose deadline passed (their games forfeited by the
+    player to move), then
     the notices the clock causes (deadline warnings, reminders, digests), the channels'
     notices due that no task sent (``notify.send_due``: web push), and a sample of
     finished games' read models checked against their events. Each job handles
@@ -28,6 +29,7 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
         "analyses_queued": analysis.analyses_sweep(now=now),
         "timeouts": deadlines.timeouts_apply(now=now),
         "tournaments_started": tournaments.tournaments_start_due(now=now),
+        "tournament_rounds_ended": tournaments.tournaments_deadlines_apply(now=now),
         "warnings": notices.warnings_queue(now=now),
         "reminders": notices.reminders_queue(now=now),
         "digests": notices.digests_queue(now=now),

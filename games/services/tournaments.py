@@ -6,9 +6,11 @@ kept as events in the stream ``tournament:<id>`` and projected on the ``Tourname
 in the same transaction, with the row locked (one writer per tournament at a time)."""
 
 from dataclasses import asdict, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -23,10 +25,12 @@ from games.selectors import (
     TOURNAMENT_NAMESPACE,
     departures,
     is_moderator,
+    may_enter,
     tournament_get,
     tournament_state,
 )
 from games.services.common import actor_of, locked_game
+from games.services.deadlines import seat_forfeits
 from games.services.moves import seat_resign
 from games.services.ratings import DISPLAY_BASE
 from games.services.tables import (
@@ -84,6 +88,14 @@ REFUSALS = {
             "below zero"
         ),
     ),
+    "invitations_need_invitation_only": (
+        BadRequest,
+        gettext_lazy("only an invitation-only tournament (not listed) takes invited addresses"),
+    ),
+    "invalid_round_days": (
+        BadRequest,
+        gettext_lazy("days per round must be 0 (no deadline) to %(most)s"),
+    ),
     "name_missing": (BadRequest, gettext_lazy("a tournament needs a name")),
     "registration_closed": (Conflict, gettext_lazy("registration for this tournament is closed")),
     "already_registered": (Conflict, gettext_lazy("you are already registered")),
@@ -98,6 +110,13 @@ REFUSALS = {
     ),
     "not_registered": (Conflict, gettext_lazy("that player is not in this tournament")),
     "finished": (Conflict, gettext_lazy("this tournament is over")),
+    "not_running": (Conflict, gettext_lazy("this tournament is not running")),
+    "already_paused": (Conflict, gettext_lazy("this tournament is already paused")),
+    "not_paused": (Conflict, gettext_lazy("this tournament is not paused")),
+    "deadline_not_passed": (
+        Conflict,
+        gettext_lazy("round %(round)s has no deadline passed with games unfinished"),
+    ),
     "too_few_players": (
         Conflict,
         gettext_lazy("players registered: %(players)s; the tournament needs %(needed)s to start"),
@@ -198,7 +217,9 @@ def _round_games(tournament: Tournament, state: core.Tournament, *, now: datetim
         TournamentGame.objects.create(tournament=tournament, game=game, round=table.round)
         game_begin(game=game)
         games.append(game.pk)
-    return core.decide(state, core.StartRound(state.round, tuple(games)))
+    days = settings.round_days
+    deadline = (now + timedelta(days=days)).isoformat() if days else ""
+    return core.decide(state, core.StartRound(state.round, tuple(games), deadline))
 
 
 def _users(state: core.Tournament):
@@ -271,9 +292,12 @@ def tournament_create(
     max_players: int = 64,
     min_rating: float | None = None,
     min_games: int = 0,
+    round_days: int = 0,
+    invited: list[str] | tuple[str, ...] = (),
 ) -> Tournament:
     """Open a tournament for registration (``core.Settings`` says what each setting
-    means); the game's options and time control are checked as a game's are."""
+    means); the game's options and time control are checked as a game's are. Each
+    ``invited`` address (invitation-only) is sent an invitation linking to its page."""
     engine = game_engine(game)
     if per_game not in engine.PLAYERS:
         raise BadRequest(
@@ -297,6 +321,8 @@ def tournament_create(
         rated=bool(rated),
         public=bool(public),
         entry_closes=closes.isoformat() if closes else "",
+        round_days=round_days,
+        invited=_addresses(invited),
     )
     now = timezone.now()
     try:
@@ -322,7 +348,31 @@ def tournament_create(
     )
     tournament.last_seq = 1
     project(tournament, core.fold(created), now=now)
+    for address in checked.invited:
+        notify.tournament_invitation(tournament, address)
     return tournament
+
+
+def _addresses(invited) -> tuple[str, ...]:
+    """The invited addresses, lower-cased, each once; a bad one named."""
+    addresses = []
+    for address in invited or ():
+        address = str(address).strip().lower()
+        try:
+            validate_email(address)
+        except ValidationError:
+            raise BadRequest(
+                _("%(address)s is not an email address") % {"address": address or '""'},
+                code="invalid_invited",
+            ) from None
+        if address not in addresses:
+            addresses.append(address)
+    if len(addresses) > core.MOST_PLAYERS:
+        raise BadRequest(
+            _("at most %(most)s addresses can be invited") % {"most": core.MOST_PLAYERS},
+            code="invalid_invited",
+        )
+    return tuple(addresses)
 
 
 def _entry_closes(value: datetime | str | None) -> datetime | None:
@@ -344,6 +394,11 @@ def tournament_join(*, tournament: Tournament, user) -> Tournament:
     the game's ladder (1500 without one); the entry requirements checked."""
     tournament = locked_tournament(tournament)
     now = timezone.now()
+    if not may_enter(tournament, user):
+        raise Forbidden(
+            _("this tournament is by invitation only, and your address is not invited"),
+            code="not_invited",
+        )
     if tournament.entry_closes is not None and tournament.entry_closes <= now:
         raise Conflict(_("registration for this tournament is closed"), code="registration_closed")
     rating = Rating.objects.filter(user=user, game_type=tournament.game_type).first()
@@ -390,16 +445,38 @@ def tournament_withdraw(*, tournament: Tournament, user, player=None) -> Tournam
 def tournament_start(*, tournament: Tournament, user) -> Tournament:
     """The organiser or a moderator starts the tournament now: the first round is
     paired and its games begin."""
+    return _organiser_decides(tournament, user, core.Start())
+
+
+def _organiser_decides(tournament: Tournament, user, command: core.Command) -> Tournament:
+    """A command only the organiser or a moderator may give, decided now."""
     tournament = locked_tournament(tournament)
     _organising(tournament, user)
-    _decide(
-        tournament,
-        tournament_state(tournament),
-        core.Start(),
-        actor=actor_of(user),
-        now=timezone.now(),
-    )
+    state = tournament_state(tournament)
+    _decide(tournament, state, command, actor=actor_of(user), now=timezone.now())
     return tournament
+
+
+@transaction.atomic
+def tournament_pause(*, tournament: Tournament, user) -> Tournament:
+    """The organiser or a moderator pauses a running tournament: no new round starts
+    (games in play go on, and their results count) until it is resumed; a round deadline
+    waits too."""
+    return _organiser_decides(tournament, user, core.Pause())
+
+
+@transaction.atomic
+def tournament_resume(*, tournament: Tournament, user) -> Tournament:
+    """Rounds start again: the next at once if the round in play is over."""
+    return _organiser_decides(tournament, user, core.Resume())
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament: Tournament, user) -> Tournament:
+    """The organiser or a moderator calls the tournament off, before or while it runs:
+    no round starts any more; games in play go on as games (rated ones still count on
+    the ladder) but no more in the tournament, which has no final standing."""
+    return _organiser_decides(tournament, user, core.Cancel(core.BY_ORGANISER))
 
 
 def _organising(tournament: Tournament, user) -> None:
@@ -430,7 +507,60 @@ def _start_due(pk: int, now: datetime) -> bool:
     except Conflict as refused:
         if refused.code != "too_few_players":
             raise
-        _decide(tournament, state, core.Cancel("too_few_players"), actor="system", now=now)
+        _decide(tournament, state, core.Cancel(core.TOO_FEW_PLAYERS), actor="system", now=now)
+    return True
+
+
+def tournaments_deadlines_apply(*, now: datetime) -> int:
+    """The minute sweep's part: running tournaments whose round deadline has passed end
+    the round's unfinished games by the time-out policy (the player to move forfeits, in
+    a game of three or four until one is left), and the next round starts. How many
+    rounds were ended."""
+    running = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING, settings__round_days__gt=0
+    ).values_list("pk", "current_round", "settings__round_days")
+    due = []
+    for pk, number, days in running:
+        # The round's games began together; its earliest start bounds its deadline.
+        began = (
+            TournamentGame.objects.filter(
+                tournament_id=pk, round=number, game__status=Game.Status.ACTIVE
+            )
+            .order_by("game__created_at")
+            .values_list("game__created_at", flat=True)
+            .first()
+        )
+        if began is not None and began + timedelta(days=days) <= now:
+            due.append(pk)
+    return sum(_deadline_passed(pk, now) for pk in due[:100])
+
+
+@transaction.atomic
+def _deadline_passed(pk: int, now: datetime) -> bool:
+    # The games first, then the tournament: the order every writer takes them in.
+    tournament = Tournament.objects.get(pk=pk)
+    games = [
+        locked_game(game_id)
+        for game_id in TournamentGame.objects.filter(
+            tournament=tournament,
+            round=tournament.current_round,
+            game__status=Game.Status.ACTIVE,
+        )
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
+    ]
+    tournament = locked_tournament(pk)
+    state = tournament_state(tournament)
+    command = core.PassDeadline(state.round, now.isoformat())
+    try:
+        _decide(tournament, state, command, actor="system", now=now)
+    except Conflict:
+        return False
+    for game in games:
+        while game.status == Game.Status.ACTIVE:
+            seat = game.seats.select_related("user").get(position=game.to_move)
+            seat_forfeits(game, seat, now=now)
+            game.refresh_from_db()
     return True
 
 
@@ -446,6 +576,9 @@ def tournament_game_ended(game: Game, *, now: datetime) -> None:
         return
     tournament = locked_tournament(link.tournament_id)
     state = tournament_state(tournament)
+    if state.status != core.RUNNING:
+        # Cancelled: its games in play end as games, and count no more.
+        return
     table = next((t for t in state.tables if t.game == game.pk), None)
     if table is None or table.result is not None:
         return

@@ -8,6 +8,7 @@ round's last result comes in, ``decide`` pairs the next round (or finishes the
 tournament) in the same list of events, so a tournament runs by itself."""
 
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, assert_never
 
 from games.rules.common.codec import Codec
@@ -25,8 +26,13 @@ MOST_PLAYERS = 1000
 SHARED_WIN_ADVANCES_HIGHER_SEED = True
 # A player who times out of this many games in a row is withdrawn (issue 31).
 TIMEOUTS_TO_WITHDRAW = 2
+# The longest round deadline an organiser may set, in days.
+MOST_ROUND_DAYS = 365
 
 WITHDREW, REMOVED, TIMED_OUT = "withdrew", "removed", "timed_out"
+# Why a tournament was cancelled: too few players when the entry window closed, or by its
+# organiser or a moderator.
+TOO_FEW_PLAYERS, BY_ORGANISER = "too_few_players", "organiser"
 
 
 class TournamentRefused(Exception):
@@ -45,7 +51,10 @@ class Settings:
     knockout take as many as their players need); ``points`` pays each place at a full
     table; ``min_players`` 0 means a table's worth. The game's own settings (``game``,
     ``options``, ``time_control``, ``rated``) are the services' to check; the entry
-    window closes at ``entry_closes`` (ISO 8601, or "" for when the organiser starts)."""
+    window closes at ``entry_closes`` (ISO 8601, or "" for when the organiser starts);
+    ``round_days``: each round's deadline, in days from its start (0: none);
+    ``invited``: the email addresses an invitation-only tournament (not ``public``)
+    accepts, lower-cased (the services check a player's address against them)."""
 
     format: str
     per_game: int
@@ -61,6 +70,8 @@ class Settings:
     rated: bool = True
     public: bool = True
     entry_closes: str = ""
+    round_days: int = 0
+    invited: tuple[str, ...] = ()
 
 
 def settings_checked(settings: Settings) -> Settings:
@@ -79,6 +90,10 @@ def settings_checked(settings: Settings) -> Settings:
         raise TournamentRefused("too_few_for_a_table", per_game=settings.per_game)
     if settings.format == SWISS and not 1 <= settings.rounds < settings.max_players:
         raise TournamentRefused("invalid_rounds", most=settings.max_players - 1)
+    if not 0 <= settings.round_days <= MOST_ROUND_DAYS:
+        raise TournamentRefused("invalid_round_days", most=MOST_ROUND_DAYS)
+    if settings.invited and settings.public:
+        raise TournamentRefused("invitations_need_invitation_only")
     if settings.format != SWISS and settings.rounds:
         raise TournamentRefused("rounds_for_swiss_only")
     points = settings.points or default_points(settings.per_game)
@@ -140,7 +155,18 @@ class ByeGiven:
 
 @dataclass(frozen=True)
 class RoundStarted:
-    """The round's games were created: one per table, in the tables' order."""
+    """The round's games were created: one per table, in the tables' order; the round's
+    ``deadline`` (ISO 8601, "" for none)."""
+
+    round: int
+    games: tuple[int, ...]
+    deadline: str = ""
+
+
+@dataclass(frozen=True)
+class RoundDeadlinePassed:
+    """The round's deadline passed with ``games`` unfinished: each ends by the time-out
+    policy (the player to move forfeits)."""
 
     round: int
     games: tuple[int, ...]
@@ -160,9 +186,20 @@ class GameResultRecorded:
 
 
 @dataclass(frozen=True)
+class TournamentPaused:
+    """The organiser or a moderator paused it: no new round starts (games in play go on)."""
+
+
+@dataclass(frozen=True)
+class TournamentResumed:
+    """Rounds start again (the next at once if the round in play is over)."""
+
+
+@dataclass(frozen=True)
 class TournamentCancelled:
-    """Called off before it started: ``reason`` says why (``too_few_players`` at the end
-    of the entry window)."""
+    """Called off: ``reason`` says why (``too_few_players`` at the end of the entry
+    window; ``organiser``: by the organiser or a moderator, before or while it runs, its
+    games in play then counting no more)."""
 
     reason: str
 
@@ -182,7 +219,10 @@ Event = (
     | RoundPaired
     | ByeGiven
     | RoundStarted
+    | RoundDeadlinePassed
     | GameResultRecorded
+    | TournamentPaused
+    | TournamentResumed
     | TournamentCancelled
     | TournamentFinished
 )
@@ -195,7 +235,10 @@ CODEC = Codec(
     RoundPaired,
     ByeGiven,
     RoundStarted,
+    RoundDeadlinePassed,
     GameResultRecorded,
+    TournamentPaused,
+    TournamentResumed,
     TournamentCancelled,
     TournamentFinished,
 )
@@ -233,16 +276,36 @@ class Start:
 
 
 @dataclass(frozen=True)
+class Pause:
+    """No new round starts (the organiser or a moderator); games in play go on."""
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Rounds start again."""
+
+
+@dataclass(frozen=True)
 class Cancel:
     reason: str
 
 
 @dataclass(frozen=True)
 class StartRound:
-    """The paired round's games, one per table in order."""
+    """The paired round's games, one per table in order, and its deadline (ISO 8601, ""
+    for none)."""
 
     round: int
     games: tuple[int, ...]
+    deadline: str = ""
+
+
+@dataclass(frozen=True)
+class PassDeadline:
+    """The clock says ``now`` (ISO 8601): the round's deadline has passed if it is due."""
+
+    round: int
+    now: str
 
 
 @dataclass(frozen=True)
@@ -253,7 +316,18 @@ class RecordResult:
     timed_out: tuple[int, ...] = ()
 
 
-Command = CreateTournament | Register | Withdraw | Start | Cancel | StartRound | RecordResult
+Command = (
+    CreateTournament
+    | Register
+    | Withdraw
+    | Start
+    | Pause
+    | Resume
+    | Cancel
+    | StartRound
+    | PassDeadline
+    | RecordResult
+)
 
 
 # --- state --------------------------------------------------------------------------------
@@ -309,6 +383,8 @@ class Tournament:
     tables: tuple[Table, ...] = ()
     byes: tuple[Bye, ...] = ()
     ranking: tuple[int, ...] = ()
+    deadline: str = ""
+    paused: bool = False
 
     def entrant(self, player: int) -> Entrant | None:
         return next((e for e in self.entrants if e.player == player), None)
@@ -373,13 +449,15 @@ def evolve(state: Tournament, event: Event) -> Tournament:
             return replace(state, round=number, tables=(*state.tables, *new))
         case ByeGiven(number, player, walkover):
             return replace(state, byes=(*state.byes, Bye(number, player, walkover)))
-        case RoundStarted(number, games):
+        case RoundStarted(number, games, deadline):
             started = iter(games)
             tables = tuple(
                 replace(table, game=next(started)) if table.round == number else table
                 for table in state.tables
             )
-            return replace(state, tables=tables)
+            return replace(state, tables=tables, deadline=deadline)
+        case RoundDeadlinePassed(_, _):
+            return replace(state, deadline="")
         case GameResultRecorded(_, game, players, places, scores, timed_out):
             result = Result(players, places, scores)
             tables = tuple(
@@ -396,6 +474,10 @@ def evolve(state: Tournament, event: Event) -> Tournament:
                 for e in state.entrants
             )
             return replace(state, tables=tables, entrants=entrants)
+        case TournamentPaused():
+            return replace(state, paused=True)
+        case TournamentResumed():
+            return replace(state, paused=False)
         case TournamentCancelled(_):
             return replace(state, status=CANCELLED)
         case TournamentFinished(ranking):
@@ -440,17 +522,32 @@ def decide(state: Tournament, command: Command) -> list[Event]:
             return [PlayerWithdrew(player, reason)]
         case Start():
             return _start(state)
+        case Pause():
+            if state.status != RUNNING:
+                raise TournamentRefused("not_running")
+            if state.paused:
+                raise TournamentRefused("already_paused")
+            return [TournamentPaused()]
+        case Resume():
+            if state.status != RUNNING or not state.paused:
+                raise TournamentRefused("not_paused")
+            resumed = TournamentResumed()
+            return [resumed, *_moved_on(evolve(state, resumed))]
         case Cancel(reason):
-            if state.status != REGISTRATION:
+            if state.status not in (REGISTRATION, RUNNING):
+                raise TournamentRefused("finished")
+            if reason == TOO_FEW_PLAYERS and state.status != REGISTRATION:
                 raise TournamentRefused("registration_closed")
             return [TournamentCancelled(reason)]
-        case StartRound(number, games):
+        case StartRound(number, games, deadline):
             tables = state.round_tables(number)
             if state.status != RUNNING or number != state.round or tables[0].game is not None:
                 raise TournamentRefused("round_not_waiting", round=number)
             if len(games) != len(tables):
                 raise TournamentRefused("games_do_not_match_tables", tables=len(tables))
-            return [RoundStarted(number, tuple(games))]
+            return [RoundStarted(number, tuple(games), deadline)]
+        case PassDeadline(number, now):
+            return _deadline_passed(state, number, now)
         case RecordResult(game, places, scores, timed_out):
             return _record(state, game, places, scores, timed_out)
         case _:
@@ -488,6 +585,19 @@ def _start(state: Tournament) -> list[Event]:
     return [started, *_next_round(evolve(state, started))]
 
 
+def _deadline_passed(state: Tournament, number: int, now: str) -> list[Event]:
+    unfinished = tuple(
+        table.game for table in state.round_tables(number) if table.result is None and table.game
+    )
+    due = bool(state.deadline) and datetime.fromisoformat(state.deadline) <= datetime.fromisoformat(
+        now
+    )
+    waiting = state.status == RUNNING and not state.paused and number == state.round
+    if not waiting or not due or not unfinished:
+        raise TournamentRefused("deadline_not_passed", round=number)
+    return [RoundDeadlinePassed(number, unfinished)]
+
+
 def _record(
     state: Tournament,
     game: int,
@@ -495,6 +605,8 @@ def _record(
     scores: tuple[int, ...],
     timed_out: tuple[int, ...],
 ) -> list[Event]:
+    if state.status != RUNNING:
+        raise TournamentRefused("finished")
     table = next((t for t in state.tables if t.game == game), None)
     if table is None:
         raise TournamentRefused("not_a_tournament_game", game=game)
@@ -518,8 +630,9 @@ def _record(
 
 
 def _moved_on(state: Tournament) -> list[Event]:
-    """When the running round has all its results: the next round, or the end."""
-    if state.status != RUNNING or not state.round_complete():
+    """When the running round has all its results: the next round, or the end (not
+    while paused)."""
+    if state.status != RUNNING or state.paused or not state.round_complete():
         return []
     return _next_round(state)
 

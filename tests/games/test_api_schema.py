@@ -40,6 +40,9 @@ ENDPOINTS = {
     "/api/tournaments/{tournament_id}/join/": {"post"},
     "/api/tournaments/{tournament_id}/withdraw/": {"post"},
     "/api/tournaments/{tournament_id}/start/": {"post"},
+    "/api/tournaments/{tournament_id}/pause/": {"post"},
+    "/api/tournaments/{tournament_id}/resume/": {"post"},
+    "/api/tournaments/{tournament_id}/cancel/": {"post"},
 }
 
 

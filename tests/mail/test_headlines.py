@@ -111,6 +111,8 @@ EVERY_KIND = {
         "Follow this link to sign in to azulsite (it works once, within 30 minutes):",
         "Round 2 of Cup: {title} has started. Seat order: {order}; {first}.",
         "You are registered for the tournament Cup. We will tell you when your first game starts.",
+        "Bob invites you to the tournament Cup. Open its page to read its settings and join it "
+        "(sign in with this address).",
         "Round 1 of Cup is over: you are 3 of 8. The next round has started.",
         "The tournament Cup is over: you finished 2 of 8.",
     ],
@@ -152,6 +154,8 @@ EVERY_KIND = {
         "Kliknij ten link, aby zalogować się do azulsite (działa jednorazowo, przez 30 minut):",
         "Runda 2 turnieju Cup: Gra {title} się rozpoczęła. Kolejność graczy: {order}; {first}.",
         "Jesteś zapisany na turniej Cup. Powiadomimy cię, gdy zacznie się twoja pierwsza partia.",
+        "Bob zaprasza cię na turniej Cup. Otwórz jego stronę, aby przeczytać ustawienia i się "
+        "zapisać (zaloguj się tym adresem).",
         "Runda 1 turnieju Cup się zakończyła: zajmujesz miejsce 3 na 8. Zaczęła się następna "
         "runda.",
         "Turniej Cup się zakończył: zająłeś miejsce 2 na 8.",

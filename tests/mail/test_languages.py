@@ -305,6 +305,11 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
         (None, NoticeKind.TOURNAMENT_JOINED, {"tournament": 1, "name": "Cup"}),
         (
             None,
+            NoticeKind.TOURNAMENT_INVITATION,
+            {"tournament": 1, "name": "Cup", "organiser": "Bob"},
+        ),
+        (
+            None,
             NoticeKind.TOURNAMENT_RESULTS,
             {"tournament": 1, "name": "Cup", "round": 1, "rank": 3, "players": 8, "points": 1},
         ),

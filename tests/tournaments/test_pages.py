@@ -83,6 +83,7 @@ def test_a_tournament_is_opened_from_the_form():
             "time_control": "per_move",
             "days": 2,
             "max_players": 12,
+            "round_days": 10,
             "rated": "on",
             "public": "on",
         },
@@ -90,6 +91,7 @@ def test_a_tournament_is_opened_from_the_form():
     assert answer.status_code == 302
     page = client.get(answer["Location"]).content.decode()
     assert "Club night" in page and "3 players per game" in page and "2 days per move" in page
+    assert "each round ends after 10 days" in page
     refused = client.post(
         "/tournaments/new/",
         {

@@ -34,3 +34,20 @@ def test_the_tournament_page_and_list_at_both_sizes(windows, live_server, shoot)
         page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
         assert page.locator("#my-game a").count() == 1
         assert page.locator("table.standings tr.mine").count() == 1
+
+
+def test_the_organisers_page_of_a_paused_tournament_with_a_round_deadline(
+    windows, live_server, shoot
+):
+    users = players(4)
+    tournament = opened(users, format="swiss", per_game=2, rounds=2, round_days=7)
+    services.tournament_start(tournament=tournament, user=users[0])
+    services.tournament_pause(tournament=tournament, user=users[0])
+    for size, viewport in SIZES.items():
+        page = signed_in_page(windows, live_server, users[0], viewport)
+        path = f"{live_server.url}/tournaments/{tournament.pk}/"
+        looked_at(page, path, f"tournaments/organiser-paused-{size}", viewport, shoot)
+        assert page.evaluate(SMALL_TARGETS) == []
+        assert page.locator(".round-deadline").count() == 1
+        assert page.get_by_role("button", name="Resume").count() == 1
+        assert page.get_by_role("button", name="Cancel the tournament").count() == 1

@@ -1,0 +1,88 @@
+"""An invitation-only tournament (issue 31): the organiser lists email addresses at
+creation; each is sent an invitation whose link only opens the tournament's page; only
+the invited addresses (and the organiser) may join, by a POST."""
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.errors import BadRequest, Forbidden
+from games.mail import render
+from games.models import NoticeKind, Outbox, Tournament
+from tests.conftest import make_user
+from tests.games.api_helpers import client_for, post
+from tests.tournaments.test_api import SWISS
+from tests.tournaments.test_pages import signed_in
+from tests.tournaments.test_services import players
+
+pytestmark = pytest.mark.django_db
+
+
+def invitation_only(organiser, invited) -> Tournament:
+    return services.tournament_create(
+        organiser=organiser, public=False, invited=invited, **{**SWISS, "name": "Club cup"}
+    )
+
+
+def test_invited_addresses_get_a_link_that_only_opens_the_page_and_only_they_may_join():
+    alice, bob, carol = players(3)
+    tournament = invitation_only(alice, [bob.email.upper(), " " + bob.email, "new@example.org"])
+    rows = list(Outbox.objects.filter(kind=NoticeKind.TOURNAMENT_INVITATION).order_by("pk"))
+    assert [row.recipient for row in rows] == [bob.email.lower(), "new@example.org"]
+    message = render.message(rows[0], timezone.now())
+    assert message.subject == "Player1 invites you to the tournament Club cup"
+    link = f"/tournaments/{tournament.pk}/"
+    assert link in message.body and "/join/" not in message.body
+    # Opening the link changes nothing; joining is the page's button (a POST).
+    page = signed_in(bob).get(link).content.decode()
+    assert Tournament.objects.get(pk=tournament.pk).players == 0
+    assert f'action="{link}join/"' in page
+    assert f'action="{link}join/"' not in signed_in(carol).get(link).content.decode()
+    with pytest.raises(Forbidden, match="by invitation only"):
+        services.tournament_join(tournament=tournament, user=carol)
+    refused = post(client_for(carol), f"/api/tournaments/{tournament.pk}/join/")
+    assert refused.status_code == 403 and refused.json()["code"] == "not_invited"
+    services.tournament_join(tournament=tournament, user=bob)
+    services.tournament_join(tournament=tournament, user=alice)
+    # Someone who signs up later with an invited address may join too.
+    newcomer = make_user("newcomer")
+    newcomer.email = "New@Example.org"
+    newcomer.save()
+    services.tournament_join(tournament=tournament, user=newcomer)
+    tournament.refresh_from_db()
+    assert tournament.players == 3
+
+
+def test_bad_invitations_are_refused_saying_what_is_accepted():
+    (alice,) = players(1)
+    with pytest.raises(BadRequest, match="not-an-address is not an email address"):
+        invitation_only(alice, ["not-an-address"])
+    response = post(
+        client_for(alice), "/api/tournaments/", {**SWISS, "invited": ["bob@example.org"]}
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "invitations_need_invitation_only"
+    assert not Tournament.objects.exists()
+
+
+def test_the_form_invites_addresses_one_per_line():
+    (alice,) = players(1)
+    answer = signed_in(alice).post(
+        "/tournaments/new/",
+        {
+            "name": "Friends",
+            "format": "round_robin",
+            "game": "azul",
+            "players": 2,
+            "time_control": "none",
+            "max_players": 8,
+            "invited": "bob@example.org\ncarol@example.org, dan@example.org",
+        },
+    )
+    assert answer.status_code == 302
+    addresses = Outbox.objects.filter(kind=NoticeKind.TOURNAMENT_INVITATION)
+    assert sorted(addresses.values_list("recipient", flat=True)) == [
+        "bob@example.org",
+        "carol@example.org",
+        "dan@example.org",
+    ]
