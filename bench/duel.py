@@ -33,6 +33,7 @@ import random
 import statistics
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,11 +141,27 @@ class Peer:
         return [self.tiles[colour] for colour, count in enumerate(counts) for _ in range(count)]
 
 
-def play(peer: Peer, hard_seat: int, seed: int, budget, simulations, sides) -> tuple:
-    """One game; ``sides`` is (hard, peer). Returns both final scores (hard's first)."""
+@dataclass(frozen=True)
+class Game:
+    """One game's record: both final scores and winners' shares, and each side's CPU
+    seconds per move (hard's first)."""
+
+    number: int
+    hard_seat: int
+    scores: tuple[int, int]
+    shares: tuple[float, float]
+    cpu: tuple[list[float], list[float]]
+    checked: int
+
+
+def play(peer: Peer, number: int, seed: int, budget, simulations) -> Game:
+    """Game ``number`` of the duel, dealt from ``seed``; hard sits first in the odd games."""
+    hard_seat = number % 2
     rng = random.Random(seed)
     state = azul.replay(azul.start(2, {"wall": COLOURED}, rng))
     bot_seed = seed * 1000
+    cpu: tuple[list[float], list[float]] = ([], [])
+    checked = peer.checked
     while not azul.is_over(state):
         seat = azul.to_move(state)
         if seat == hard_seat:
@@ -159,19 +176,45 @@ def play(peer: Peer, hard_seat: int, seed: int, budget, simulations, sides) -> t
                 budget_seconds=budget,
                 simulations=simulations,
             ).command
-            sides[0].cpu.append(time.process_time() - began)
+            cpu[0].append(time.process_time() - began)
         else:
             command, spent = peer.choose(state)
-            sides[1].cpu.append(spent)
+            cpu[1].append(spent)
         for event in azul.decide(state, command, rng):
             state = azul.evolve(state, event)
     result = azul.outcome(state)
-    mine, theirs = result.scores[hard_seat], result.scores[1 - hard_seat]
-    for seat, side in ((hard_seat, sides[0]), (1 - hard_seat, sides[1])):
-        side.scores.append(result.scores[seat])
-        if seat in result.winners:
-            side.wins += 1 / len(result.winners)
-    return mine, theirs
+    seats = (hard_seat, 1 - hard_seat)
+    return Game(
+        number,
+        hard_seat,
+        tuple(result.scores[seat] for seat in seats),
+        tuple((1 / len(result.winners) if seat in result.winners else 0.0) for seat in seats),
+        cpu,
+        peer.checked - checked,
+    )
+
+
+_peer: Peer | None = None
+
+
+def _start_worker(arguments: argparse.Namespace) -> None:
+    global _peer
+    _peer = Peer(
+        arguments.peer, arguments.depth, arguments.threshold, arguments.softmax, arguments.seed
+    )
+
+
+def _play_one(arguments: argparse.Namespace, number: int) -> Game:
+    if arguments.softmax:
+        # Each game's own sampling, whichever process plays it.
+        _peer.agent._rng.seed(arguments.seed + number)
+    return play(
+        _peer,
+        number,
+        arguments.seed + number,
+        arguments.hard_budget if not arguments.hard_simulations else None,
+        arguments.hard_simulations,
+    )
 
 
 def wilson(wins: float, games: int) -> tuple[float, float]:
@@ -226,12 +269,10 @@ def main() -> None:
     )
     parser.add_argument("--peer", type=Path, default=PEER, help="the peer's folder")
     parser.add_argument("--every", type=int, default=10, help="running figures every N games")
+    parser.add_argument("--jobs", type=int, default=1, help="games played side by side")
     arguments = parser.parse_args()
     if arguments.hard_budget is None and arguments.hard_simulations is None:
         arguments.hard_budget = 2.0
-    peer = Peer(
-        arguments.peer, arguments.depth, arguments.threshold, arguments.softmax, arguments.seed
-    )
     label = (
         f"hard ({arguments.hard_simulations} simulations"
         if arguments.hard_simulations
@@ -240,21 +281,29 @@ def main() -> None:
         f" a move) vs AlphaBeta depth {arguments.depth} threshold {arguments.threshold} "
         + ("softmax as shipped" if arguments.softmax else "temperature 0")
     )
-    print(label, flush=True)
+    print(f"{label}; {arguments.jobs} process(es)", flush=True)
     hard, theirs = Side(), Side()
-    for number in range(arguments.games):
-        mine, their = play(
-            peer,
-            number % 2,
-            arguments.seed + number,
-            arguments.hard_budget if not arguments.hard_simulations else None,
-            arguments.hard_simulations,
-            (hard, theirs),
-        )
-        print(f"game {number + 1:3}: hard seat {number % 2 + 1}, {mine}–{their}", flush=True)
-        played = number + 1
-        if played == arguments.games or (arguments.every and played % arguments.every == 0):
-            print(report(label, hard, theirs, peer.checked), flush=True)
+    checked = 0
+    with ProcessPoolExecutor(
+        arguments.jobs, initializer=_start_worker, initargs=(arguments,)
+    ) as pool:
+        games = [pool.submit(_play_one, arguments, number) for number in range(arguments.games)]
+        for played, done in enumerate(as_completed(games), start=1):
+            game = done.result()
+            for side, score, share, cpu in zip(
+                (hard, theirs), game.scores, game.shares, game.cpu, strict=True
+            ):
+                side.scores.append(score)
+                side.wins += share
+                side.cpu.extend(cpu)
+            checked += game.checked
+            mine, their = game.scores
+            print(
+                f"game {game.number + 1:3}: hard seat {game.hard_seat + 1}, {mine}–{their}",
+                flush=True,
+            )
+            if played == arguments.games or (arguments.every and played % arguments.every == 0):
+                print(report(label, hard, theirs, checked), flush=True)
 
 
 if __name__ == "__main__":
