@@ -4,14 +4,16 @@ Scenarios, each run for ``--seconds`` (default 5):
   raw INSERT      a single-row INSERT per transaction into a plain table (the baseline)
   same row        a plain INSERT of the row the store appends into a table of the event
                   table's shape, constraints and indexes, without its guard (issue 33),
-                  by the same writers as the store's appends, in turns of a quarter
-                  second ("same row against store": both see the same load)
+                  by the same writers as the store's appends, a row of each in turn,
+                  each timed ("same row against store": both see the same load)
   store distinct  ``events.store.append`` with each writer on its own stream
   store one       every writer on the same stream (losers are told, reload and retry)
 with 1 and 16 concurrent writers, each a process of its own (as web and worker processes
 are), in ``--rounds`` rounds (the machine's load changes: the ratio is of one round's
-figures; its spread over the rounds is printed with the load average). Target: 16 writers on
-distinct streams reach 0.7 of the raw baseline in every round; the store reaches 0.85 of
+figures; its spread over the rounds is printed with the load average). The raw baseline is
+a 4-column table's INSERT, given for scale: the store against it is no target since issue
+33 posed it against the same row (its old target of 0.7 measured the row's width and the
+rounds' changing load as much as the store). Target: the store reaches 0.85 of
 the same row's plain INSERT at 1 and at 16 writers in every round.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/azulsite_bench .venv/bin/python bench/store.py
@@ -62,9 +64,10 @@ def migrated() -> None:
     call_command("migrate", verbosity=0)
 
 
-def run_writers(writers: int, seconds: float, scenario: str, run: str) -> tuple[int, int]:
+def run_writers(writers: int, seconds: float, scenario: str, run: str) -> tuple[float, float]:
     """Run ``writers`` processes (as a deployment runs web and worker processes), each
-    connected before a common start and writing for ``seconds``; (appends, conflicts)."""
+    connected before a common start and writing for ``seconds``; the sums of what each
+    returned: (appends, conflicts), or both kinds' rates in "same row against store"."""
     start_at = time.time() + 1.0 + writers * 0.1
     jobs = [(scenario, run, index, start_at, start_at + seconds) for index in range(writers)]
     with multiprocessing.get_context("fork").Pool(writers) as pool:
@@ -120,14 +123,17 @@ def raw_insert(run: str, index: int, stop_at: float) -> tuple[int, int]:
     return done, 0
 
 
-def same_row_insert(run: str, index: int, stop_at: float, start: int = 0) -> tuple[int, int]:
-    """The row ``store_distinct`` appends, by a plain INSERT into ``bench_same``."""
+def same_row_insert(
+    run: str, index: int, stop_at: float, start: int = 0, rows: int | None = None
+) -> tuple[int, int]:
+    """The row ``store_distinct`` appends, by a plain INSERT into ``bench_same``, until
+    ``stop_at`` (or ``rows`` of them)."""
     from django.db import connection
     from django.utils import timezone
 
     done = start
     with connection.cursor() as cursor:
-        while time.time() < stop_at:
+        while time.time() < stop_at if rows is None else done - start < rows:
             cursor.execute(
                 "INSERT INTO bench_same (stream, seq, type, version, data, actor, reason,"
                 " recorded_at, batch, idempotency_key) VALUES (%s, %s, %s, %s, %s, %s, %s,"
@@ -148,11 +154,14 @@ def same_row_insert(run: str, index: int, stop_at: float, start: int = 0) -> tup
     return done - start, 0
 
 
-def store_distinct(run: str, index: int, stop_at: float, start: int = 0) -> tuple[int, int]:
+def store_distinct(
+    run: str, index: int, stop_at: float, start: int = 0, rows: int | None = None
+) -> tuple[int, int]:
+    """One writer's appends on a stream of its own, until ``stop_at`` (or ``rows`` of them)."""
     from events import store
 
     seq = start
-    while time.time() < stop_at:
+    while time.time() < stop_at if rows is None else seq - start < rows:
         # Outside atomic() an append is its own transaction, as the raw INSERT is.
         store.append(f"{run}-{index}", seq, [store.NewEvent("Benched", {"n": seq})], actor="bench")
         seq += 1
@@ -173,23 +182,22 @@ def store_one_stream(run: str, index: int, stop_at: float) -> tuple[int, int]:
     return done, conflicts
 
 
-# The same row and the store compared in the same writers: each writer alternates between
-# them in slices this long, all writers switching together, so both see the same load.
-SLICE = 0.25
-
-
-def same_row_against_store(run: str, index: int, stop_at: float) -> tuple[int, int]:
-    """``same_row_insert`` and ``store_distinct`` in turns of ``SLICE`` seconds:
-    (the plain INSERTs, the appends)."""
-    plain = appended = 0
+def same_row_against_store(run: str, index: int, stop_at: float) -> tuple[float, float]:
+    """``same_row_insert`` and ``store_distinct`` one after the other, a row each in turn,
+    each timed: (plain INSERTs per second, appends per second) of the time each spent. In
+    turns of one row, both see the same load (the machine's and the other writers', half
+    of whose statements are of either kind at any moment)."""
+    plain_time = store_time = 0.0
+    done = 0
     while time.time() < stop_at:
-        turn = int(time.time() / SLICE)
-        until = min((turn + 1) * SLICE, stop_at)
-        if turn % 2 == 0:
-            plain += same_row_insert(f"{run}-plain", index, until, start=plain)[0]
-        else:
-            appended += store_distinct(f"{run}-store", index, until, start=appended)[0]
-    return plain, appended
+        began = time.perf_counter()
+        same_row_insert(f"{run}-plain", index, 0.0, start=done, rows=1)
+        between = time.perf_counter()
+        store_distinct(f"{run}-store", index, 0.0, start=done, rows=1)
+        plain_time += between - began
+        store_time += time.perf_counter() - between
+        done += 1
+    return done / plain_time, done / store_time
 
 
 SCENARIOS = {
@@ -232,11 +240,11 @@ def main() -> None:
         for name, writers in scenarios:
             appends, conflicts = run_writers(writers, args.seconds, name, uuid.uuid4().hex[:8])
             if name == "same row against store":
-                # Each had half the time, in turns.
-                half = args.seconds / 2
-                print(f"{'same row, plain INSERT':<26}{writers:>8}{appends / half:>12.0f}")
-                print(f"{'store, same turns':<26}{writers:>8}{conflicts / half:>12.0f}")
-                same_row[writers].append(conflicts / appends)
+                # Rates of the time each kind took, in turns of one row (not conflicts).
+                plain, appended = appends, conflicts
+                print(f"{'same row, plain INSERT':<26}{writers:>8}{plain:>12.0f}")
+                print(f"{'store, same turns':<26}{writers:>8}{appended:>12.0f}")
+                same_row[writers].append(appended / plain)
                 continue
             rate = appends / args.seconds
             results[(name, writers)] = rate
@@ -245,10 +253,9 @@ def main() -> None:
         print(f"store (16 distinct) / raw (16) = {ratios[-1]:.2f}")
         for writers, found in same_row.items():
             print(f"store / same row, plain INSERT ({writers}) = {found[-1]:.2f}")
-    verdict = "meets" if min(ratios) >= TARGET else "MISSES"
     print(
         f"\nstore (16 distinct) / raw (16), {len(ratios)} rounds: {min(ratios):.2f}–"
-        f"{max(ratios):.2f} ({verdict} the target of {TARGET:.2f} in every round); "
+        f"{max(ratios):.2f} (for scale: a narrower row, rounds apart); "
         f"load average {load()}"
     )
     for writers, found in same_row.items():
@@ -259,7 +266,6 @@ def main() -> None:
         )
 
 
-TARGET = 0.7
 # Issue 33: our append against a plain INSERT of the same row, at 1 and at 16 writers.
 SAME_ROW_TARGET = 0.85
 
