@@ -47,9 +47,12 @@ def played_game(kind: str, players: int, moves: int):
     from games.repository import game_table
 
     run = uuid.uuid4().hex[:6]
+    # An account's username is its address (``player_by_address``): the email is then
+    # addressed to a player, with their board wide and their numbered moves.
+    addresses = [f"b{run}{i}@example.org" for i in range(players)]
     users = [
-        get_user_model().objects.create_user(f"b{run}{i}", f"b{run}{i}@example.org", "x")
-        for i in range(players)
+        get_user_model().objects.create_user(address, address, "x", first_name=f"P{i + 1}")
+        for i, address in enumerate(addresses)
     ]
     game = services.game_create(creator=users[0], game=kind, players=players)
     for user in users[1:]:
