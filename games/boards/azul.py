@@ -14,6 +14,7 @@ from games.boards.svg import (
     factories_height,
     group,
     hit_area,
+    kept,
     slot,
     start_token,
     text,
@@ -148,6 +149,7 @@ def _pattern_line(line: int, held: dict, picks: bool) -> str:
     )
 
 
+@kept
 def _wall_space(row, column, placed, grey, pick) -> str:
     x = WALL_LEFT + CELL * column + CELL / 2
     y = 20 + ROW * row + ROW / 2

@@ -2,14 +2,31 @@
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache, wraps
 from html import escape
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from games.boards import words
 
 _UNSAFE = re.compile(r"[&<>\"']")
+
+
+def kept(piece: Callable[..., str]) -> Callable[..., str]:
+    """``piece``, a part of a board drawn from its (hashable) arguments in the active
+    language, kept per process and language: a board repeats its parts from one position
+    to the next (a star, a square of a garden, a wall space), and drawing them anew was
+    most of a board's cost (issue 33: a turn email draws every board)."""
+
+    @lru_cache(maxsize=4096)
+    def in_language(language: str, *args):
+        return piece(*args)
+
+    @wraps(piece)
+    def drawn(*args) -> str:
+        return in_language(get_language(), *args)
+
+    return drawn
 
 
 def attrs(**values) -> str:
