@@ -17,12 +17,14 @@ import io
 import math
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 NS = "{http://www.w3.org/2000/svg}"
+SVG, GROUP, TEXT = NS + "svg", NS + "g", NS + "text"
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 # Text's coverage drawn in these steps (of 255): the first three blend the text's colour
 # into the colour beneath, the last is the text's colour itself.
@@ -62,6 +64,34 @@ def png(svg: str, width: int, background: str = "#ffffff") -> bytes:
     return out.getvalue()
 
 
+Paint = tuple[tuple[int, int, int], float]
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """A shape's fill and stroke (colour and opacity), the share of its stroke that is
+    dashes (1 for a whole one), the stroke's width in pixels, and the point a translucent
+    colour is blended over."""
+
+    fill: Paint | None
+    stroke: Paint | None
+    dashes: float
+    width: int
+    at: tuple[float, float]
+
+
+def look(node: dict, scale: float, at: tuple[float, float]) -> Look:
+    fill, stroke = paint(node.get("fill", "#000")), paint(node.get("stroke"))
+    if stroke is None:
+        return Look(fill, None, 1, 0, at)
+    dashes = node.get("stroke-dasharray")
+    share = 1.0
+    if dashes:
+        on, off = (float(v) for v in dashes.replace(",", " ").split()[:2])
+        share = on / (on + off)
+    return Look(fill, stroke, share, max(1, round(float(node.get("stroke-width", 1)) * scale)), at)
+
+
 class Canvas:
     """A palette image and the colours it has used, drawn on element by element."""
 
@@ -69,6 +99,7 @@ class Canvas:
         self.colours: dict[tuple[int, int, int], int] = {}
         self.entries: list[tuple[int, int, int]] = []
         self.inks: dict[tuple, list[int]] = {}
+        self.stamps: dict[tuple, object] = {}
         self.image = Image.new("P", (width, height), self.index(rgb(background)))
         self.pen = ImageDraw.Draw(self.image)
 
@@ -89,10 +120,9 @@ class Canvas:
     def palette_bytes(self) -> bytes:
         return b"".join(bytes(colour) for colour in self.entries)
 
-    def ink(self, value: str | None, x: float, y: float) -> int | None:
+    def ink(self, found: Paint | None, x: float, y: float) -> int | None:
         """The palette entry of a fill or stroke; a translucent colour is blended over
         the colour at (x, y); ``None`` for none."""
-        found = paint(value)
         if found is None:
             return None
         colour, alpha = found
@@ -111,110 +141,42 @@ class Canvas:
     def draw(self, node: ET.Element, scale: float, dx: float, dy: float) -> None:
         """``node`` and its children, at ``scale`` and moved by (dx, dy) pixels."""
         for child in node:
-            tag = child.tag.removeprefix(NS)
-            if tag == "svg":
+            tag = child.tag
+            if tag == SVG:
                 box = [float(v) for v in child.get("viewBox", "0 0 1 1").split()]
                 inner = float(child.get("width", box[2])) * scale / box[2]
                 x = dx + float(child.get("x", 0)) * scale - box[0] * inner
                 y = dy + float(child.get("y", 0)) * scale - box[1] * inner
                 self.draw(child, inner, x, y)
-            elif tag == "g":
+            elif tag == GROUP:
                 self.draw(child, scale, dx, dy)
-            elif tag in SHAPES:
-                SHAPES[tag](self, child, scale, dx, dy)
+            elif tag in PLANNED:
+                words = "".join(child.itertext()).strip() if tag == TEXT else ""
+                found = plan(tag, tuple(child.attrib.items()), words, scale, dx, dy)
+                if found is not None:
+                    found.paint(self)
 
-    def outlined(self, node, scale, points_at) -> tuple[int | None, int | None, int]:
-        """The fill, the stroke and the stroke's width in pixels of a shape. A dashed
-        stroke is drawn whole in its dashes' colour diluted by their gaps over the colour
-        at ``points_at``: at this size the eye sees the same, and a ring costs a
-        seventieth of its dashes."""
-        x, y = points_at
-        fill = self.ink(node.get("fill", "#000"), x, y)
-        stroke = self.ink(node.get("stroke"), x, y)
-        if stroke is None:
-            return fill, None, 0
-        dashes = node.get("stroke-dasharray")
-        if dashes:
-            on, off = (float(v) for v in dashes.replace(",", " ").split()[:2])
-            stroke = self.index(blend(self.under(x, y), self.entries[stroke], on / (on + off)))
-        return fill, stroke, max(1, round(float(node.get("stroke-width", 1)) * scale))
-
-    def rect(self, node, scale, dx, dy) -> None:
-        x = dx + float(node.get("x", 0)) * scale
-        y = dy + float(node.get("y", 0)) * scale
-        w = float(node.get("width", 0)) * scale
-        h = float(node.get("height", 0)) * scale
-        radius = float(node.get("rx", node.get("ry", 0))) * scale
-        fill, stroke, width = self.outlined(node, scale, (x + max(1, radius), y + max(1, radius)))
-        # An SVG stroke is centred on the edge; Pillow's outline lies inside the box.
-        grow = width / 2 if stroke is not None else 0
-        box = (round(x - grow), round(y - grow), round(x + w + grow) - 1, round(y + h + grow) - 1)
-        if box[2] < box[0] or box[3] < box[1]:
-            return
-        if radius >= 1:
-            self.stamp(box, round(radius), fill, stroke, width)
-        else:
-            self.pen.rectangle(box, fill, stroke, width)
+    def inked(self, look: Look) -> tuple[int | None, int | None]:
+        """The palette entries of a shape's fill and stroke. A dashed stroke is drawn whole
+        in its dashes' colour diluted by their gaps over the colour at ``look.at``: at
+        this size the eye sees the same, and a ring costs a seventieth of its dashes."""
+        x, y = look.at
+        fill = self.ink(look.fill, x, y)
+        stroke = self.ink(look.stroke, x, y)
+        if stroke is not None and look.dashes < 1:
+            stroke = self.index(blend(self.under(x, y), self.entries[stroke], look.dashes))
+        return fill, stroke
 
     def stamp(self, box, radius: int, fill, stroke, width: int) -> None:
         """A rounded rectangle, pasted from its shape (``rounded``) in its colours."""
         size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
-        regions, mask = rounded(size, radius, fill is not None, stroke is not None, width)
-        inks = regions.point([0, fill or 0, stroke or 0] + [0] * 253, "L")
+        key = (size, radius, fill, stroke, width)
+        if key not in self.stamps:
+            regions, mask = rounded(size, radius, fill is not None, stroke is not None, width)
+            inks = regions.point([0, fill or 0, stroke or 0] + [0] * 253, "L")
+            self.stamps[key] = inks, mask
+        inks, mask = self.stamps[key]
         self.image.im.paste(inks, (box[0], box[1], box[0] + size[0], box[1] + size[1]), mask)
-
-    def circle(self, node, scale, dx, dy) -> None:
-        cx = dx + float(node.get("cx", 0)) * scale
-        cy = dy + float(node.get("cy", 0)) * scale
-        r = float(node.get("r", 0)) * scale
-        fill, stroke, width = self.outlined(node, scale, (cx, cy))
-        grow = width / 2 if stroke is not None else 0
-        reach = r + grow
-        box = (round(cx - reach), round(cy - reach), round(cx + reach), round(cy + reach))
-        self.pen.ellipse(box, fill, stroke, width)
-
-    def polygon(self, node, scale, dx, dy) -> None:
-        numbers = [float(v) for v in re.split(r"[\s,]+", node.get("points", "").strip()) if v]
-        points = [
-            (dx + numbers[i] * scale, dy + numbers[i + 1] * scale)
-            for i in range(0, len(numbers) - 1, 2)
-        ]
-        self.shape(node, scale, points)
-
-    def path(self, node, scale, dx, dy) -> None:
-        points = [(dx + x * scale, dy + y * scale) for x, y in path_points(node.get("d", ""))]
-        self.shape(node, scale, points)
-
-    def shape(self, node, scale, points) -> None:
-        if len(points) < 2:
-            return
-        centre = (
-            sum(x for x, _ in points) / len(points),
-            sum(y for _, y in points) / len(points),
-        )
-        fill, stroke, width = self.outlined(node, scale, centre)
-        if fill is not None:
-            self.pen.polygon(points, fill)
-        if stroke is not None:
-            self.pen.line([*points, points[0]], stroke, width, joint="curve")
-
-    def text(self, node, scale, dx, dy) -> None:
-        words = "".join(node.itertext()).strip()
-        if not words:
-            return
-        pixels = max(6, round(float(node.get("font-size", 16)) * scale))
-        bold = node.get("font-weight") in ("bold", "700", "800", "900")
-        anchor = {"middle": "ms", "end": "rs"}.get(node.get("text-anchor", ""), "ls")
-        x = dx + float(node.get("x", 0)) * scale
-        y = dy + float(node.get("y", 0)) * scale
-        levels, mask, (left, top) = coverage(words, pixels, bold, anchor)
-        at = (round(x) + left, round(y) + top)
-        beneath = self.under(at[0] + levels.width / 2, y - pixels * 0.3)
-        inks = levels.im.point(self.shades(beneath, rgb(node.get("fill", "#000"))), "L")
-        # Palette entries pasted as they are: the core's paste, which copies the bytes
-        # (an ``L`` picture pasted by ``Image.paste`` would be converted to the palette).
-        box = (*at, at[0] + levels.width, at[1] + levels.height)
-        self.image.im.paste(inks, box, mask.im)
 
     def shades(self, beneath: tuple[int, int, int], colour: tuple[int, int, int]) -> list[int]:
         """A lookup table from a text's coverage step to the palette entry of ``colour``
@@ -227,6 +189,140 @@ class Canvas:
                 table[step] = entry
             self.inks[key] = table
         return self.inks[key]
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A rectangle in pixels (inclusive corners), rounded when ``radius`` ≥ 1."""
+
+    box: tuple[int, int, int, int]
+    radius: int
+    look: Look
+
+    def paint(self, canvas: Canvas) -> None:
+        fill, stroke = canvas.inked(self.look)
+        if self.radius >= 1:
+            canvas.stamp(self.box, self.radius, fill, stroke, self.look.width)
+        else:
+            canvas.pen.rectangle(self.box, fill, stroke, self.look.width)
+
+
+@dataclass(frozen=True, slots=True)
+class Ellipse:
+    box: tuple[int, int, int, int]
+    look: Look
+
+    def paint(self, canvas: Canvas) -> None:
+        fill, stroke = canvas.inked(self.look)
+        canvas.pen.ellipse(self.box, fill, stroke, self.look.width)
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """A polygon, filled and stroked along its closed outline."""
+
+    points: tuple[tuple[float, float], ...]
+    look: Look
+
+    def paint(self, canvas: Canvas) -> None:
+        fill, stroke = canvas.inked(self.look)
+        if fill is not None:
+            canvas.pen.polygon(self.points, fill)
+        if stroke is not None:
+            canvas.pen.line([*self.points, self.points[0]], stroke, self.look.width, "curve")
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A text: its coverage steps and mask (``coverage``) pasted at ``box``, blended over
+    the colour at ``beneath``."""
+
+    levels: object
+    mask: object
+    box: tuple[int, int, int, int]
+    beneath: tuple[float, float]
+    colour: tuple[int, int, int]
+
+    def paint(self, canvas: Canvas) -> None:
+        under = canvas.under(*self.beneath)
+        inks = self.levels.point(canvas.shades(under, self.colour), "L")
+        # Palette entries pasted as they are: the core's paste, which copies the bytes
+        # (an ``L`` picture pasted by ``Image.paste`` would be converted to the palette).
+        canvas.image.im.paste(inks, self.box, self.mask)
+
+
+@lru_cache(maxsize=1 << 14)
+def plan(tag: str, attributes: tuple, words: str, scale: float, dx: float, dy: float):
+    """What an element draws, in pixels, at ``scale`` and moved by (dx, dy); ``None`` for
+    nothing. Kept per process: a board draws the same spaces, tiles and numbers at the
+    same places position after position, and working them out from the SVG's attributes
+    was most of a picture's drawing."""
+    return PLANNED[tag](dict(attributes), words, scale, dx, dy)
+
+
+def rect(node, _words, scale, dx, dy) -> Box | None:
+    x = dx + float(node.get("x", 0)) * scale
+    y = dy + float(node.get("y", 0)) * scale
+    w = float(node.get("width", 0)) * scale
+    h = float(node.get("height", 0)) * scale
+    radius = float(node.get("rx", node.get("ry", 0))) * scale
+    seen = look(node, scale, (x + max(1, radius), y + max(1, radius)))
+    # An SVG stroke is centred on the edge; Pillow's outline lies inside the box.
+    grow = seen.width / 2 if seen.stroke is not None else 0
+    box = (round(x - grow), round(y - grow), round(x + w + grow) - 1, round(y + h + grow) - 1)
+    if box[2] < box[0] or box[3] < box[1]:
+        return None
+    return Box(box, round(radius) if radius >= 1 else 0, seen)
+
+
+def circle(node, _words, scale, dx, dy) -> Ellipse:
+    cx = dx + float(node.get("cx", 0)) * scale
+    cy = dy + float(node.get("cy", 0)) * scale
+    r = float(node.get("r", 0)) * scale
+    seen = look(node, scale, (cx, cy))
+    reach = r + (seen.width / 2 if seen.stroke is not None else 0)
+    return Ellipse(
+        (round(cx - reach), round(cy - reach), round(cx + reach), round(cy + reach)), seen
+    )
+
+
+def polygon(node, _words, scale, dx, dy) -> Outline | None:
+    numbers = [float(v) for v in re.split(r"[\s,]+", node.get("points", "").strip()) if v]
+    points = [
+        (dx + numbers[i] * scale, dy + numbers[i + 1] * scale)
+        for i in range(0, len(numbers) - 1, 2)
+    ]
+    return outline(node, scale, points)
+
+
+def path(node, _words, scale, dx, dy) -> Outline | None:
+    points = [(dx + x * scale, dy + y * scale) for x, y in path_points(node.get("d", ""))]
+    return outline(node, scale, points)
+
+
+def outline(node, scale, points) -> Outline | None:
+    if len(points) < 2:
+        return None
+    centre = (
+        sum(x for x, _ in points) / len(points),
+        sum(y for _, y in points) / len(points),
+    )
+    return Outline(tuple(points), look(node, scale, centre))
+
+
+def text(node, words, scale, dx, dy) -> Words | None:
+    if not words:
+        return None
+    pixels = max(6, round(float(node.get("font-size", 16)) * scale))
+    bold = node.get("font-weight") in ("bold", "700", "800", "900")
+    anchor = {"middle": "ms", "end": "rs"}.get(node.get("text-anchor", ""), "ls")
+    x = dx + float(node.get("x", 0)) * scale
+    y = dy + float(node.get("y", 0)) * scale
+    levels, mask, (left, top) = coverage(words, pixels, bold, anchor)
+    at = (round(x) + left, round(y) + top)
+    box = (*at, at[0] + levels.width, at[1] + levels.height)
+    beneath = (at[0] + levels.width / 2, y - pixels * 0.3)
+    return Words(levels.im, mask.im, box, beneath, rgb(node.get("fill", "#000")))
 
 
 @lru_cache(maxsize=1024)
@@ -254,12 +350,12 @@ def coverage(words: str, pixels: int, bold: bool, anchor: str) -> tuple:
     return mask.point(STEPS), mask.point(INKED), (left, top)
 
 
-SHAPES = {
-    "rect": Canvas.rect,
-    "circle": Canvas.circle,
-    "polygon": Canvas.polygon,
-    "path": Canvas.path,
-    "text": Canvas.text,
+PLANNED = {
+    NS + "rect": rect,
+    NS + "circle": circle,
+    NS + "polygon": polygon,
+    NS + "path": path,
+    NS + "text": text,
 }
 
 
