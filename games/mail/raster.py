@@ -7,8 +7,13 @@ more). The boards draw with a handful of shapes (rectangles, circles, polygons, 
 of arched path) and short texts (``games.boards``), so this module draws exactly those,
 straight into a palette image: shapes without anti-aliasing (as resvg's ``crisp_edges``
 drew them; at twice the shown size the mail client's scaling smooths them), text with
-four levels of anti-aliasing blended over the colour beneath it. A picture costs a few
-milliseconds.
+four levels of anti-aliasing blended over the colour beneath it.
+
+A cold turn email's pictures cost four parts of like size (``bench/email_pictures.py``; a
+4-player Summer Pavilion email's five pictures at load 8: the boards' SVG 2 ms, parsing it
+1.5, drawing 4.5, the PNG's deflate 4): each element's drawing is worked out once per
+process at each place and size (``plan``: a board draws the same spaces at the same places
+position after position), and the PNG is deflated at zlib's level 2.
 
 It reads only the SVG the boards write: an element or attribute it does not know is
 skipped (titles, classes, data attributes), never guessed."""
@@ -36,8 +41,9 @@ STEPS = [sum(value >= threshold for threshold, _ in COVERAGE) for value in range
 INKED = [255 if step else 0 for step in STEPS]
 ANYWHERE = [0] + [255] * 255
 RGBA = re.compile(r"rgba\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([\d.]+)\s*\)")
-# zlib's level 2 (zlib-ng's fast deflate in Pillow's wheels): a tenth of level 6's time
-# on these pictures for half as many bytes again, well under the 60 KiB of a picture.
+# zlib's level 2 (zlib-ng's fast deflate in Pillow's wheels): 40% of level 6's time on
+# these pictures (a 4-player email's five: 2.4–4 ms against 5–10) for 1.4–1.6 times the
+# bytes, the largest picture 31 KiB of the 60 allowed. Level 1 takes as long, for more.
 COMPRESS_LEVEL = 2
 
 
