@@ -104,8 +104,7 @@ class Canvas:
     def __init__(self, width: int, height: int, background: str) -> None:
         self.colours: dict[tuple[int, int, int], int] = {}
         self.entries: list[tuple[int, int, int]] = []
-        self.inks: dict[tuple, list[int]] = {}
-        self.stamps: dict[tuple, object] = {}
+        self.inks: dict[tuple, tuple[int, ...]] = {}
         self.image = Image.new("P", (width, height), self.index(rgb(background)))
         self.pen = ImageDraw.Draw(self.image)
 
@@ -174,26 +173,19 @@ class Canvas:
         return fill, stroke
 
     def stamp(self, box, radius: int, fill, stroke, width: int) -> None:
-        """A rounded rectangle, pasted from its shape (``rounded``) in its colours."""
+        """A rounded rectangle, pasted from its shape in its colours (``stamped``)."""
         size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
-        key = (size, radius, fill, stroke, width)
-        if key not in self.stamps:
-            regions, mask = rounded(size, radius, fill is not None, stroke is not None, width)
-            inks = regions.point([0, fill or 0, stroke or 0] + [0] * 253, "L")
-            self.stamps[key] = inks, mask
-        inks, mask = self.stamps[key]
+        inks, mask = stamped(size, radius, fill, stroke, width)
         self.image.im.paste(inks, (box[0], box[1], box[0] + size[0], box[1] + size[1]), mask)
 
-    def shades(self, beneath: tuple[int, int, int], colour: tuple[int, int, int]) -> list[int]:
-        """A lookup table from a text's coverage step to the palette entry of ``colour``
-        blended over ``beneath`` at that step."""
+    def shades(self, beneath: tuple[int, int, int], colour: tuple[int, int, int]) -> tuple:
+        """The palette entries of ``colour`` blended over ``beneath`` at each step of a
+        text's coverage."""
         key = (beneath, colour)
         if key not in self.inks:
-            entries = [self.index(blend(beneath, colour, share)) for _, share in COVERAGE]
-            table = [0] * 256
-            for step, entry in enumerate(entries, start=1):
-                table[step] = entry
-            self.inks[key] = table
+            self.inks[key] = tuple(
+                self.index(blend(beneath, colour, share)) for _, share in COVERAGE
+            )
         return self.inks[key]
 
 
@@ -240,10 +232,10 @@ class Outline:
 
 @dataclass(frozen=True, slots=True)
 class Words:
-    """A text: its coverage steps and mask (``coverage``) pasted at ``box``, blended over
-    the colour at ``beneath``."""
+    """A text (``coverage``'s arguments ``drawn``, and its mask) pasted at ``box``,
+    blended over the colour at ``beneath``."""
 
-    levels: object
+    drawn: tuple
     mask: object
     box: tuple[int, int, int, int]
     beneath: tuple[float, float]
@@ -251,7 +243,7 @@ class Words:
 
     def paint(self, canvas: Canvas) -> None:
         under = canvas.under(*self.beneath)
-        inks = self.levels.point(canvas.shades(under, self.colour), "L")
+        inks = lettered(self.drawn, canvas.shades(under, self.colour))
         # Palette entries pasted as they are: the core's paste, which copies the bytes
         # (an ``L`` picture pasted by ``Image.paste`` would be converted to the palette).
         canvas.image.im.paste(inks, self.box, self.mask)
@@ -328,7 +320,25 @@ def text(node, words, scale, dx, dy) -> Words | None:
     at = (round(x) + left, round(y) + top)
     box = (*at, at[0] + levels.width, at[1] + levels.height)
     beneath = (at[0] + levels.width / 2, y - pixels * 0.3)
-    return Words(levels.im, mask.im, box, beneath, rgb(node.get("fill", "#000")))
+    return Words(
+        (words, pixels, bold, anchor), mask.im, box, beneath, rgb(node.get("fill", "#000"))
+    )
+
+
+@lru_cache(maxsize=4096)
+def stamped(size: tuple[int, int], radius: int, fill, stroke, width: int) -> tuple:
+    """A rounded rectangle in the palette entries ``fill`` and ``stroke``, and its mask;
+    kept per process (pictures of one board give its colours the same entries)."""
+    regions, mask = rounded(size, radius, fill is not None, stroke is not None, width)
+    return regions.point([0, fill or 0, stroke or 0] + [0] * 253, "L"), mask
+
+
+@lru_cache(maxsize=8192)
+def lettered(drawn: tuple, entries: tuple[int, ...]):
+    """A text (``coverage``'s arguments) in the palette entries of its coverage steps;
+    kept per process, as ``stamped``."""
+    levels = coverage(*drawn)[0]
+    return levels.im.point([0, *entries] + [0] * (255 - len(entries)), "L")
 
 
 @lru_cache(maxsize=1024)
