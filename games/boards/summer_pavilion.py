@@ -324,6 +324,7 @@ def _space(star, space, placed, costs, side, picks) -> str:
     )
 
 
+@kept
 def _structure(structure, surrounded: bool) -> str:
     middle = BOARD / 2
     angle = star_angle(structure.star)
