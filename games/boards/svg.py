@@ -108,12 +108,14 @@ def polygon(points, **values) -> str:
     return element("polygon", points=" ".join(f"{_n(x)},{_n(y)}" for x, y in points), **values)
 
 
+@lru_cache(maxsize=8192)
 def tile(
     x, y, size, fill, letter, *, ink="#fff", pick=None, title=None, count=None, rx=None, hit=None
 ):
     """A square tile centred on (x, y): its colour, and its letter for colour-blind players;
     ``count`` writes a small number for a stack; ``hit`` makes it a target of that size (a
-    square, transparent, centred on it) larger than its drawing."""
+    square, transparent, centred on it) larger than its drawing. Kept per process (its
+    words come in its arguments, already said in the reader's language)."""
     half = size / 2
     parts = [
         element(
