@@ -7,9 +7,9 @@ each under its caption (the player's name and score), which stays out of the pic
 Issue 33: so a picture shows a position and nothing of its reader, it is drawn once for
 everyone and kept in the shared cache under its drawing: every further email that shows it
 (another reader, a reminder, the deadline warning, the next move's email for every board
-the move left alone) costs a cache read. Drawing one costs a millisecond or two, about as
-much as the rest of a turn email for the five pictures of a 4-player game
-(``bench/email_pictures.py``: a cold turn email 1.7–3.3 times one without pictures)."""
+the move left alone) costs a cache read. Drawing one costs one to three milliseconds: a
+4-player game's five cost more than the rest of its turn email (``bench/email_pictures.py``:
+a cold turn email 1.4–3.2 times one without pictures, the target being 2)."""
 
 import hashlib
 import re
