@@ -9,11 +9,12 @@ straight into a palette image: shapes without anti-aliasing (as resvg's ``crisp_
 drew them; at twice the shown size the mail client's scaling smooths them), text with
 four levels of anti-aliasing blended over the colour beneath it.
 
-A cold turn email's pictures cost four parts of like size (``bench/email_pictures.py``; a
-4-player Summer Pavilion email's five pictures at load 8: the boards' SVG 2 ms, parsing it
-1.5, drawing 4.5, the PNG's deflate 4): each element's drawing is worked out once per
+Where a cold turn email's pictures spend their time (``bench/email_pictures.py``; the five
+pictures of a 4-player Summer Pavilion email, at load 8): the boards' SVG 1 ms, parsing it
+1.5, drawing 4.5, deflating the PNG 4. So each element's drawing is worked out once per
 process at each place and size (``plan``: a board draws the same spaces at the same places
-position after position), and the PNG is deflated at zlib's level 2.
+position after position), texts and rounded rectangles are kept in their palette entries
+(``lettered``, ``stamped``), and the PNG is deflated at zlib's level 2.
 
 It reads only the SVG the boards write: an element or attribute it does not know is
 skipped (titles, classes, data attributes), never guessed."""
@@ -87,6 +88,7 @@ class Look:
 
 
 def look(node: dict, scale: float, at: tuple[float, float]) -> Look:
+    """The ``Look`` of a shape's attributes ``node``, ``scale`` pixels to the unit."""
     fill, stroke = paint(node.get("fill", "#000")), paint(node.get("stroke"))
     if stroke is None:
         return Look(fill, None, 1, 0, at)
@@ -207,6 +209,8 @@ class Box:
 
 @dataclass(frozen=True, slots=True)
 class Ellipse:
+    """A circle, in the box it fills (inclusive corners)."""
+
     box: tuple[int, int, int, int]
     look: Look
 
@@ -254,7 +258,7 @@ def plan(tag: str, attributes: tuple, words: str, scale: float, dx: float, dy: f
     """What an element draws, in pixels, at ``scale`` and moved by (dx, dy); ``None`` for
     nothing. Kept per process: a board draws the same spaces, tiles and numbers at the
     same places position after position, and working them out from the SVG's attributes
-    was most of a picture's drawing."""
+    was a fifth of a picture's drawing."""
     return PLANNED[tag](dict(attributes), words, scale, dx, dy)
 
 
