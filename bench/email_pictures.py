@@ -6,13 +6,16 @@ run, and the picture's size, for every game and player count.
         .venv/bin/python bench/email_pictures.py [--reps 5] [--moves 8]
 
 For each game and player count, a game is started and played ``--moves`` moves into its
-first round by the computer players' default command; its latest turn email is then
-rendered ``--reps`` times with ``MAIL_BOARD_PICTURES`` on and off alternately. "cold" draws
-every picture anew (the picture cache emptied before each render: the cost of the first
-email of a position); "warm" renders with the cache as the first render left it (every
-further email of the same picture: another reader of the same position, a reminder).
-"next" renders the turn email after one more move, the position before it drawn (the first
-email of a position in a running game: the boards the move left alone are cache reads).
+first round by the computer players' default command, and its turn email rendered once with
+pictures (a worker has drawn pictures before: fonts loaded, boards' parts drawn). Then
+``--reps`` times, one more move is played and the new turn email rendered with
+``MAIL_BOARD_PICTURES`` off and on alternately. "cold" draws every picture of a position
+the process has not drawn (the picture cache emptied before the render: the cost of the
+first email of a position when none of the game's pictures is in the cache); "warm"
+renders with the cache as the cold render left it (every further email of the same
+picture: another reader of the same position, a reminder). "next" renders the turn email
+after one more move, the position before it drawn (the first email of a position in a
+running game: the boards the move left alone are cache reads).
 Printed: CPU ms of the rendering process (``time.process_time``: on a busy shared machine
 wall time says more about the others), median (min–max) over the repetitions, the ratio of
 each repetition's pair (target: ≤ 2), the largest picture's KiB (target: ≤ 60) and all
@@ -47,9 +50,12 @@ def played_game(kind: str, players: int, moves: int):
     from games.repository import game_table
 
     run = uuid.uuid4().hex[:6]
+    # An account's username is its address (``player_by_address``): the email is then
+    # addressed to a player, with their board wide and their numbered moves.
+    addresses = [f"b{run}{i}@example.org" for i in range(players)]
     users = [
-        get_user_model().objects.create_user(f"b{run}{i}", f"b{run}{i}@example.org", "x")
-        for i in range(players)
+        get_user_model().objects.create_user(address, address, "x", first_name=f"P{i + 1}")
+        for i, address in enumerate(addresses)
     ]
     game = services.game_create(creator=users[0], game=kind, players=players)
     for user in users[1:]:
@@ -121,7 +127,13 @@ def main() -> None:
         size = total = 0
         settings.MAIL_BOARD_PICTURES = False
         cpu_ms(row, now)  # the first render of a process imports and compiles templates
+        settings.MAIL_BOARD_PICTURES = True
+        cpu_ms(row, now)  # and a worker has drawn pictures before (fonts, boards' parts)
         for _ in range(arguments.reps):
+            game = one_more_move(game)
+            if game is None:
+                break
+            row = Outbox.objects.filter(game=game, kind=NoticeKind.YOUR_TURN).latest("id")
             settings.MAIL_BOARD_PICTURES = False
             off, _message = cpu_ms(row, now)
             settings.MAIL_BOARD_PICTURES = True

@@ -14,6 +14,7 @@ from games.boards.svg import (
     factories_height,
     group,
     hit_area,
+    kept,
     slot,
     start_token,
     text,
@@ -105,7 +106,7 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
         )
     ]
     for line, held in enumerate(board["lines"]):
-        parts.append(_pattern_line(line, held, picks))
+        parts.append(_pattern_line(line, held["colour"], held["count"], picks))
     tiling = _tiling_row(board) if picks else None
     for row in range(WALL_SIZE):
         for column in range(WALL_SIZE):
@@ -128,7 +129,8 @@ def _tiling_row(board: dict) -> int | None:
     return None
 
 
-def _pattern_line(line: int, held: dict, picks: bool) -> str:
+@kept
+def _pattern_line(line: int, colour, count: int, picks: bool) -> str:
     y = 20 + ROW * line + ROW / 2
     parts = [
         hit_area(8, y - ROW / 2, LINES_RIGHT - 8, ROW),
@@ -137,8 +139,8 @@ def _pattern_line(line: int, held: dict, picks: bool) -> str:
     for place in range(line + 1):
         x = LINES_RIGHT - CELL * place - CELL / 2
         parts.append(slot(x, y, 34, SPACE, SPACE_EDGE))
-        if held["colour"] is not None and place < held["count"]:
-            parts.append(PALETTE.tile(NAMES[held["colour"]], x, y, 32))
+        if colour is not None and place < count:
+            parts.append(PALETTE.tile(NAMES[colour], x, y, 32))
     return group(
         element("title", gettext("pattern line %(number)s") % {"number": line + 1}),
         *parts,
@@ -148,6 +150,7 @@ def _pattern_line(line: int, held: dict, picks: bool) -> str:
     )
 
 
+@kept
 def _wall_space(row, column, placed, grey, pick) -> str:
     x = WALL_LEFT + CELL * column + CELL / 2
     y = 20 + ROW * row + ROW / 2

@@ -7,7 +7,16 @@ as provisional (``games.rules.miyabi.PROVISIONAL``)."""
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from games.boards import words
-from games.boards.svg import Palette, document, element, group, hit_area, text, wrapped_text
+from games.boards.svg import (
+    Palette,
+    document,
+    element,
+    group,
+    hit_area,
+    kept,
+    text,
+    wrapped_text,
+)
 from games.rules.miyabi import PROVISIONAL
 from games.rules.miyabi.model import (
     GRID,
@@ -265,7 +274,8 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
         name = f"{row + 1} {OBJECT_NAMES[GardenObject(row)]}"
         parts.append(wrapped_text(34, y, name, LEFT - 37, 11, fill="#3a2d1a"))
         for column in range(GRID):
-            parts.append(_square(row, column, garden, picks))
+            level, showing = garden["heights"][row][column], garden["objects"][row][column]
+            parts.append(_square(row, column, level, showing, picks))
     label = gettext("Garden of player %(number)s: %(points)s") % {
         "number": seat + 1,
         "points": points_text(view["scores"][seat]),
@@ -305,9 +315,8 @@ def _lantern(x, y, lit: bool) -> str:
     )
 
 
-def _square(row, column, garden, picks) -> str:
-    level = garden["heights"][row][column]
-    showing = garden["objects"][row][column]
+@kept
+def _square(row, column, level, showing, picks) -> str:
     x = LEFT + SQUARE * column
     y = TOP + SQUARE * row
     middle_x, middle_y = x + SQUARE / 2, y + SQUARE / 2

@@ -16,6 +16,7 @@ from games.boards.svg import (
     factories,
     factories_height,
     group,
+    kept,
     polygon,
     slot,
     start_token,
@@ -206,7 +207,6 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
     """One player's board: stars, structures, corner spaces, and the tiles beside it."""
     player = view["boards"][seat]
     side = Side(view["side"])
-    costs = COSTS[side]
     parts = [
         element(
             "rect",
@@ -236,7 +236,7 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
         if board[star][space - 1]
     }
     for star in range(STARS):
-        parts.append(_star(star, board[star], costs, side, picks))
+        parts.append(_star(star, tuple(board[star]), side, picks))
     for structure in STRUCTURES:
         parts.append(_structure(structure, set(structure.spaces) <= filled))
     parts.append(_corners(player["corners"]))
@@ -256,8 +256,10 @@ the circles never meet). On a phone a space is too small to tap (about 25×44 px
 star is tapped first, and then fills the picture, its spaces large."""
 
 
-def _star(star, spaces, costs, side, picks) -> str:
+@kept
+def _star(star, spaces, side, picks) -> str:
     """A star of six spaces: one target on a phone, its spaces the targets once chosen."""
+    costs = COSTS[side]
     x, y = star_centre(star)
     reach = STAR_REACH * 1.7  # the star and what stands round it
     return group(
@@ -322,6 +324,7 @@ def _space(star, space, placed, costs, side, picks) -> str:
     )
 
 
+@kept
 def _structure(structure, surrounded: bool) -> str:
     middle = BOARD / 2
     angle = star_angle(structure.star)

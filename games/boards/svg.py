@@ -2,14 +2,31 @@
 
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache, wraps
 from html import escape
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from games.boards import words
 
 _UNSAFE = re.compile(r"[&<>\"']")
+
+
+def kept(piece: Callable[..., str]) -> Callable[..., str]:
+    """``piece``, a part of a board drawn from its (hashable) arguments in the active
+    language, kept per process and language: a board repeats its parts from one position
+    to the next (a star, a square of a garden, a wall space), and drawing them anew was
+    most of a board's cost (issue 33: a turn email draws every board)."""
+
+    @lru_cache(maxsize=4096)
+    def in_language(language: str, *args):
+        return piece(*args)
+
+    @wraps(piece)
+    def drawn(*args) -> str:
+        return in_language(get_language(), *args)
+
+    return drawn
 
 
 def attrs(**values) -> str:
@@ -91,12 +108,14 @@ def polygon(points, **values) -> str:
     return element("polygon", points=" ".join(f"{_n(x)},{_n(y)}" for x, y in points), **values)
 
 
+@lru_cache(maxsize=8192)
 def tile(
     x, y, size, fill, letter, *, ink="#fff", pick=None, title=None, count=None, rx=None, hit=None
 ):
     """A square tile centred on (x, y): its colour, and its letter for colour-blind players;
     ``count`` writes a small number for a stack; ``hit`` makes it a target of that size (a
-    square, transparent, centred on it) larger than its drawing."""
+    square, transparent, centred on it) larger than its drawing. Kept per process (its
+    words come in its arguments, already said in the reader's language)."""
     half = size / 2
     parts = [
         element(

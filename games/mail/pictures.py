@@ -7,8 +7,9 @@ each under its caption (the player's name and score), which stays out of the pic
 Issue 33: so a picture shows a position and nothing of its reader, it is drawn once for
 everyone and kept in the shared cache under its drawing: every further email that shows it
 (another reader, a reminder, the deadline warning, the next move's email for every board
-the move left alone) costs a cache read. Drawing one costs a few milliseconds
-(``bench/email_pictures.py``)."""
+the move left alone) costs a cache read. Drawing one costs one to three milliseconds: a
+4-player game's five cost more than the rest of its turn email (``bench/email_pictures.py``:
+a cold turn email 1.4–3.2 times one without pictures, the target being 2)."""
 
 import hashlib
 import re
@@ -54,8 +55,9 @@ class Panel:
 def panels(game_type: str, view, seats: list[int], reader: int | None) -> list[Panel]:
     """The table, then the reader's board (wide), then the other ``seats``' boards. The
     position's pictures are looked up together, under the position (no board drawn as
-    SVG when all are there); a picture missing there is looked up under its drawing (a
-    board the last move left alone was drawn for the position before) and else drawn."""
+    SVG when all are there); the pictures missing there are looked up together under
+    their drawing (a board the last move left alone was drawn for the position before),
+    and the rest drawn: three cache round trips at most, whatever the number of boards."""
     board = board_of(game_type)
     wanted = [(None, WIDE)] + ([(reader, WIDE)] if reader in seats else [])
     wanted += [(seat, NARROW) for seat in seats if seat != reader]
@@ -65,19 +67,30 @@ def panels(game_type: str, view, seats: list[int], reader: int | None) -> list[P
         for part in wanted
     }
     found = cache.get_many(list(named.values()))
-    new = {}
-    for seat, pixels in wanted:
-        name = named[(seat, pixels)]
-        if name not in found:
-            svg = (
-                board.table_svg(view, picks=False)
-                if seat is None
-                else board.player_svg(view, seat, picks=False)
-            )
+    missing = [part for part in wanted if named[part] not in found]
+    if missing:
+        svgs = {
+            (seat, pixels): board.table_svg(view, picks=False)
+            if seat is None
+            else board.player_svg(view, seat, picks=False)
+            for seat, pixels in missing
+        }
+        drawings = {
+            part: "mail-picture:"
+            + hashlib.sha256(f"{DRAWN_BY} {part[1]} {svg}".encode()).hexdigest()
+            for part, svg in svgs.items()
+        }
+        known = cache.get_many(list(drawings.values()))
+        new = {}
+        for part in missing:
+            svg, drawing = svgs[part], drawings[part]
+            if drawing not in known:
+                known[drawing] = new[drawing] = raster.png(svg, part[1])
             label = LABEL.search(svg)
-            new[name] = (drawn(svg, pixels), unescape(label.group(1)) if label else "")
-            found[name] = new[name]
-    if new:
+            found[named[part]] = new[named[part]] = (
+                known[drawing],
+                unescape(label.group(1)) if label else "",
+            )
         cache.set_many(new, KEPT_FOR)
         _drawn_here.update(new)
     panels = []
@@ -85,17 +98,6 @@ def panels(game_type: str, view, seats: list[int], reader: int | None) -> list[P
         png, label = found[named[(seat, pixels)]]
         panels.append(Panel(seat, png, pixels, label))
     return panels
-
-
-def drawn(svg: str, pixels: int) -> bytes:
-    """``svg`` as PNG bytes ``pixels`` wide: from the cache when it was drawn before."""
-    key = "mail-picture:" + hashlib.sha256(f"{DRAWN_BY} {pixels} {svg}".encode()).hexdigest()
-    png = cache.get(key)
-    if png is None:
-        png = raster.png(svg, pixels)
-        cache.set(key, png, KEPT_FOR)
-        _drawn_here.add(key)
-    return png
 
 
 def forget() -> None:

@@ -7,8 +7,14 @@ more). The boards draw with a handful of shapes (rectangles, circles, polygons, 
 of arched path) and short texts (``games.boards``), so this module draws exactly those,
 straight into a palette image: shapes without anti-aliasing (as resvg's ``crisp_edges``
 drew them; at twice the shown size the mail client's scaling smooths them), text with
-four levels of anti-aliasing blended over the colour beneath it. A picture costs a few
-milliseconds.
+four levels of anti-aliasing blended over the colour beneath it.
+
+Where a cold turn email's pictures spend their time (``bench/email_pictures.py``; the five
+pictures of a 4-player Summer Pavilion email, at load 8): the boards' SVG 1 ms, parsing it
+1.5, drawing 4.5, deflating the PNG 4. So each element's drawing is worked out once per
+process at each place and size (``plan``: a board draws the same spaces at the same places
+position after position), texts and rounded rectangles are kept in their palette entries
+(``lettered``, ``stamped``), and the PNG is deflated at zlib's level 2.
 
 It reads only the SVG the boards write: an element or attribute it does not know is
 skipped (titles, classes, data attributes), never guessed."""
@@ -17,12 +23,14 @@ import io
 import math
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 NS = "{http://www.w3.org/2000/svg}"
+SVG, GROUP, TEXT = NS + "svg", NS + "g", NS + "text"
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 # Text's coverage drawn in these steps (of 255): the first three blend the text's colour
 # into the colour beneath, the last is the text's colour itself.
@@ -34,6 +42,10 @@ STEPS = [sum(value >= threshold for threshold, _ in COVERAGE) for value in range
 INKED = [255 if step else 0 for step in STEPS]
 ANYWHERE = [0] + [255] * 255
 RGBA = re.compile(r"rgba\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([\d.]+)\s*\)")
+# zlib's level 2 (zlib-ng's fast deflate in Pillow's wheels): 40% of level 6's time on
+# these pictures (a 4-player email's five: 2.4–4 ms against 5–10) for 1.4–1.6 times the
+# bytes, the largest picture 31 KiB of the 60 allowed. Level 1 takes as long, for more.
+COMPRESS_LEVEL = 2
 
 
 @cache
@@ -55,8 +67,37 @@ def png(svg: str, width: int, background: str = "#ffffff") -> bytes:
     canvas.draw(root, scale, -box[0] * scale, -box[1] * scale)
     out = io.BytesIO()
     canvas.image.putpalette(canvas.palette_bytes())
-    canvas.image.save(out, "PNG", compress_level=6)
+    canvas.image.save(out, "PNG", compress_level=COMPRESS_LEVEL)
     return out.getvalue()
+
+
+Paint = tuple[tuple[int, int, int], float]
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """A shape's fill and stroke (colour and opacity), the share of its stroke that is
+    dashes (1 for a whole one), the stroke's width in pixels, and the point a translucent
+    colour is blended over."""
+
+    fill: Paint | None
+    stroke: Paint | None
+    dashes: float
+    width: int
+    at: tuple[float, float]
+
+
+def look(node: dict, scale: float, at: tuple[float, float]) -> Look:
+    """The ``Look`` of a shape's attributes ``node``, ``scale`` pixels to the unit."""
+    fill, stroke = paint(node.get("fill", "#000")), paint(node.get("stroke"))
+    if stroke is None:
+        return Look(fill, None, 1, 0, at)
+    dashes = node.get("stroke-dasharray")
+    share = 1.0
+    if dashes:
+        on, off = (float(v) for v in dashes.replace(",", " ").split()[:2])
+        share = on / (on + off)
+    return Look(fill, stroke, share, max(1, round(float(node.get("stroke-width", 1)) * scale)), at)
 
 
 class Canvas:
@@ -65,7 +106,7 @@ class Canvas:
     def __init__(self, width: int, height: int, background: str) -> None:
         self.colours: dict[tuple[int, int, int], int] = {}
         self.entries: list[tuple[int, int, int]] = []
-        self.inks: dict[tuple, list[int]] = {}
+        self.inks: dict[tuple, tuple[int, ...]] = {}
         self.image = Image.new("P", (width, height), self.index(rgb(background)))
         self.pen = ImageDraw.Draw(self.image)
 
@@ -86,17 +127,15 @@ class Canvas:
     def palette_bytes(self) -> bytes:
         return b"".join(bytes(colour) for colour in self.entries)
 
-    def ink(self, value: str | None, x: float, y: float) -> int | None:
+    def ink(self, found: Paint | None, x: float, y: float) -> int | None:
         """The palette entry of a fill or stroke; a translucent colour is blended over
         the colour at (x, y); ``None`` for none."""
-        if not value or value in ("none", "transparent"):
-            return None
-        found = RGBA.fullmatch(value.replace(" ", ""))
         if found is None:
-            return self.index(rgb(value))
-        alpha = float(found.group(4))
-        over = tuple(int(found.group(i)) for i in (1, 2, 3))
-        return self.index(blend(self.under(x, y), over, alpha))
+            return None
+        colour, alpha = found
+        if alpha == 1:
+            return self.index(colour)
+        return self.index(blend(self.under(x, y), colour, alpha))
 
     def under(self, x: float, y: float) -> tuple[int, int, int]:
         """The colour drawn at (x, y) so far."""
@@ -109,122 +148,201 @@ class Canvas:
     def draw(self, node: ET.Element, scale: float, dx: float, dy: float) -> None:
         """``node`` and its children, at ``scale`` and moved by (dx, dy) pixels."""
         for child in node:
-            tag = child.tag.removeprefix(NS)
-            if tag == "svg":
+            tag = child.tag
+            if tag == SVG:
                 box = [float(v) for v in child.get("viewBox", "0 0 1 1").split()]
                 inner = float(child.get("width", box[2])) * scale / box[2]
                 x = dx + float(child.get("x", 0)) * scale - box[0] * inner
                 y = dy + float(child.get("y", 0)) * scale - box[1] * inner
                 self.draw(child, inner, x, y)
-            elif tag == "g":
+            elif tag == GROUP:
                 self.draw(child, scale, dx, dy)
-            elif tag in SHAPES:
-                SHAPES[tag](self, child, scale, dx, dy)
+            elif tag in PLANNED:
+                words = "".join(child.itertext()).strip() if tag == TEXT else ""
+                found = plan(tag, tuple(child.attrib.items()), words, scale, dx, dy)
+                if found is not None:
+                    found.paint(self)
 
-    def outlined(self, node, scale, points_at) -> tuple[int | None, int | None, int]:
-        """The fill, the stroke and the stroke's width in pixels of a shape. A dashed
-        stroke is drawn whole in its dashes' colour diluted by their gaps over the colour
-        at ``points_at``: at this size the eye sees the same, and a ring costs a
-        seventieth of its dashes."""
-        x, y = points_at
-        fill = self.ink(node.get("fill", "#000"), x, y)
-        stroke = self.ink(node.get("stroke"), x, y)
-        if stroke is None:
-            return fill, None, 0
-        dashes = node.get("stroke-dasharray")
-        if dashes:
-            on, off = (float(v) for v in dashes.replace(",", " ").split()[:2])
-            stroke = self.index(blend(self.under(x, y), self.entries[stroke], on / (on + off)))
-        return fill, stroke, max(1, round(float(node.get("stroke-width", 1)) * scale))
-
-    def rect(self, node, scale, dx, dy) -> None:
-        x = dx + float(node.get("x", 0)) * scale
-        y = dy + float(node.get("y", 0)) * scale
-        w = float(node.get("width", 0)) * scale
-        h = float(node.get("height", 0)) * scale
-        radius = float(node.get("rx", node.get("ry", 0))) * scale
-        fill, stroke, width = self.outlined(node, scale, (x + max(1, radius), y + max(1, radius)))
-        # An SVG stroke is centred on the edge; Pillow's outline lies inside the box.
-        grow = width / 2 if stroke is not None else 0
-        box = (round(x - grow), round(y - grow), round(x + w + grow) - 1, round(y + h + grow) - 1)
-        if box[2] < box[0] or box[3] < box[1]:
-            return
-        if radius >= 1:
-            self.stamp(box, round(radius), fill, stroke, width)
-        else:
-            self.pen.rectangle(box, fill, stroke, width)
+    def inked(self, look: Look) -> tuple[int | None, int | None]:
+        """The palette entries of a shape's fill and stroke. A dashed stroke is drawn whole
+        in its dashes' colour diluted by their gaps over the colour at ``look.at``: at
+        this size the eye sees the same, and a ring costs a seventieth of its dashes."""
+        x, y = look.at
+        fill = self.ink(look.fill, x, y)
+        stroke = self.ink(look.stroke, x, y)
+        if stroke is not None and look.dashes < 1:
+            stroke = self.index(blend(self.under(x, y), self.entries[stroke], look.dashes))
+        return fill, stroke
 
     def stamp(self, box, radius: int, fill, stroke, width: int) -> None:
-        """A rounded rectangle, pasted from its shape (``rounded``) in its colours."""
+        """A rounded rectangle, pasted from its shape in its colours (``stamped``)."""
         size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
-        regions, mask = rounded(size, radius, fill is not None, stroke is not None, width)
-        inks = regions.point([0, fill or 0, stroke or 0] + [0] * 253, "L")
+        inks, mask = stamped(size, radius, fill, stroke, width)
         self.image.im.paste(inks, (box[0], box[1], box[0] + size[0], box[1] + size[1]), mask)
 
-    def circle(self, node, scale, dx, dy) -> None:
-        cx = dx + float(node.get("cx", 0)) * scale
-        cy = dy + float(node.get("cy", 0)) * scale
-        r = float(node.get("r", 0)) * scale
-        fill, stroke, width = self.outlined(node, scale, (cx, cy))
-        grow = width / 2 if stroke is not None else 0
-        reach = r + grow
-        box = (round(cx - reach), round(cy - reach), round(cx + reach), round(cy + reach))
-        self.pen.ellipse(box, fill, stroke, width)
-
-    def polygon(self, node, scale, dx, dy) -> None:
-        numbers = [float(v) for v in re.split(r"[\s,]+", node.get("points", "").strip()) if v]
-        points = [
-            (dx + numbers[i] * scale, dy + numbers[i + 1] * scale)
-            for i in range(0, len(numbers) - 1, 2)
-        ]
-        self.shape(node, scale, points)
-
-    def path(self, node, scale, dx, dy) -> None:
-        points = [(dx + x * scale, dy + y * scale) for x, y in path_points(node.get("d", ""))]
-        self.shape(node, scale, points)
-
-    def shape(self, node, scale, points) -> None:
-        if len(points) < 2:
-            return
-        centre = (
-            sum(x for x, _ in points) / len(points),
-            sum(y for _, y in points) / len(points),
-        )
-        fill, stroke, width = self.outlined(node, scale, centre)
-        if fill is not None:
-            self.pen.polygon(points, fill)
-        if stroke is not None:
-            self.pen.line([*points, points[0]], stroke, width, joint="curve")
-
-    def text(self, node, scale, dx, dy) -> None:
-        words = "".join(node.itertext()).strip()
-        if not words:
-            return
-        pixels = max(6, round(float(node.get("font-size", 16)) * scale))
-        bold = node.get("font-weight") in ("bold", "700", "800", "900")
-        anchor = {"middle": "ms", "end": "rs"}.get(node.get("text-anchor", ""), "ls")
-        x = dx + float(node.get("x", 0)) * scale
-        y = dy + float(node.get("y", 0)) * scale
-        levels, mask, (left, top) = coverage(words, pixels, bold, anchor)
-        at = (round(x) + left, round(y) + top)
-        beneath = self.under(at[0] + levels.width / 2, y - pixels * 0.3)
-        inks = levels.im.point(self.shades(beneath, rgb(node.get("fill", "#000"))), "L")
-        # Palette entries pasted as they are: the core's paste, which copies the bytes
-        # (an ``L`` picture pasted by ``Image.paste`` would be converted to the palette).
-        box = (*at, at[0] + levels.width, at[1] + levels.height)
-        self.image.im.paste(inks, box, mask.im)
-
-    def shades(self, beneath: tuple[int, int, int], colour: tuple[int, int, int]) -> list[int]:
-        """A lookup table from a text's coverage step to the palette entry of ``colour``
-        blended over ``beneath`` at that step."""
+    def shades(self, beneath: tuple[int, int, int], colour: tuple[int, int, int]) -> tuple:
+        """The palette entries of ``colour`` blended over ``beneath`` at each step of a
+        text's coverage."""
         key = (beneath, colour)
         if key not in self.inks:
-            entries = [self.index(blend(beneath, colour, share)) for _, share in COVERAGE]
-            table = [0] * 256
-            for step, entry in enumerate(entries, start=1):
-                table[step] = entry
-            self.inks[key] = table
+            self.inks[key] = tuple(
+                self.index(blend(beneath, colour, share)) for _, share in COVERAGE
+            )
         return self.inks[key]
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A rectangle in pixels (inclusive corners), rounded when ``radius`` ≥ 1."""
+
+    box: tuple[int, int, int, int]
+    radius: int
+    look: Look
+
+    def paint(self, canvas: Canvas) -> None:
+        fill, stroke = canvas.inked(self.look)
+        if self.radius >= 1:
+            canvas.stamp(self.box, self.radius, fill, stroke, self.look.width)
+        else:
+            canvas.pen.rectangle(self.box, fill, stroke, self.look.width)
+
+
+@dataclass(frozen=True, slots=True)
+class Ellipse:
+    """A circle, in the box it fills (inclusive corners)."""
+
+    box: tuple[int, int, int, int]
+    look: Look
+
+    def paint(self, canvas: Canvas) -> None:
+        fill, stroke = canvas.inked(self.look)
+        canvas.pen.ellipse(self.box, fill, stroke, self.look.width)
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """A polygon, filled and stroked along its closed outline."""
+
+    points: tuple[tuple[float, float], ...]
+    look: Look
+
+    def paint(self, canvas: Canvas) -> None:
+        fill, stroke = canvas.inked(self.look)
+        if fill is not None:
+            canvas.pen.polygon(self.points, fill)
+        if stroke is not None:
+            canvas.pen.line([*self.points, self.points[0]], stroke, self.look.width, "curve")
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A text (``coverage``'s arguments ``drawn``, and its mask) pasted at ``box``,
+    blended over the colour at ``beneath``."""
+
+    drawn: tuple
+    mask: object
+    box: tuple[int, int, int, int]
+    beneath: tuple[float, float]
+    colour: tuple[int, int, int]
+
+    def paint(self, canvas: Canvas) -> None:
+        under = canvas.under(*self.beneath)
+        inks = lettered(self.drawn, canvas.shades(under, self.colour))
+        # Palette entries pasted as they are: the core's paste, which copies the bytes
+        # (an ``L`` picture pasted by ``Image.paste`` would be converted to the palette).
+        canvas.image.im.paste(inks, self.box, self.mask)
+
+
+@lru_cache(maxsize=1 << 14)
+def plan(tag: str, attributes: tuple, words: str, scale: float, dx: float, dy: float):
+    """What an element draws, in pixels, at ``scale`` and moved by (dx, dy); ``None`` for
+    nothing. Kept per process: a board draws the same spaces, tiles and numbers at the
+    same places position after position, and working them out from the SVG's attributes
+    was a fifth of a picture's drawing."""
+    return PLANNED[tag](dict(attributes), words, scale, dx, dy)
+
+
+def rect(node, _words, scale, dx, dy) -> Box | None:
+    x = dx + float(node.get("x", 0)) * scale
+    y = dy + float(node.get("y", 0)) * scale
+    w = float(node.get("width", 0)) * scale
+    h = float(node.get("height", 0)) * scale
+    radius = float(node.get("rx", node.get("ry", 0))) * scale
+    seen = look(node, scale, (x + max(1, radius), y + max(1, radius)))
+    # An SVG stroke is centred on the edge; Pillow's outline lies inside the box.
+    grow = seen.width / 2 if seen.stroke is not None else 0
+    box = (round(x - grow), round(y - grow), round(x + w + grow) - 1, round(y + h + grow) - 1)
+    if box[2] < box[0] or box[3] < box[1]:
+        return None
+    return Box(box, round(radius) if radius >= 1 else 0, seen)
+
+
+def circle(node, _words, scale, dx, dy) -> Ellipse:
+    cx = dx + float(node.get("cx", 0)) * scale
+    cy = dy + float(node.get("cy", 0)) * scale
+    r = float(node.get("r", 0)) * scale
+    seen = look(node, scale, (cx, cy))
+    reach = r + (seen.width / 2 if seen.stroke is not None else 0)
+    return Ellipse(
+        (round(cx - reach), round(cy - reach), round(cx + reach), round(cy + reach)), seen
+    )
+
+
+def polygon(node, _words, scale, dx, dy) -> Outline | None:
+    numbers = [float(v) for v in re.split(r"[\s,]+", node.get("points", "").strip()) if v]
+    points = [
+        (dx + numbers[i] * scale, dy + numbers[i + 1] * scale)
+        for i in range(0, len(numbers) - 1, 2)
+    ]
+    return outline(node, scale, points)
+
+
+def path(node, _words, scale, dx, dy) -> Outline | None:
+    points = [(dx + x * scale, dy + y * scale) for x, y in path_points(node.get("d", ""))]
+    return outline(node, scale, points)
+
+
+def outline(node, scale, points) -> Outline | None:
+    if len(points) < 2:
+        return None
+    centre = (
+        sum(x for x, _ in points) / len(points),
+        sum(y for _, y in points) / len(points),
+    )
+    return Outline(tuple(points), look(node, scale, centre))
+
+
+def text(node, words, scale, dx, dy) -> Words | None:
+    if not words:
+        return None
+    pixels = max(6, round(float(node.get("font-size", 16)) * scale))
+    bold = node.get("font-weight") in ("bold", "700", "800", "900")
+    anchor = {"middle": "ms", "end": "rs"}.get(node.get("text-anchor", ""), "ls")
+    x = dx + float(node.get("x", 0)) * scale
+    y = dy + float(node.get("y", 0)) * scale
+    levels, mask, (left, top) = coverage(words, pixels, bold, anchor)
+    at = (round(x) + left, round(y) + top)
+    box = (*at, at[0] + levels.width, at[1] + levels.height)
+    beneath = (at[0] + levels.width / 2, y - pixels * 0.3)
+    return Words(
+        (words, pixels, bold, anchor), mask.im, box, beneath, rgb(node.get("fill", "#000"))
+    )
+
+
+@lru_cache(maxsize=4096)
+def stamped(size: tuple[int, int], radius: int, fill, stroke, width: int) -> tuple:
+    """A rounded rectangle in the palette entries ``fill`` and ``stroke``, and its mask;
+    kept per process (pictures of one board give its colours the same entries)."""
+    regions, mask = rounded(size, radius, fill is not None, stroke is not None, width)
+    return regions.point([0, fill or 0, stroke or 0] + [0] * 253, "L"), mask
+
+
+@lru_cache(maxsize=8192)
+def lettered(drawn: tuple, entries: tuple[int, ...]):
+    """A text (``coverage``'s arguments) in the palette entries of its coverage steps;
+    kept per process, as ``stamped``."""
+    levels = coverage(*drawn)[0]
+    return levels.im.point([0, *entries] + [0] * (255 - len(entries)), "L")
 
 
 @lru_cache(maxsize=1024)
@@ -252,13 +370,24 @@ def coverage(words: str, pixels: int, bold: bool, anchor: str) -> tuple:
     return mask.point(STEPS), mask.point(INKED), (left, top)
 
 
-SHAPES = {
-    "rect": Canvas.rect,
-    "circle": Canvas.circle,
-    "polygon": Canvas.polygon,
-    "path": Canvas.path,
-    "text": Canvas.text,
+PLANNED = {
+    NS + "rect": rect,
+    NS + "circle": circle,
+    NS + "polygon": polygon,
+    NS + "path": path,
+    NS + "text": text,
 }
+
+
+@cache
+def paint(value: str | None) -> tuple[tuple[int, int, int], float] | None:
+    """A fill or stroke as its colour and opacity; ``None`` for none."""
+    if not value or value in ("none", "transparent"):
+        return None
+    found = RGBA.fullmatch(value.replace(" ", ""))
+    if found is None:
+        return rgb(value), 1
+    return tuple(int(found.group(i)) for i in (1, 2, 3)), float(found.group(4))
 
 
 @cache
