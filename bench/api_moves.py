@@ -17,9 +17,15 @@ ten moves of every finished game. Everything talks to 127.0.0.1 only.
 The server's own time for each move and poll comes from gunicorn's access log (the
 target is 3 ms a move on a quiet machine, with 1 client).
 
-Before each scenario, the framework's floor with as many clients (issue 33): the cheapest
+Around each scenario, the framework's floor with as many clients (issue 33): the cheapest
 authenticated DRF POST through the same middleware, inserting one row in one transaction
-(``bench/floor_wsgi.py``), its requests/s and server time against the moves'.
+(``bench/floor_wsgi.py``), its requests/s and server time against the moves'. Half of it
+runs just before the moves and half just after, so that a machine whose load drifts
+(others' benches, fsync times) weighs on both alike. Beside the times, the CPU each side
+spent: the gunicorn workers' and the bench's own client's (its threads share the same
+cores), per move (everything the scenario asked for it: creating and joining games,
+polls) and per floor request, and the requests the scenario sent per move: figures a
+busy machine bends far less than latencies.
 
 Before each scenario, raw single-row INSERT transactions per second with as many writers
 (``bench/store.py``'s baseline) on the same database, and the ratio of moves to those.
@@ -382,6 +388,72 @@ def floor_scenario(port: int, tokens: list[str], clients: int, seconds: float) -
     return {"per_second": len(done) / seconds, "latency": done, "errors": errors}
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds (user and system, every thread) the processes ``pids`` have used."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                # The fields after the command's name (which may hold spaces), from the 3rd.
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def workers_of(server: subprocess.Popen) -> list[int]:
+    """The gunicorn workers (the master's children)."""
+    children = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if parent == server.pid:
+                children.append(int(entry))
+    return children
+
+
+@dataclass
+class Spent:
+    """CPU seconds spent by the server's workers and by this client, and the access log's
+    lines written, between two ``Meter.read``s."""
+
+    server: float = 0.0
+    client: float = 0.0
+    requests: int = 0
+
+    def __add__(self, other: "Spent") -> "Spent":
+        return Spent(
+            self.server + other.server, self.client + other.client, self.requests + other.requests
+        )
+
+
+class Meter:
+    """Reads what the server and this process spent since the last reading."""
+
+    def __init__(self, server: subprocess.Popen, access_log: str) -> None:
+        self.workers = workers_of(server)
+        self.access_log = access_log
+        self.last = self._now()
+
+    def _now(self) -> tuple[float, float, int]:
+        times = os.times()
+        with open(self.access_log, "rb") as log:
+            lines = log.read().count(b"\n")
+        return cpu_seconds(self.workers), times.user + times.system, lines
+
+    def read(self) -> Spent:
+        now = self._now()
+        spent = Spent(*(after - before for after, before in zip(now, self.last, strict=True)))
+        self.last = now
+        return spent
+
+
 def percentile(values: list[float], fraction: float) -> float:
     if not values:
         return float("nan")
@@ -470,13 +542,25 @@ def main() -> None:
         )
         try:
             results = []
+            meter = Meter(server, access_log)
             for clients in args.clients:
                 raw = raw_inserts(clients, args.raw_seconds)
                 logged = os.path.getsize(access_log)
-                floor = floor_scenario(port, tokens, clients, args.floor_seconds)
-                results.append(
-                    {**scenario(port, tokens, clients, args), "raw": raw, "floor": floor}
-                )
+                half = args.floor_seconds / 2
+                meter.read()
+                floor = floor_scenario(port, tokens, clients, half)
+                floor_spent = meter.read()
+                moves = scenario(port, tokens, clients, args)
+                moves_spent = meter.read()
+                after = floor_scenario(port, tokens, clients, half)
+                floor_spent += meter.read()
+                floor = {
+                    "per_second": (floor["per_second"] + after["per_second"]) / 2,
+                    "latency": floor["latency"] + after["latency"],
+                    "errors": floor["errors"] + after["errors"],
+                    "spent": floor_spent,
+                }
+                results.append({**moves, "raw": raw, "floor": floor, "spent": moves_spent})
                 results[-1]["server"] = server_times(access_log, logged)
                 print(
                     f"  {clients} client(s): {results[-1]['moves']} moves in the window; raw "
@@ -488,6 +572,7 @@ def main() -> None:
     report(results)
     ratios(results)
     against_floor(results)
+    cpu_against_floor(results)
 
 
 def raw_inserts(writers: int, seconds: float) -> float:
@@ -533,6 +618,29 @@ def against_floor(results: list[dict]) -> None:
         print(line)
         for error in floor["errors"][:3]:
             print(f"floor error: {error}")
+
+
+def cpu_against_floor(results: list[dict]) -> None:
+    print(
+        "\nCPU per move (all the scenario sent for it) and per floor request, ms: the server's"
+        " gunicorn workers and the bench's own client; the requests sent per move:"
+    )
+    print(
+        f"{'clients':>7} {'server move':>12} {'floor':>6} {'ratio':>6} {'client move':>12}"
+        f" {'floor':>6} {'requests a move':>16}"
+    )
+    for r in results:
+        # Every move of the scenario, the uncounted games' too, as its CPU counts them all.
+        moves = max(1, len(r["server"]["move"]))
+        floors = max(1, len(r["server"]["floor"]))
+        spent, floor = r["spent"], r["floor"]["spent"]
+        print(
+            f"{r['clients']:>7} {spent.server / moves * 1000:>12.2f}"
+            f" {floor.server / floors * 1000:>6.2f}"
+            f" {spent.server / moves / (floor.server / floors):>6.2f}"
+            f" {spent.client / moves * 1000:>12.2f} {floor.client / floors * 1000:>6.2f}"
+            f" {spent.requests / moves:>16.2f}"
+        )
 
 
 def ratios(results: list[dict]) -> None:

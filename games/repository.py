@@ -154,6 +154,13 @@ def table_snapshot(game: Game, upto: int | None = None) -> tbl.Table | None:
 
 def _remember(key: tuple[int, str], table: tbl.Table) -> None:
     global _tables_bytes
+    with _TABLES_LOCK:
+        cached = _TABLES.get(key)
+        if cached is not None and cached[0].last_seq >= table.last_seq:
+            # Read from the cache (or older): the size is known and nothing changes but
+            # the order (a move remembers its table three times).
+            _TABLES.move_to_end(key)
+            return
     size = table_bytes(table)
     budget = settings.TABLE_CACHE_MB * 2**20
     with _TABLES_LOCK:

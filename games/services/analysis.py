@@ -85,7 +85,9 @@ def analysis_request(*, game: Game, now: datetime | None = None) -> Analysis:
     if game.status != Game.Status.FINISHED:
         raise Conflict(gettext("only a finished game can be analysed"), code="not_finished")
     now = now or timezone.now()
-    with transaction.atomic():
+    # Inside a game's write (the reaction at its end) no savepoint of its own: whatever
+    # fails here fails that write anyway.
+    with transaction.atomic(savepoint=False):
         analysis, created = Analysis.objects.select_for_update().get_or_create(
             game=game,
             defaults={

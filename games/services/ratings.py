@@ -202,7 +202,9 @@ def ratings_game_finished(game: Game, *, table: tbl.Table | None = None) -> None
         return
     since = _earliest(old, result)
     rated_before = _drop(old)
-    result.save()
+    # Its row is gone if it was there (``_drop``): an INSERT, without the UPDATE that
+    # ``save()`` tries first on a row whose key is given.
+    result.save(force_insert=True)
     ResultSeat.objects.bulk_create(seats)
     if since is None:
         return
@@ -245,8 +247,7 @@ def _earliest(old: GameResult | None, new: GameResult | None) -> tuple | None:
 
 
 def _lock_ladder(game_type: str) -> None:
-    RatingLadder.objects.get_or_create(game_type=game_type)
-    RatingLadder.objects.select_for_update().get(game_type=game_type)
+    RatingLadder.objects.select_for_update().get_or_create(game_type=game_type)
 
 
 def _is_latest(result: GameResult) -> bool:
