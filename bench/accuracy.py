@@ -8,8 +8,8 @@ mean accuracy per game with its 95% interval, the marks per game, and where the 
 
     nice -n 10 .venv/bin/python bench/accuracy.py --games 100
     nice -n 10 .venv/bin/python bench/accuracy.py --game miyabi --games 20 --every 5 \\
-        --save var/accuracy.jsonl
-    .venv/bin/python bench/accuracy.py --load var/accuracy.jsonl
+        --jobs 2 --save var/accuracy.jsonl
+    .venv/bin/python bench/accuracy.py --load var/accuracy.jsonl --stretch 0.5
 
 ``--calibrate`` fits instead the win-probability model's ``STRETCH``: from every third
 position of games between two players of one level (medium by default), valued as the
@@ -24,6 +24,7 @@ import argparse
 import hashlib
 import json
 import math
+import multiprocessing
 import random
 import statistics
 import sys
@@ -118,9 +119,10 @@ def interval(values: list[float]) -> str:
     return f"{mean:5.1f}% ± {half:4.1f}"
 
 
-def line(games: list[Judged]) -> str:
-    """One player's figures over its games, with ``games.bots.accuracy`` as it is now."""
-    stretch = stretch_of(games[0].slug)
+def line(games: list[Judged], stretch: float | None = None) -> str:
+    """One player's figures over its games, with ``games.bots.accuracy`` as it is now (and
+    the game's ``STRETCH`` unless ``stretch`` is given)."""
+    stretch = stretch or stretch_of(games[0].slug)
     accuracies = [game_accuracy(game.values, stretch) for game in games if game.values]
     counts = {DUBIOUS: 0, CLEARLY_WORSE: 0}
     thirds = [0, 0, 0]
@@ -150,12 +152,12 @@ def accuracy_table(arguments) -> None:
         f"{arguments.simulations} simulations per judged move; hard plays at "
         f"{arguments.hard_simulations} simulations."
     )
-    for slug in arguments.game or GAMES:
-        players = {level: [] for level in arguments.player or (RANDOM, *LEVELS)}
-        # The players take turns game by game, so a run cut short has figures for each.
-        for number in range(arguments.games):
-            for level, games in players.items():
-                judged = judged_game(
+    with multiprocessing.Pool(arguments.jobs) as pool:
+        for slug in arguments.game or GAMES:
+            players = {level: [] for level in arguments.player or (RANDOM, *LEVELS)}
+            # The players take turns game by game, so a run cut short has figures for each.
+            work = [
+                (
                     slug,
                     level,
                     arguments.opponent,
@@ -164,27 +166,40 @@ def accuracy_table(arguments) -> None:
                     arguments.simulations,
                     arguments.hard_simulations,
                 )
-                games.append(judged)
+                for number in range(arguments.games)
+                for level in players
+            ]
+            for judged in pool.imap(_judged_game, work):
+                players[judged.level].append(judged)
                 if arguments.save:
                     with open(arguments.save, "a") as saved:
                         saved.write(json.dumps(asdict(judged)) + "\n")
-            done = number + 1
-            if done == arguments.games or (arguments.every and done % arguments.every == 0):
-                for games in players.values():
-                    print(line(games), flush=True)
+                # In order: the last player's game closes a round of games.
+                if judged.level != list(players)[-1]:
+                    continue
+                done = len(players[judged.level])
+                if done == arguments.games or (arguments.every and done % arguments.every == 0):
+                    for games in players.values():
+                        print(line(games, arguments.stretch), flush=True)
 
 
-def saved_table(path: str) -> None:
+def _judged_game(work: tuple) -> Judged:
+    """``judged_game`` of one work item, in a worker process: each game is dealt and judged
+    from its own seeds, so the figures do not depend on ``--jobs``."""
+    return judged_game(*work)
+
+
+def saved_table(path: str, stretch: float | None) -> None:
     """The table again from the games a run saved (``--save``), with the accuracy's
-    constants as they are now: the judging is the costly part."""
+    constants as they are now (or another ``stretch``): the judging is the costly part."""
     players: dict[tuple[str, str], list[Judged]] = {}
     for text in Path(path).read_text().splitlines():
         judged = Judged(**json.loads(text))
         judged.values = [tuple(pair) for pair in judged.values]
         players.setdefault((judged.slug, judged.level), []).append(judged)
-    print(f"{path}:")
+    print(f"{path}:" if stretch is None else f"{path}, every game at stretch {stretch}:")
     for games in players.values():
-        print(line(games))
+        print(line(games, stretch))
 
 
 def calibration_points(slug: str, arguments):
@@ -268,7 +283,13 @@ def main() -> None:
     parser.add_argument(
         "--hard-simulations", type=int, default=300, help="per move of a hard player"
     )
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="games judged side by side in this many processes"
+    )
     parser.add_argument("--every", type=int, default=0, help="print the running figures")
+    parser.add_argument(
+        "--stretch", type=float, help="score every game at this stretch, not its STRETCH"
+    )
     parser.add_argument("--calibrate", action="store_true", help="fit STRETCH instead")
     parser.add_argument("--save", help="append each judged game to this file (JSON lines)")
     parser.add_argument("--load", help="print the table of the games saved in this file")
@@ -277,7 +298,7 @@ def main() -> None:
     )
     arguments = parser.parse_args()
     if arguments.load:
-        saved_table(arguments.load)
+        saved_table(arguments.load, arguments.stretch)
     elif arguments.calibrate:
         calibrate(arguments)
     else:
