@@ -9,7 +9,7 @@ mean accuracy per game with its 95% interval, the marks per game, and where the 
     nice -n 10 .venv/bin/python bench/accuracy.py --games 100
     nice -n 10 .venv/bin/python bench/accuracy.py --game miyabi --games 20 --every 5 \\
         --jobs 2 --save var/accuracy.jsonl
-    .venv/bin/python bench/accuracy.py --load var/accuracy.jsonl --stretch 0.5
+    .venv/bin/python bench/accuracy.py --load var/accuracy.jsonl --severity 0.5
 
 ``--calibrate`` fits instead the win-probability model's ``STRETCH``: from every third
 position of games between two players of one level (medium by default), valued as the
@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.bots import LEVELS, appraise, knowledge_for, search  # noqa: E402
 from games.bots.accuracy import (  # noqa: E402
+    ACCURACY_STRETCH,
     CLEARLY_WORSE,
     DUBIOUS,
     EDGE,
@@ -119,11 +120,12 @@ def interval(values: list[float]) -> str:
     return f"{mean:5.1f}% ± {half:4.1f}"
 
 
-def line(games: list[Judged], stretch: float | None = None) -> str:
+def line(games: list[Judged], severity: float | None = None) -> str:
     """One player's figures over its games, with ``games.bots.accuracy`` as it is now (and
-    the game's ``STRETCH`` unless ``stretch`` is given)."""
-    stretch = stretch or stretch_of(games[0].slug)
-    accuracies = [game_accuracy(game.values, stretch) for game in games if game.values]
+    its ``ACCURACY_STRETCH`` unless ``severity`` is given)."""
+    stretch = stretch_of(games[0].slug)
+    severity = severity or ACCURACY_STRETCH
+    accuracies = [game_accuracy(game.values, stretch, severity) for game in games if game.values]
     counts = {DUBIOUS: 0, CLEARLY_WORSE: 0}
     thirds = [0, 0, 0]
     for game in games:
@@ -180,7 +182,7 @@ def accuracy_table(arguments) -> None:
                 done = len(players[judged.level])
                 if done == arguments.games or (arguments.every and done % arguments.every == 0):
                     for games in players.values():
-                        print(line(games, arguments.stretch), flush=True)
+                        print(line(games, arguments.severity), flush=True)
 
 
 def _judged_game(work: tuple) -> Judged:
@@ -189,17 +191,17 @@ def _judged_game(work: tuple) -> Judged:
     return judged_game(*work)
 
 
-def saved_table(path: str, stretch: float | None) -> None:
+def saved_table(path: str, severity: float | None) -> None:
     """The table again from the games a run saved (``--save``), with the accuracy's
-    constants as they are now (or another ``stretch``): the judging is the costly part."""
+    constants as they are now (or another ``severity``): the judging is the costly part."""
     players: dict[tuple[str, str], list[Judged]] = {}
     for text in Path(path).read_text().splitlines():
         judged = Judged(**json.loads(text))
         judged.values = [tuple(pair) for pair in judged.values]
         players.setdefault((judged.slug, judged.level), []).append(judged)
-    print(f"{path}:" if stretch is None else f"{path}, every game at stretch {stretch}:")
+    print(f"{path}:" if severity is None else f"{path}, accuracy at drop stretch {severity}:")
     for games in players.values():
-        print(line(games, stretch))
+        print(line(games, severity))
 
 
 def calibration_points(slug: str, arguments):
@@ -288,7 +290,7 @@ def main() -> None:
     )
     parser.add_argument("--every", type=int, default=0, help="print the running figures")
     parser.add_argument(
-        "--stretch", type=float, help="score every game at this stretch, not its STRETCH"
+        "--severity", type=float, help="accuracy from drops at this stretch, not ACCURACY_STRETCH"
     )
     parser.add_argument("--calibrate", action="store_true", help="fit STRETCH instead")
     parser.add_argument("--save", help="append each judged game to this file (JSON lines)")
@@ -298,7 +300,7 @@ def main() -> None:
     )
     arguments = parser.parse_args()
     if arguments.load:
-        saved_table(arguments.load, arguments.stretch)
+        saved_table(arguments.load, arguments.severity)
     elif arguments.calibrate:
         calibrate(arguments)
     else:

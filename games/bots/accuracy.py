@@ -18,7 +18,11 @@ post-game analysis (``appraise``: the mean reward of a command for the mover, 0 
    third). Measured at an even game, the same points given away cost the same wherever
    they are given away: the most winning chances they can cost.
 3. **A move's accuracy** from that drop: ``103.1668 · e^(−0.04354 · drop) − 3.1669``, plus
-   lichess's point of uncertainty, between 0 and 100.
+   lichess's point of uncertainty, between 0 and 100 — the drop measured here at
+   ``ACCURACY_STRETCH``, sharper than the game's ``STRETCH``: lichess's curve was made for
+   chess, where a careless move gives away tens of Win% at once; in our games it gives
+   away two or three points, a few Win% at the calibrated stretch, and the curve would
+   judge a game of random moves 56–83% accurate.
 4. **A game's accuracy** for a seat: the mean of the volatility-weighted mean and the
    harmonic mean of its moves' accuracies (lichess's ``gameAccuracy``): a move counts more
    where the seat's Win% swung, and a few bad moves weigh on the whole game.
@@ -34,6 +38,12 @@ STRETCH = {"azul": 1.0, "summer-pavilion": 2.2, "miyabi": 0.9}
 ``scale`` (the module's docstring; the fits are in ``docs/bots.md``): Azul's and Miyabi's
 evaluations predict who wins as they are, Summer Pavilion's overstate a lead about
 twofold."""
+ACCURACY_STRETCH = 0.3
+"""The stretch at which a move's drop is measured for its accuracy (its marks and the
+Win% series keep the game's ``STRETCH``). A choice of severity, not a fit: two or three
+points given away in an even game cost a move 20–25 Win% here, so that over a game a
+player moving at random scores 32–42% and the hard level 87–94%, easy and medium
+between (``docs/bots.md``)."""
 EDGE = 1e-6
 """Values are stored to six decimals: a value of 0 or 1 reads as this far from it."""
 UNCERTAINTY_BONUS = 1.0
@@ -90,15 +100,18 @@ def judgement(drop: float) -> str:
     return ""
 
 
-def game_accuracy(moves: list[tuple[float, float]], stretch: float) -> float | None:
+def game_accuracy(
+    moves: list[tuple[float, float]], stretch: float, severity: float = ACCURACY_STRETCH
+) -> float | None:
     """A seat's accuracy over a game from its judged moves in order, each ``(best_value,
-    played_value)``; ``None`` for a seat that never had a choice. lila's ``gameAccuracy``:
+    played_value)``, in a game of ``stretch``, its moves' drops measured at ``severity``;
+    ``None`` for a seat that never had a choice. lila's ``gameAccuracy``:
     the seat's Win% before each move and after the last make a series; each move's weight
     is the volatility (standard deviation) of the series in a window around it; the result
     is the mean of the weighted mean and the harmonic mean of the moves' accuracies."""
     if not moves:
         return None
-    accuracies = [move_accuracy(win_drop(best, played, stretch)) for best, played in moves]
+    accuracies = [move_accuracy(win_drop(best, played, severity)) for best, played in moves]
     series = [win_percent(best, stretch) for best, _ in moves]
     series.append(win_percent(moves[-1][1], stretch))
     size = min(max(len(moves) // 10, WINDOW_FEWEST), WINDOW_MOST)
