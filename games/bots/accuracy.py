@@ -42,7 +42,7 @@ ACCURACY_STRETCH = 0.3
 """The stretch at which a move's drop is measured for its accuracy (its marks and the
 Win% series keep the game's ``STRETCH``). A choice of severity, not a fit: two or three
 points given away in an even game cost a move 20–25 Win% here, so that over a game a
-player moving at random scores 32–42% and the hard level 87–94%, easy and medium
+player moving at random scores 32–43% and the hard level 87–95%, easy and medium
 between (``docs/bots.md``)."""
 EDGE = 1e-6
 """Values are stored to six decimals: a value of 0 or 1 reads as this far from it."""
