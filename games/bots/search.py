@@ -1,6 +1,6 @@
 """The search, the same for every game: it reaches a game only through the decider
-contract (``legal_commands``, ``decide``, ``evolve``, ``to_move``, ``is_over``,
-``outcome``) and the game's ``Knowledge`` (evaluation, worlds, candidates).
+contract (``legal_commands``, ``decide_and_evolve``, ``default_command``, ``to_move``,
+``is_over``, ``outcome``) and the game's ``Knowledge`` (evaluation, worlds, candidates).
 
 Every search runs in worlds drawn by ``Knowledge.determinize`` with the bot's own RNG: the
 engine's ``decide`` draws the future tiles from the world's unseen tiles with that RNG, so
@@ -47,11 +47,9 @@ rest rewards the margin, so a search still prefers the bigger win or the smaller
 
 
 def advance(knowledge: Knowledge, state: State, command: Command, rng: random.Random) -> State:
-    """The state after a command and its automatic events, the engine drawing with ``rng``."""
-    engine = knowledge.engine
-    for event in engine.decide(state, command, rng):
-        state = engine.evolve(state, event)
-    return state
+    """The state after a command and its automatic events, the engine drawing with ``rng``
+    (``decide_and_evolve``: the state ``decide`` works out anyway, no event folded twice)."""
+    return knowledge.engine.decide_and_evolve(state, command, rng)[1]
 
 
 def margin(values: tuple[float, ...], seat: int) -> float:

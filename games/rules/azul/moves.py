@@ -12,7 +12,7 @@ from games.rules.azul.board import (
     grey_wall_columns,
     score_wall_placement,
 )
-from games.rules.azul.engine import complete_line, not_now, take_tiles
+from games.rules.azul.engine import complete_line, not_now
 from games.rules.azul.model import (
     CENTRE,
     FLOOR,
@@ -79,9 +79,16 @@ def default_command(state: State) -> Command:
             ),
         )
 
+    lines = state.boards[state.turn].lines
+    marker = state.marker_in_centre
+
     def waste(command: TakeTiles) -> tuple[int, int]:
-        taken = take_tiles(state, command)
-        return (taken.count - taken.placed + taken.marker, -taken.placed)
+        # ``take_tiles``'s arithmetic without building its event: bots' playouts ask for
+        # the default command of every position they pass through.
+        source, line = command.source, command.line
+        count = (state.centre if source == CENTRE else state.factories[source])[command.colour]
+        placed = 0 if line == FLOOR else min(count, line + 1 - lines[line].count)
+        return (count - placed + (source == CENTRE and marker), -placed)
 
     return min(commands, key=waste)
 
