@@ -7,17 +7,15 @@ says which seq it saw last; if someone else has appended since, ``ConcurrencyCon
 
 import functools
 import json
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.backends.utils import CursorWrapper
 from django.utils import timezone
 
+from events.cursors import execute, kept_cursor
 from events.models import Event
 from events.upcasting import upcast
 
@@ -182,29 +180,20 @@ def _insert(
     # Bound on the server (settings: ``server_side_binding``), so psycopg prepares this
     # statement once per connection and PostgreSQL skips planning it on every append
     # (``prepare_threshold``; see ``bench/store.py``).
-    cursor = _appending_cursor(database)
-    _execute(database, cursor, sql, params)
+    # The connection's cursor for appends (``cursors.kept_cursor``): it only ever runs
+    # appends (and asks why one wrote nothing), so nothing else runs between an append
+    # and the read of its row count.
+    cursor = kept_cursor(database, "append")
+    execute(database, cursor, sql, params)
     written = cursor.rowcount
     if written:
         return written, None
     # Nothing written: a conflict, rare where writers lock the stream first (services
     # lock the game row). Why costs a second statement here rather than a part of every
     # append's (a third of its server time when the insert itself answered it).
-    _execute(database, cursor, _REFUSED, [stream, stream, idempotency_key])
+    execute(database, cursor, _REFUSED, [stream, stream, idempotency_key])
     last_seq, key_used = cursor.fetchone()
     return 0, _Refused(last_seq, key_used)
-
-
-def _execute(database: BaseDatabaseWrapper, cursor: Any, sql: str, params: list) -> None:
-    """``sql`` run by ``_appending_cursor``'s cursor. The driver's own is run as Django's
-    wrapper would, without its layers of calls (none has anything to do here: no wrapper
-    is installed and no statement is logged)."""
-    if isinstance(cursor, CursorWrapper):
-        cursor.execute(sql, params)
-        return
-    database.validate_no_broken_transaction()
-    with database.wrap_database_errors:
-        cursor.execute(sql, params)
 
 
 def _guard_params(
@@ -220,33 +209,6 @@ def _guard_params(
     if idempotency_key is not None:
         params += [stream, idempotency_key]
     return params
-
-
-# Each connection's cursor for appends, kept while the connection lasts.
-_APPENDING: "weakref.WeakKeyDictionary[BaseDatabaseWrapper, Any]" = weakref.WeakKeyDictionary()
-
-
-def _appending_cursor(database: BaseDatabaseWrapper) -> Any:
-    """The connection's cursor for appends: in Django's wrapper where statements are
-    logged or wrapped (tests count them), else the driver's own (``_insert`` then does
-    the wrapper's work: refuse a broken transaction, turn driver errors into Django's).
-
-    A new psycopg cursor copies the connection's adapters and finds a dumper for each of
-    the append's parameters (13 for one event) afresh: 40 µs a call, a quarter of an
-    append's CPU in the writer's process. One cursor per connection keeps them; it only
-    ever runs appends (and asks why one wrote nothing), so nothing else shares it."""
-    database.close_if_health_check_failed()
-    database.ensure_connection()
-    kept = _APPENDING.get(database)
-    if kept is None or kept.closed or kept.connection is not database.connection:
-        with database.wrap_database_errors:
-            kept = _APPENDING[database] = database.create_cursor()
-    database.validate_thread_sharing()
-    if database.queries_logged:
-        return database.make_debug_cursor(kept)
-    if database.execute_wrappers:
-        return database.make_cursor(kept)
-    return kept
 
 
 @functools.cache

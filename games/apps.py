@@ -6,4 +6,9 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
         from games import checks  # noqa: F401  (registers the system checks)
+        from games.database import read_timestamps_faster
+
+        connection_created.connect(read_timestamps_faster, dispatch_uid="read_timestamps_faster")

@@ -17,8 +17,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections, router
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
+
+from events.cursors import execute, fetchall, kept_cursor
 
 # Stand-ins for the call's values while the queryset is compiled: their places in the
 # compiled parameters are where each call's values go.
@@ -48,10 +51,7 @@ class Prepared:
         params = list(params)
         for slot, index in slots:
             params[slot] = values[index]
-        connection = connections[alias]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
+        rows = _rows(connections[alias], sql, params)
         if converters:
             rows = compiler.apply_converters(rows, converters)
         model = compiler.klass_info["model"]
@@ -89,6 +89,28 @@ class Prepared:
             compiled += (converters,)
             self._compiled[alias] = compiled
             return compiled
+
+
+def _rows(database: BaseDatabaseWrapper, sql: str, params: list) -> list[tuple]:
+    """The rows ``sql`` answers, on PostgreSQL by the connection's cursor for these reads
+    (``events.cursors``: a new cursor finds the loaders of every column afresh)."""
+    if database.vendor != "postgresql":
+        with database.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    cursor = kept_cursor(database, "prepared")
+    execute(database, cursor, sql, params)
+    return fetchall(database, cursor)
+
+
+def _write(database: BaseDatabaseWrapper, sql: str, params: list) -> None:
+    """Run a write whose answer nobody reads, on PostgreSQL by the connection's cursor for
+    these writes (a new cursor finds the dumpers of every parameter afresh)."""
+    if database.vendor != "postgresql":
+        with database.cursor() as cursor:
+            cursor.execute(sql, params)
+        return
+    execute(database, kept_cursor(database, "written"), sql, params)
 
 
 _UPDATES: dict[tuple, tuple[str, list]] = {}
@@ -137,8 +159,7 @@ def write(sql: str, params: list, alias: str = DEFAULT_DB_ALIAS) -> None:
     if _held.statements is not None and alias == _held.alias:
         _held.statements.append((sql, params))
         return
-    with connections[alias].cursor() as cursor:
-        cursor.execute(sql, params)
+    _write(connections[alias], sql, params)
 
 
 @contextmanager
@@ -166,12 +187,12 @@ def writes_together(alias: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
         _held.statements = None
     if not statements:
         return
-    with connections[alias].cursor() as cursor:
-        if cursor.db.vendor != "postgresql" or len(statements) == 1:
-            for sql, params in statements:
-                cursor.execute(sql, params)
-            return
-        held = ", ".join(f"held_{index} AS ({sql})" for index, (sql, _) in enumerate(statements))
-        cursor.execute(
-            f"WITH {held} SELECT 1", [value for _, values in statements for value in values]
-        )
+    database = connections[alias]
+    if database.vendor != "postgresql" or len(statements) == 1:
+        for sql, params in statements:
+            _write(database, sql, params)
+        return
+    held = ", ".join(f"held_{index} AS ({sql})" for index, (sql, _) in enumerate(statements))
+    _write(
+        database, f"WITH {held} SELECT 1", [value for _, values in statements for value in values]
+    )

@@ -1,6 +1,7 @@
 """Reads: what a seat or a visitor may see and do, lists of games, the move list, exports.
 Games and their folded tables are loaded by ``games.repository``. Nothing here writes."""
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache, partial
@@ -240,6 +241,16 @@ def legal_moves_of(table: tbl.Table) -> list[dict]:
         {"move": move, "command": encoded}
         for move, encoded in map(partial(_said, engine), engine.legal_commands(table.state))
     ]
+
+
+def legal_moves_etag(game: Game, table: tbl.Table, listed_for: int | None) -> str:
+    """The ``ETag`` of a ``legal-moves/`` answer: the game's table at its last event, and
+    the seat whose moves it lists (``None``: an empty list), so it changes whenever the
+    answer may. The game's secret is in the digest, never readable from it, so a game
+    of the same id in a database restored from an older backup never matches; the
+    rules' code version too, since the notation may change with it."""
+    said = f"{game.rng_secret}:{table.last_seq}:{listed_for}:{storage.code_version(table.engine)}"
+    return '"' + hashlib.sha256(said.encode()).hexdigest()[:24] + '"'
 
 
 @lru_cache(maxsize=50_000)

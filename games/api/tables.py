@@ -4,6 +4,7 @@ its input, calls one service or selector, and answers with JSON."""
 
 from collections.abc import Callable
 
+from django.utils.cache import get_conditional_response
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -246,18 +247,41 @@ class LegalMovesApi(Api):
     @extend_schema(
         summary="Legal moves for the seat to move",
         operation_id="game_legal_moves",
-        parameters=[GAME_ID],
-        responses={200: OutputSerializer, **errors(401, 403, 404)},
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "If-None-Match",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="the ETag of the answer you have: 304 while it still holds",
+            ),
+        ],
+        responses={
+            200: OutputSerializer,
+            304: OpenApiResponse(description="unchanged since the ETag sent in If-None-Match"),
+            **errors(401, 403, 404),
+        },
     )
     def get(self, request, game_id):
         game = viewable_game(request, game_id)
         table = repository.game_table(game)
         seat = selectors.seat_of(game, request.user)
         mine = seat is not None and seat.status == seat.Status.JOINED
-        moves = selectors.legal_moves_of(table) if mine and table.to_move() == seat.position else []
-        # Already in OutputSerializer's shape (the schema's): a client polls this URL, and
-        # running the serializer over every move costs more than listing them.
-        return Response({"to_move": table.to_move(), "last_seq": table.last_seq, "moves": moves})
+        listed_for = seat.position if mine and table.to_move() == seat.position else None
+        etag = selectors.legal_moves_etag(game, table, listed_for)
+        # A client polling for its turn asks with the ETag it has: nothing has changed
+        # is answered without listing the moves.
+        answer = get_conditional_response(request, etag=etag)
+        if answer is None:
+            moves = selectors.legal_moves_of(table) if listed_for is not None else []
+            # Already in OutputSerializer's shape (the schema's): a client polls this URL,
+            # and running the serializer over every move costs more than listing them.
+            body = {"to_move": table.to_move(), "last_seq": table.last_seq, "moves": moves}
+            answer = Response(body)
+        answer["ETag"] = etag
+        # Each player's own answer, to be asked again (with the ETag) before it is used.
+        answer["Cache-Control"] = "private, no-cache"
+        return answer
 
 
 # --- seats ----------------------------------------------------------------------------------

@@ -93,6 +93,34 @@ def test_the_legal_moves_are_for_the_player_to_move_only(alice, bob):
     assert watching["moves"] == [] and watching["to_move"] == game.to_move
 
 
+def test_polling_the_legal_moves_with_their_etag_is_a_304_until_the_game_moves_on(alice, bob):
+    """A client waiting for its turn asks again with the ETag it was given: 304, no body,
+    while nothing changed; once a move is played, the new answer with a new ETag. The
+    player to move and a player waiting are told apart (their lists differ)."""
+    game = started("azul", alice, bob)
+    first, second = mover(game), other_than(game, mover(game))
+    waiting, moving = client_for(second), client_for(first)
+    polled = waiting.get(url(game, "legal-moves"))
+    etag = polled["ETag"]
+    assert polled.status_code == 200 and etag and polled.json()["moves"] == []
+    assert "private" in polled["Cache-Control"] and "no-cache" in polled["Cache-Control"]
+    again = waiting.get(url(game, "legal-moves"), headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b"" and again["ETag"] == etag
+    offered = moving.get(url(game, "legal-moves"))
+    assert offered["ETag"] != etag and offered.json()["moves"]
+    stale = moving.get(url(game, "legal-moves"), headers={"If-None-Match": etag})
+    assert stale.status_code == 200 and stale.json() == offered.json()
+
+    assert play_move(game).status_code == 201
+    turn = waiting.get(url(game, "legal-moves"), headers={"If-None-Match": etag})
+    assert turn.status_code == 200 and turn["ETag"] != etag
+    assert turn.json() == legal_moves(client_for(mover(game)), game)
+    assert turn.json()["to_move"] == game.seats.get(user=second).position
+    assert turn.json()["moves"] and turn.json()["last_seq"] > polled.json()["last_seq"]
+    unchanged = waiting.get(url(game, "legal-moves"), headers={"If-None-Match": turn["ETag"]})
+    assert unchanged.status_code == 304
+
+
 def test_unreadable_notation_is_a_400_with_what_is_accepted_and_the_legal_moves(alice, bob):
     game = started("azul", alice, bob)
     response = move_of(game, mover(game), "F1 purple 1")
