@@ -74,13 +74,21 @@ def clickable_moves(slug: str, legal_moves: list[dict], view: dict) -> list[dict
 
 
 def for_the_page(moves: list[dict]) -> dict:
-    """``clickable_moves`` as the game page's script reads them: every step's words once,
-    in ``labels``, and each step as its pick and the index of its words there. A
-    position's moves share most of their steps, so each sentence would otherwise be sent
-    once per move (half the weight of a Summer Pavilion page's list)."""
+    """``clickable_moves`` as the game page's script reads them: every pick (a place on
+    the boards) once, in ``picks``, every step's words once, in ``labels``, and each move
+    as ``[move, steps, preview]``: a step as the index of its pick and of its words, the
+    preview as indices of picks. A position's moves share most of their steps, so each
+    sentence would otherwise be sent once per move (half the weight of a Summer Pavilion
+    page's list); the moves are lists, not objects, as their three names would be sent
+    once per move too (a Miyabi page lists 100 moves and more, within 80 KB of HTML)."""
+    picks: dict[str, int] = {}
     labels: dict[str, int] = {}
     packed = []
     for move in moves:
-        steps = [[pick, labels.setdefault(label, len(labels))] for pick, label in move["steps"]]
-        packed.append({"move": move["move"], "steps": steps, "preview": move["preview"]})
-    return {"labels": list(labels), "moves": packed}
+        steps = [
+            [picks.setdefault(pick, len(picks)), labels.setdefault(label, len(labels))]
+            for pick, label in move["steps"]
+        ]
+        preview = [picks.setdefault(pick, len(picks)) for pick in move["preview"]]
+        packed.append([move["move"], steps, preview])
+    return {"picks": list(picks), "labels": list(labels), "moves": packed}

@@ -34,14 +34,15 @@ def test_the_page_gets_every_move_with_its_words_sent_once(slug):
     clicks = clickable_moves(slug, legal(engine, state), engine.view(state))
     page = for_the_page(clicks)
     assert len(page["labels"]) == len(set(page["labels"]))
+    assert len(page["picks"]) == len(set(page["picks"]))
     assert not [label for label in page["labels"] if re.search(r"\ba [aeiou]", label)]
     unpacked = [
         {
-            "move": move["move"],
-            "steps": [[pick, page["labels"][index]] for pick, index in move["steps"]],
-            "preview": move["preview"],
+            "move": move,
+            "steps": [[page["picks"][pick], page["labels"][words]] for pick, words in steps],
+            "preview": [page["picks"][pick] for pick in preview],
         }
-        for move in page["moves"]
+        for move, steps, preview in page["moves"]
     ]
     assert unpacked == clicks
 

@@ -22,7 +22,7 @@ def board(client, game, **params):
 
 def offered(page) -> list[str]:
     data = page.text.split('<script id="legal-moves" type="application/json">')[1]
-    return [m["move"] for m in json.loads(data.split("</script>")[0])["moves"]]
+    return [m[0] for m in json.loads(data.split("</script>")[0])["moves"]]
 
 
 def test_each_move_picked_is_added_and_a_line_ending_with_an_answer_can_be_added(

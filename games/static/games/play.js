@@ -19,10 +19,12 @@
     var data = $("legal-moves");
     var form = $("move-form");
     if (!data || !form) { chosen = []; return; }
-    // Each step's words are sent once, in "labels"; a step names them by index.
+    // Each pick and each step's words are sent once, in "picks" and "labels"; a move
+    // names them by index: [move, [[pick, words], …], [previewed pick, …]].
     var packed = JSON.parse(data.textContent);
+    var pick = function (i) { return packed.picks[i]; };
     var moves = packed.moves.map(function (m) {
-      return { move: m.move, preview: m.preview, steps: m.steps.map(function (s) { return [s[0], packed.labels[s[1]]]; }) };
+      return { move: m[0], preview: m[2].map(pick), steps: m[1].map(function (s) { return [pick(s[0]), packed.labels[s[1]]]; }) };
     });
     var select = $("move-select");
     var typed = $("move-typed");
