@@ -2,7 +2,7 @@
 board — the pattern lines, the 5×5 wall (coloured or grey side) and the floor line with
 the points each of its spaces loses (rulebook, "The player board")."""
 
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from games.boards import words
 from games.boards.svg import (
@@ -19,6 +19,7 @@ from games.boards.svg import (
     start_token,
     text,
 )
+from games.boards.words import gettext, ngettext
 from games.rules.azul.board import (
     COLOUR_BONUS,
     COLUMN_BONUS,

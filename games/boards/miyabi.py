@@ -4,7 +4,7 @@ the columns; and the tiles displayed in the centre, the level-5 bonus tiles and 
 end-of-game majority values (rulebook pp.4-5). Values our sources do not give are marked
 as provisional (``games.rules.miyabi.PROVISIONAL``)."""
 
-from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.boards import words
 from games.boards.svg import (
@@ -17,6 +17,7 @@ from games.boards.svg import (
     text,
     wrapped_text,
 )
+from games.boards.words import gettext, ngettext
 from games.rules.miyabi import PROVISIONAL
 from games.rules.miyabi.model import (
     GRID,
