@@ -83,7 +83,7 @@ def png(svg: str, width: int, background: str = "#ffffff") -> bytes:
     height = max(1, round(box[3] * scale))
     sheet = sheet_of(width, height, (scale, -box[0] * scale, -box[1] * scale), background)
     with sheet.lock:
-        return sheet.picture(sheet.drawings(svg))
+        return sheet.picture(sheet.pieces_of(svg))
 
 
 @lru_cache(maxsize=64)
@@ -121,40 +121,51 @@ class Sheet:
         self.palette.index(rgb(self.background))
         self.bands: dict[tuple, tuple[bytes, int, int]] = {}
 
-    def drawings(self, svg: str) -> list:
-        """What ``svg`` draws, in its order, piece by piece."""
+    def pieces_of(self, svg: str) -> list["Piece"]:
+        """What ``svg`` draws, piece by piece."""
         found = []
-        for piece in svg.split("<g "):
-            drawn = self.pieces.get(piece)
-            if drawn is None:
+        for text in svg.split("<g "):
+            piece = self.pieces.get(text)
+            if piece is None:
                 if len(self.pieces) >= PIECES_KEPT:
                     self.pieces.clear()
-                drawn = self.pieces[piece] = read(piece, *self.transform)
-            found += drawn
+                piece = self.pieces[text] = self.piece(text)
+            found.append(piece)
         return found
 
-    def picture(self, drawings: list) -> bytes:
-        """The PNG of ``drawings``: the kept bands, and the others drawn and deflated."""
+    def piece(self, text: str) -> "Piece":
+        drawings = read(text, *self.transform)
+        last = self.height - 1
+        spans = tuple(
+            (max(top, 0) // BAND, min(bottom, last) // BAND, min(max(probe, 0), last) // BAND)
+            for top, bottom, probe in (drawing.rows for drawing in drawings)
+        )
+        touching: dict[int, list[int]] = {}
+        for drawing, (first, end, _probe) in zip(drawings, spans, strict=True):
+            for band in range(first, end + 1):
+                touching.setdefault(band, []).append(drawing.serial)
+        bands = tuple((band, tuple(serials)) for band, serials in touching.items())
+        return Piece(drawings, spans, bands)
+
+    def picture(self, pieces: list["Piece"]) -> bytes:
+        """The PNG of ``pieces``: the kept bands, and the others drawn and deflated."""
         if len(self.palette.entries) > COLOURS_KEPT or len(self.bands) >= BANDS_KEPT:
             self.renew()
-        last = self.height - 1
-        touching: list[list[int]] = [[] for _ in range(last // BAND + 1)]
-        spans = []
-        for drawing in drawings:
-            top, bottom, probe = drawing.rows
-            first, end = max(top, 0) // BAND, min(bottom, last) // BAND
-            spans.append((first, end, min(max(probe, 0), last) // BAND))
-            for band in range(first, end + 1):
-                touching[band].append(drawing.serial)
+        touching: list[list[int]] = [[] for _ in range((self.height - 1) // BAND + 1)]
+        for piece in pieces:
+            for band, serials in piece.bands:
+                touching[band] += serials
         keys = [(band, tuple(serials)) for band, serials in enumerate(touching)]
         missing = [band for band, key in enumerate(keys) if key not in self.bands]
         if missing:
-            self.draw(drawings, spans, missing, keys)
+            self.draw(pieces, missing, keys)
         return self.encode([self.bands[key] for key in keys])
 
-    def draw(self, drawings: list, spans: list, missing: list[int], keys: list) -> None:
+    def draw(self, pieces: list["Piece"], missing: list[int], keys: list) -> None:
         """Draw the ``missing`` bands and keep them deflated: every drawing that touches
         them, and the bands those drawings read a colour in, until none is left out."""
+        drawings = [drawing for piece in pieces for drawing in piece.drawings]
+        spans = [span for piece in pieces for span in piece.spans]
         needed = set(missing)
         grown = True
         while grown:
@@ -200,6 +211,16 @@ class Sheet:
                 png_chunk(b"IEND", b""),
             )
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece of SVG as a sheet draws it: its drawings, the bands each touches (the
+    first, the last, and the one it reads a colour in), and each band's drawings."""
+
+    drawings: tuple
+    spans: tuple[tuple[int, int, int], ...]
+    bands: tuple[tuple[int, tuple[int, ...]], ...]
 
 
 def png_chunk(kind: bytes, data: bytes) -> bytes:
