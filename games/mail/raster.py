@@ -179,12 +179,14 @@ class Sheet:
             if not needed.isdisjoint(range(first, end + 1)):
                 drawing.paint(canvas)
         deflate = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
-        width = self.width
+        # Each row after its filter byte (0: none): the picture pasted one pixel to the
+        # right of a column of zeros.
+        width = self.width + 1
+        framed = Image.new("P", (width, self.height), 0)
+        framed.im.paste(canvas.image.im, (1, 0, width, self.height))
+        pixels = memoryview(framed.tobytes())
         for band in missing:
-            top = band * BAND
-            pixels = canvas.image.crop((0, top, width, min(top + BAND, self.height))).tobytes()
-            # Each row after its filter byte (0: none).
-            rows = b"".join(b"\0" + pixels[at : at + width] for at in range(0, len(pixels), width))
+            rows = pixels[band * BAND * width : min((band + 1) * BAND, self.height) * width]
             # A full flush: the band's deflated bytes refer to none before them, so they
             # follow any other band's in a picture.
             self.bands[keys[band]] = (
