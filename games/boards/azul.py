@@ -114,7 +114,7 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
             placed = board["wall"][row][column]
             pick = f"wall:{column}" if row == tiling else None
             parts.append(_wall_space(row, column, placed, grey, pick))
-    parts.append(_floor(board, picks))
+    parts.append(_floor(board["marker"], tuple(board["floor"]), picks))
     label = gettext("Board of player %(number)s: %(points)s") % {
         "number": seat + 1,
         "points": words.points(view["scores"][seat]),
@@ -170,12 +170,13 @@ def _wall_space(row, column, placed, grey, pick) -> str:
     )
 
 
-def _floor(board: dict, picks: bool) -> str:
+@kept
+def _floor(marker: bool, floor: tuple, picks: bool) -> str:
     top = FLOOR_TOP
     parts = [
         text(14, top - 6, gettext("Floor line"), font_size=13, fill="#cfe0f5", font_weight="700")
     ]
-    held = (["marker"] if board["marker"] else []) + [NAMES[c] for c in board["floor"]]
+    held = (["marker"] if marker else []) + [NAMES[c] for c in floor]
     for place, penalty in enumerate(FLOOR_PENALTIES):
         x = 14 + 22 + place * 46
         parts.append(
