@@ -9,12 +9,19 @@ straight into a palette image: shapes without anti-aliasing (as resvg's ``crisp_
 drew them; at twice the shown size the mail client's scaling smooths them), text with
 four levels of anti-aliasing blended over the colour beneath it.
 
-Where a cold turn email's pictures spend their time (``bench/email_pictures.py``; the five
+Where a cold turn email's pictures spent their time (``bench/email_pictures.py``; the five
 pictures of a 4-player Summer Pavilion email, at load 8): the boards' SVG 1 ms, parsing it
 1.5, drawing 4.5, deflating the PNG 4. So each element's drawing is worked out once per
 process at each place and size (``plan``: a board draws the same spaces at the same places
 position after position), texts and rounded rectangles are kept in their palette entries
-(``lettered``, ``stamped``), and the PNG is deflated at zlib's level 2.
+(``lettered``, ``stamped``), and the PNG is deflated at zlib's level 2. And a process
+keeps, per board and width, what it drew before (``Sheet``): the drawings of each piece
+of the SVG (read with two regular expressions, no XML tree), and the picture's rows
+deflated in bands, each under the drawings that touch it. A picture draws and deflates
+only the bands whose drawings changed (a move changes a few tiles), and writes the PNG
+around the kept ones: 4,320 pictures of 360 positions in three languages came out pixel
+for pixel as before, 10% heavier (bands deflated apart); a 4-player email's five pictures
+cost 2–7 ms rather than 8–14 at load 4–8 (drawing a board whole, 2.3–4.1 ms).
 
 It reads only the SVG the boards write: an element or attribute it does not know is
 skipped (titles, classes, data attributes), never guessed."""
