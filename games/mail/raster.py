@@ -59,7 +59,9 @@ RGBA = re.compile(r"rgba\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([\d.]+)\s*\)")
 COMPRESS_LEVEL = 2
 # A picture's rows are deflated and kept in bands of this many rows (``Sheet``).
 BAND = 16
-# Per sheet, the SVG pieces and bands kept; past them it starts anew (a few MB at most).
+# Per sheet, the SVG pieces and bands kept; past them it starts anew. A band deflates to
+# about 500 bytes: 2 MB a sheet at most, and a process draws some 20 sheets (3 games, 2
+# widths, the tables' heights).
 PIECES_KEPT = 4096
 BANDS_KEPT = 4096
 # A sheet's palette starts anew past this many colours, so that a picture's new colours
@@ -93,7 +95,7 @@ def png(svg: str, width: int, background: str = "#ffffff") -> bytes:
         return sheet.picture(sheet.pieces_of(svg))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=32)
 def sheet_of(width: int, height: int, transform: tuple, background: str) -> "Sheet":
     """The sheet of the pictures of this size, drawn at ``transform`` (scale, dx, dy)."""
     return Sheet(width, height, transform, background)
