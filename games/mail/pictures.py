@@ -9,9 +9,9 @@ everyone and kept in the shared cache under its drawing: every further email tha
 (another reader, a reminder, the deadline warning, the next move's email for every board
 the move left alone) costs a cache read. Drawing one costs well under a millisecond to
 three: its process keeps what it drew of the board before, and draws again only what the
-moves changed (``raster.Sheet``), so a 4-player game's five cost about half the rest of
-its turn email (``bench/email_pictures.py``: a cold turn email 1.1–2.1 times one without
-pictures at load 4–8, the target being 2; 1.4–3.0 before)."""
+moves changed (``raster.Sheet``), so a 4-player game's five cost less than the rest of
+its turn email (``bench/email_pictures.py``: a cold turn email 0.99–2.11 times one without
+pictures at load 3–10, the target being 2; 1.38–2.99 before, at load 1–2)."""
 
 import hashlib
 import re
