@@ -73,6 +73,8 @@ SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LAST_BLOCK = b"\x03\x00"
 # The rows a drawing may paint (top, bottom) and the row it reads a colour at.
 Rows = tuple[int, int, int]
+# Each drawing's number, never given twice (an ``id`` is, once its object is gone): a kept
+# band is named by the numbers of the drawings that touch it.
 SERIALS = itertools.count()
 
 
@@ -134,17 +136,17 @@ class Sheet:
     def pieces_of(self, svg: str) -> list["Piece"]:
         """What ``svg`` draws, piece by piece."""
         found = []
-        for text in svg.split("<g "):
-            piece = self.pieces.get(text)
+        for written in svg.split("<g "):
+            piece = self.pieces.get(written)
             if piece is None:
                 if len(self.pieces) >= PIECES_KEPT:
                     self.pieces.clear()
-                piece = self.pieces[text] = self.piece(text)
+                piece = self.pieces[written] = self.piece(written)
             found.append(piece)
         return found
 
-    def piece(self, text: str) -> "Piece":
-        drawings = read(text, *self.transform)
+    def piece(self, written: str) -> "Piece":
+        drawings = read(written, *self.transform)
         last = self.height - 1
         spans = tuple(
             (max(top, 0) // BAND, min(bottom, last) // BAND, min(max(probe, 0), last) // BAND)
