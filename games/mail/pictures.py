@@ -10,8 +10,8 @@ everyone and kept in the shared cache under its drawing: every further email tha
 the move left alone) costs a cache read. Drawing one costs well under a millisecond to
 three: its process keeps what it drew of the board before, and draws again only what the
 moves changed (``raster.Sheet``), so a 4-player game's five cost less than the rest of
-its turn email (``bench/email_pictures.py``: a cold turn email 0.99–2.11 times one without
-pictures at load 3–10, the target being 2; 1.38–2.99 before, at load 1–2)."""
+its turn email (``bench/email_pictures.py``: a cold turn email 1.19–2.11 times one without
+pictures at load 2–3, the target being 2; 1.38–2.99 before, at load 1–2)."""
 
 import hashlib
 import re
