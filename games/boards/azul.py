@@ -2,7 +2,7 @@
 board — the pattern lines, the 5×5 wall (coloured or grey side) and the floor line with
 the points each of its spaces loses (rulebook, "The player board")."""
 
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from games.boards import words
 from games.boards.svg import (
@@ -19,6 +19,7 @@ from games.boards.svg import (
     start_token,
     text,
 )
+from games.boards.words import gettext, ngettext
 from games.rules.azul.board import (
     COLOUR_BONUS,
     COLUMN_BONUS,
@@ -113,7 +114,7 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
             placed = board["wall"][row][column]
             pick = f"wall:{column}" if row == tiling else None
             parts.append(_wall_space(row, column, placed, grey, pick))
-    parts.append(_floor(board, picks))
+    parts.append(_floor(board["marker"], tuple(board["floor"]), picks))
     label = gettext("Board of player %(number)s: %(points)s") % {
         "number": seat + 1,
         "points": words.points(view["scores"][seat]),
@@ -169,12 +170,13 @@ def _wall_space(row, column, placed, grey, pick) -> str:
     )
 
 
-def _floor(board: dict, picks: bool) -> str:
+@kept
+def _floor(marker: bool, floor: tuple, picks: bool) -> str:
     top = FLOOR_TOP
     parts = [
         text(14, top - 6, gettext("Floor line"), font_size=13, fill="#cfe0f5", font_weight="700")
     ]
-    held = (["marker"] if board["marker"] else []) + [NAMES[c] for c in board["floor"]]
+    held = (["marker"] if marker else []) + [NAMES[c] for c in floor]
     for place, penalty in enumerate(FLOOR_PENALTIES):
         x = 14 + 22 + place * 46
         parts.append(

@@ -4,7 +4,7 @@ the columns; and the tiles displayed in the centre, the level-5 bonus tiles and 
 end-of-game majority values (rulebook pp.4-5). Values our sources do not give are marked
 as provisional (``games.rules.miyabi.PROVISIONAL``)."""
 
-from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.boards import words
 from games.boards.svg import (
@@ -17,6 +17,7 @@ from games.boards.svg import (
     text,
     wrapped_text,
 )
+from games.boards.words import gettext, ngettext
 from games.rules.miyabi import PROVISIONAL
 from games.rules.miyabi.model import (
     GRID,
@@ -268,11 +269,8 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
             text(x, TOP - 4, COLUMNS[column], font_size=12, text_anchor="middle", fill="#5a4526")
         )
         parts.append(_lantern(x, 28, garden["lanterns"][column]))
-    for row, name in enumerate(OBJECTS):
-        y = TOP + SQUARE * row + SQUARE / 2
-        parts.append(PALETTE.tile(name, 20, y, 22))
-        name = f"{row + 1} {OBJECT_NAMES[GardenObject(row)]}"
-        parts.append(wrapped_text(34, y, name, LEFT - 37, 11, fill="#3a2d1a"))
+    for row in range(len(OBJECTS)):
+        parts.append(_row_label(row))
         for column in range(GRID):
             level, showing = garden["heights"][row][column], garden["objects"][row][column]
             parts.append(_square(row, column, level, showing, picks))
@@ -283,6 +281,17 @@ def player_svg(view: dict, seat: int, *, picks: bool) -> str:
     return document(width, height, *parts, label=label, class_="board player-board garden")
 
 
+@kept
+def _row_label(row: int) -> str:
+    """A row of the garden: its object's tile and its number and name."""
+    y = TOP + SQUARE * row + SQUARE / 2
+    name = f"{row + 1} {OBJECT_NAMES[GardenObject(row)]}"
+    return PALETTE.tile(OBJECTS[row], 20, y, 22) + wrapped_text(
+        34, y, name, LEFT - 37, 11, fill="#3a2d1a"
+    )
+
+
+@kept
 def _lantern(x, y, lit: bool) -> str:
     if not lit:
         return element(

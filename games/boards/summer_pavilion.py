@@ -5,7 +5,7 @@ tiles beside the board (rules reference, "Player board")."""
 
 import math
 
-from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from games.boards import words
 from games.boards.svg import (
@@ -23,6 +23,7 @@ from games.boards.svg import (
     text,
     tile_groups,
 )
+from games.boards.words import gettext, ngettext, pgettext
 from games.rules.summer_pavilion.board import (
     COLOURS,
     COSTS,

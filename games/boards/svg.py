@@ -5,9 +5,10 @@ from collections.abc import Callable
 from functools import cache, lru_cache, wraps
 from html import escape
 
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language
 
 from games.boards import words
+from games.boards.words import gettext, ngettext
 
 _UNSAFE = re.compile(r"[&<>\"']")
 
