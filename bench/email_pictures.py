@@ -15,7 +15,11 @@ first email of a position when none of the game's pictures is in the cache); "wa
 renders with the cache as the cold render left it (every further email of the same
 picture: another reader of the same position, a reminder). "next" renders the turn email
 after one more move, the position before it drawn (the first email of a position in a
-running game: the boards the move left alone are cache reads).
+running game: the boards the move left alone are cache reads). "cold" still finds, in the
+process, the bands of the pictures it drew before (``games.mail.raster.Sheet``: the
+previous position's, in this bench); "bare" draws with those emptied too, as the first
+pictures of a board and width since the process started (or since its sheet filled up and
+started anew): the most a picture costs.
 Each render starts from a garbage collection (both sides alike). Printed: CPU ms of the
 rendering process (``time.process_time``: on a busy shared machine wall time says more
 about the others), median (min–max) over the repetitions, the ratio of
@@ -112,7 +116,7 @@ def main() -> None:
     from django.core.mail.message import EmailMultiAlternatives
     from django.utils import timezone
 
-    from games.mail import pictures
+    from games.mail import pictures, raster
     from games.models import NoticeKind, Outbox
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
@@ -121,13 +125,14 @@ def main() -> None:
     )
     print(
         f"{'game':>16} {'p':>2} {'without ms':>20} {'cold ms':>22} {'cold ratio':>16}"
-        f" {'warm ms':>20} {'warm ratio':>12} {'next ratio':>12} {'KiB':>5} {'all':>5}"
+        f" {'warm ms':>20} {'warm ratio':>12} {'next ratio':>12} {'bare ratio':>12}"
+        f" {'KiB':>5} {'all':>5}"
     )
     for kind, players in CASES:
         game = played_game(kind, players, arguments.moves)
         row = Outbox.objects.filter(game=game, kind=NoticeKind.YOUR_TURN).latest("id")
         now = timezone.now()
-        without, cold, warm, ratios, warm_ratios = [], [], [], [], []
+        without, cold, warm, ratios, warm_ratios, bare_ratios = [], [], [], [], [], []
         size = total = 0
         settings.MAIL_BOARD_PICTURES = False
         cpu_ms(row, now)  # the first render of a process imports and compiles templates
@@ -144,6 +149,10 @@ def main() -> None:
             getattr(pictures, "forget", lambda: None)()  # the code before issue 33 kept none
             on, message = cpu_ms(row, now)
             hot, _message = cpu_ms(row, now)
+            pictures.forget()
+            raster.sheet_of.cache_clear()
+            bare, _message = cpu_ms(row, now)
+            bare_ratios.append(bare / off)
             assert isinstance(message, EmailMultiAlternatives)
             size = max(len(png) for _cid, png in message.pictures) / 1024
             total = sum(len(png) for _cid, png in message.pictures) / 1024
@@ -167,7 +176,8 @@ def main() -> None:
             f"{kind:>16} {players:>2} {spread(without):>20} {spread(cold):>22}"
             f" {min(ratios):5.2f}–{max(ratios):.2f}{'':>5} {spread(warm):>20}"
             f" {min(warm_ratios):5.2f}–{max(warm_ratios):.2f}{'':>2}"
-            f" {min(next_ratios):5.2f}–{max(next_ratios):.2f}{'':>2} {size:5.0f} {total:5.0f}"
+            f" {min(next_ratios):5.2f}–{max(next_ratios):.2f}{'':>2}"
+            f" {min(bare_ratios):5.2f}–{max(bare_ratios):.2f}{'':>2} {size:5.0f} {total:5.0f}"
         )
 
 
