@@ -121,6 +121,20 @@ def test_polling_the_legal_moves_with_their_etag_is_a_304_until_the_game_moves_o
     assert unchanged.status_code == 304
 
 
+def test_an_unreadable_or_foreign_etag_gets_the_whole_answer(alice, bob):
+    """A client sending a malformed, foreign or wildcard ``If-None-Match`` is never refused
+    nor sent a 500: a tag that is not this answer's gets the list (``*`` matches any
+    current answer, as HTTP says, so it is a 304)."""
+    game = started("azul", alice, bob)
+    playing = client_for(mover(game))
+    offered = playing.get(url(game, "legal-moves")).json()
+    for header in ('"not-ours"', "no quotes at all", 'W/"weak", "', "\x00\xff", ""):
+        answer = playing.get(url(game, "legal-moves"), headers={"If-None-Match": header})
+        assert answer.status_code == 200 and answer.json() == offered, header
+    anything = playing.get(url(game, "legal-moves"), headers={"If-None-Match": "*"})
+    assert anything.status_code == 304
+
+
 def test_unreadable_notation_is_a_400_with_what_is_accepted_and_the_legal_moves(alice, bob):
     game = started("azul", alice, bob)
     response = move_of(game, mover(game), "F1 purple 1")
