@@ -25,7 +25,12 @@ runs just before the moves and half just after, so that a machine whose load dri
 spent: the gunicorn workers' and the bench's own client's (its threads share the same
 cores), per move (everything the scenario asked for it: creating and joining games,
 polls) and per floor request, and the requests the scenario sent per move: figures a
-busy machine bends far less than latencies.
+busy machine bends far less than latencies. Last, the floor of a read (``GET`` of the same
+route: authenticated, reading nothing more) and what it bounds: where the server is
+CPU-bound, moves/s against the floor's requests/s is at most the floor's CPU over a move's
+and its polls', so a move that cost no more than a floor request, with this client's polls
+costing no more than a floor read, would reach ``floor / (floor + polls a move x read)``
+and no more (the "ceiling").
 
 Before each scenario, raw single-row INSERT transactions per second with as many writers
 (``bench/store.py``'s baseline) on the same database, and the ratio of moves to those.
@@ -314,7 +319,7 @@ def play_one(
 def server_times(access_log: str, start: int) -> dict[str, list[float]]:
     """The server's seconds for each move (POST …/moves/ answered 201) and legal-moves
     poll (GET …/legal-moves/ answered 200) logged after byte ``start`` of the access log."""
-    times: dict[str, list[float]] = {"move": [], "legal": [], "floor": []}
+    times: dict[str, list[float]] = {"move": [], "legal": [], "floor": [], "read": []}
     with open(access_log, "rb") as log:
         log.seek(start)
         for line in log.read().decode().splitlines():
@@ -325,6 +330,8 @@ def server_times(access_log: str, start: int) -> dict[str, list[float]]:
                 times["legal"].append(int(micros) / 1e6)
             elif method == "POST" and path == FLOOR_PATH and status == "201":
                 times["floor"].append(int(micros) / 1e6)
+            elif method == "GET" and path == FLOOR_PATH and status == "200":
+                times["read"].append(int(micros) / 1e6)
     return times
 
 
@@ -361,21 +368,25 @@ def scenario(port: int, tokens: list[str], clients: int, args) -> dict:
 FLOOR_PATH = "/api/bench-floor/"
 
 
-def floor_scenario(port: int, tokens: list[str], clients: int, seconds: float) -> dict:
+def floor_scenario(
+    port: int, tokens: list[str], clients: int, seconds: float, method: str = "POST"
+) -> dict:
     """The framework's floor: ``clients`` clients (each a thread with its own keep-alive
     connection and user) POST ``FLOOR_PATH`` (one row in one transaction, bench/floor_wsgi.py)
-    back to back for ``seconds``: requests per second and their latency."""
+    back to back for ``seconds``: requests per second and their latency. With ``method``
+    GET, the floor of a read: the same authenticated request that reads nothing more."""
     stop_at = time.monotonic() + seconds
     latencies: list[list[float]] = [[] for _ in range(clients)]
     errors: list[str] = []
+    body, expected = ({"n": 1}, 201) if method == "POST" else (None, 200)
 
     def client(index: int) -> None:
         api = Api(port)
         while time.monotonic() < stop_at:
             started = time.perf_counter()
-            status, body = api.call("POST", FLOOR_PATH, tokens[2 * index], {"n": 1})
-            if status != 201:
-                errors.append(f"floor {status}: {body}")
+            status, answer = api.call(method, FLOOR_PATH, tokens[2 * index], body)
+            if status != expected:
+                errors.append(f"floor {method} {status}: {answer}")
                 return
             latencies[index].append(time.perf_counter() - started)
 
@@ -554,13 +565,17 @@ def main() -> None:
                 moves_spent = meter.read()
                 after = floor_scenario(port, tokens, clients, half)
                 floor_spent += meter.read()
+                read = floor_scenario(port, tokens, clients, half, method="GET")
+                read["spent"] = meter.read()
                 floor = {
                     "per_second": (floor["per_second"] + after["per_second"]) / 2,
                     "latency": floor["latency"] + after["latency"],
                     "errors": floor["errors"] + after["errors"],
                     "spent": floor_spent,
                 }
-                results.append({**moves, "raw": raw, "floor": floor, "spent": moves_spent})
+                results.append(
+                    {**moves, "raw": raw, "floor": floor, "read": read, "spent": moves_spent}
+                )
                 results[-1]["server"] = server_times(access_log, logged)
                 print(
                     f"  {clients} client(s): {results[-1]['moves']} moves in the window; raw "
@@ -641,6 +656,22 @@ def cpu_against_floor(results: list[dict]) -> None:
             f" {spent.client / moves * 1000:>12.2f} {floor.client / floors * 1000:>6.2f}"
             f" {spent.requests / moves:>16.2f}"
         )
+    print(
+        "\nThe floor of a read (the same route's authenticated GET), the server's CPU per"
+        " request, and the ceiling it puts on moves/s against the floor's requests/s for this"
+        " client (a move costing one floor request, each poll one floor read):"
+    )
+    print(f"{'clients':>7} {'read ms':>8} {'of floor':>9} {'polls a move':>13} {'ceiling':>8}")
+    for r in results:
+        floor = r["floor"]["spent"].server / max(1, len(r["server"]["floor"]))
+        read = r["read"]["spent"].server / max(1, len(r["server"]["read"]))
+        polls = len(r["legal"]) / max(1, r["all_moves"])
+        print(
+            f"{r['clients']:>7} {read * 1000:>8.2f} {read / floor:>9.2f} {polls:>13.2f}"
+            f" {floor / (floor + polls * read):>8.2f}"
+        )
+        for error in r["read"]["errors"][:3]:
+            print(f"read floor error: {error}")
 
 
 def ratios(results: list[dict]) -> None:

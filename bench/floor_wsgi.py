@@ -1,8 +1,9 @@
 """The site's WSGI application with one route more, for ``bench/api_moves.py``'s floor:
 ``POST /api/bench-floor/``, the cheapest authenticated DRF POST that writes, through the
 same middleware, authentication, throttles and exception handler as a move. It inserts one
-row (``bench_floor``, made by the bench) in one transaction and answers 201. Never served
-by the site: only the bench's gunicorn loads this module."""
+row (``bench_floor``, made by the bench) in one transaction and answers 201; a GET of it
+is the floor of a read (authenticated, it reads nothing more and answers 200). Never
+served by the site: only the bench's gunicorn loads this module."""
 
 import os
 
@@ -32,6 +33,9 @@ class FloorApi(Api):
             )
             (row,) = cursor.fetchone()
         return Response({"id": row}, status=status.HTTP_201_CREATED)
+
+    def get(self, request):
+        return Response({"player": request.user.pk})
 
 
 urlpatterns = [
