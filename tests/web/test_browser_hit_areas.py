@@ -81,6 +81,9 @@ def test_azul_sources_pattern_lines_and_floor_line_are_44_px_targets_on_a_phone(
     assert "src:f0" in {t["pick"] for t in sources}
     tap(page, sources[0]["pick"])
     page.locator("#choices button.choice").first.click()
+    # The board offers the places once the page has taken the choice (a busy machine
+    # measured it a moment before, and found no target yet).
+    page.wait_for_selector('svg .pickable[data-pick="line:floor"]')
     places = targets(page)
     picks = {t["pick"] for t in places}
     assert {"line:floor", "line:0"} <= picks, picks
