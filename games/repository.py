@@ -114,6 +114,11 @@ def game_table(game: Game, upto: int | None = None) -> tbl.Table:
     key = (game.pk, game.rng_secret)
     with _TABLES_LOCK:
         cached = _TABLES.get(key)
+        if cached is not None and cached[0].last_seq == game.last_seq:
+            # The row says nothing was appended since: the kept table, used again now (it
+            # holds only what was committed, so no commit need wait for this).
+            _TABLES.move_to_end(key)
+            return cached[0]
     if cached is not None:
         start = cached[0]
     elif game.last_seq < settings.TABLE_SNAPSHOT_EVERY:
@@ -157,8 +162,8 @@ def _remember(key: tuple[int, str], table: tbl.Table) -> None:
     with _TABLES_LOCK:
         cached = _TABLES.get(key)
         if cached is not None and cached[0].last_seq >= table.last_seq:
-            # Read from the cache (or older): the size is known and nothing changes but
-            # the order (a move remembers its table three times).
+            # Kept already (or a later one): the size is known and nothing changes but
+            # the order.
             _TABLES.move_to_end(key)
             return
     size = table_bytes(table)
