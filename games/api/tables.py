@@ -15,6 +15,7 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import serializers, status
+from rest_framework.exceptions import APIException
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
@@ -322,7 +323,15 @@ class JoinApi(Api):
         # Not ``viewable_game``: someone following an invitation to a game that has just
         # filled up should hear that it started without them, not that it is hidden.
         game = repository.game_get(game_id)
-        data = validated(self.InputSerializer, request.data)
+        try:
+            data = validated(self.InputSerializer, request.data)
+        except APIException:
+            # To an outsider a private game's door answers as a missing game's, whatever
+            # was posted to it (unparsable, of another media type, invalid): a complaint
+            # about the input would tell that it exists.
+            if not selectors.can_view(game, request.user):
+                raise selectors.not_visible(game) from None
+            raise
         game = services.game_join(
             game=game, user=request.user, token=data.get("token"), hours=data.get("hours")
         )

@@ -418,11 +418,17 @@ def game_join(*, game: Game, user, token: str | None = None, hours: dict | None 
     reading it). In a game with playing hours the seat has ``hours`` or the player's own
     (``seat_hours``). The game starts when the last seat is taken."""
     game = locked_game(game)
-    invited = invitation_seat(token) if token is not None else None
+    try:
+        invited, unreadable = invitation_seat(token) if token is not None else None, None
+    except NotFound as refused:
+        invited, unreadable = None, refused
     named = invited is not None and invited.game_id == game.pk
     if game.private and not (named or invited_seat(game, user) or seat_of(game, user)):
-        # Unjoinable as it is invisible: the same answer as to reading it.
+        # Unjoinable as it is invisible: the same answer as to reading it, whatever token
+        # came with the request (saying it is not valid would tell that the game exists).
         raise not_visible(game)
+    if unreadable is not None:
+        raise unreadable
     if game.status != Game.Status.OPEN:
         raise Conflict(_("this game is no longer waiting for players"), code="not_open")
     seats = list(game.seats.all())

@@ -143,3 +143,44 @@ def test_a_players_profile_shows_their_private_games_to_those_who_may_see_them(p
         page = signed_in(viewer).get(f"/players/{alice.pk}/")
         ids = [row["game"].pk for row in page.context["current"]]
         assert public.pk in ids and (private.pk in ids) is shown, viewer
+
+
+OUTSIDERS_POSTS = [
+    {},
+    {"token": "not-an-invitation"},
+    {"token": ""},
+    {"token": "x" * 2000},
+    {"hours": "nine to five"},
+    {"hours": {"start": "25:00", "end": "x"}},
+]
+
+
+@pytest.mark.parametrize("body", OUTSIDERS_POSTS)
+def test_an_outsiders_join_of_a_private_game_is_answered_word_for_word_as_a_missing_games(
+    private, body
+):
+    missing = private.pk + 1000
+    outsider = client_for(make_user("dave"))
+    refused = post(outsider, url(private, "join"), body)
+    assert refused.status_code == 404
+    assert said_of(refused, private.pk) == said_of(
+        post(outsider, url(missing, "join"), body), missing
+    )
+    page = signed_in(make_user("erin"))
+    form = {key: value for key, value in body.items() if isinstance(value, str)}
+    refused = page.post(f"/games/{private.pk}/join/", form, follow=True)
+    assert refused.status_code == 404
+    assert said_of(refused, private.pk) == said_of(
+        page.post(f"/games/{missing}/join/", form, follow=True), missing
+    )
+    assert not private.seats.filter(user__isnull=False).exclude(user=private.created_by).exists()
+
+
+def test_an_unparsable_join_of_a_private_game_is_answered_as_a_missing_games(private):
+    missing = private.pk + 1000
+    outsider = client_for(make_user("dave"))
+    said = [
+        said_of(outsider.post(url(game_id, "join"), "{", content_type="application/json"), game_id)
+        for game_id in (private.pk, missing)
+    ]
+    assert said[0] == said[1] and said[0][0] == 404
