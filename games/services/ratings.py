@@ -181,7 +181,9 @@ def _user_id(actor: str) -> int | None:
 def _facts(result: GameResult, seats: Iterable[ResultSeat]) -> tuple:
     fields = ("game_type", "side", "players", "ended_at", "end_seq", "private", "shared_win")
     head = tuple(getattr(result, name) for name in (*fields, "excluded"))
-    rows = ("user_id", "actor", "seat", "place", "score", "won", "resigned", "timed_out")
+    # The seat first: it is unique in a game, so the sort never compares the ``user_id`` of a
+    # person with the ``None`` of a computer player.
+    rows = ("seat", "user_id", "actor", "place", "score", "won", "resigned", "timed_out")
     return head, tuple(sorted(tuple(getattr(s, name) for name in rows) for s in seats))
 
 
