@@ -5,11 +5,29 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from games import selectors, services
+
+# The minute sweep's jobs (``services.SWEEP_JOBS`` and the mail door's emails) as the status
+# page names them.
+JOB_TITLES = {
+    "vacations_ended": gettext_lazy("Vacations that ran out"),
+    "bot_moves": gettext_lazy("Computer players' moves"),
+    "planned_moves": gettext_lazy("Planned moves"),
+    "analyses_queued": gettext_lazy("Post-game analyses"),
+    "timeouts": gettext_lazy("Timeouts"),
+    "tournaments_started": gettext_lazy("Tournaments whose entry closed"),
+    "tournament_rounds_ended": gettext_lazy("Tournament rounds past their deadline"),
+    "warnings": gettext_lazy("Deadline warnings"),
+    "reminders": gettext_lazy("Reminders"),
+    "digests": gettext_lazy("Daily digests"),
+    "deliveries": gettext_lazy("Push notifications due"),
+    "read_models_drifted": gettext_lazy("Read models checked against their events"),
+    "emails": gettext_lazy("Emails due"),
+}
 
 
 @never_cache
@@ -25,4 +43,7 @@ def status(request: HttpRequest) -> HttpResponse:
             status=403,
         )
     now = timezone.now()
-    return render(request, "operator_status.html", {"now": now, **selectors.operator_status(now)})
+    context = selectors.operator_status(now)
+    for failure in context["jobs_failing"]:
+        failure["title"] = JOB_TITLES.get(failure["job"], failure["job"])
+    return render(request, "operator_status.html", {"now": now, **context})

@@ -590,6 +590,7 @@ def operator_status(now) -> dict:
         },
         "waiting_on_bots": games_waiting_on_bots().count(),
         "drift": beats.get("drift"),
+        "jobs_failing": _jobs_failing(beats.get("sweep jobs")),
         "errors": {
             "failing": pending.exclude(last_error="").count(),
             "given_up": Outbox.objects.filter(cancelled_at__gte=day_ago, withdrawn_because="")
@@ -603,6 +604,24 @@ def operator_status(now) -> dict:
             ).count(),
         },
     }
+
+
+def _jobs_failing(beat: ProcessBeat | None) -> list[dict]:
+    """The minute sweep's jobs that failed (``services.sweep``), the one failing longest
+    first: how many times since when, the last time and error, and when it ran again."""
+    failures = beat.detail.get("failures", {}) if beat else {}
+    rows = [
+        {
+            "job": name,
+            "count": failure["count"],
+            "since": datetime.fromisoformat(failure["since"]),
+            "last": datetime.fromisoformat(failure["last"]),
+            "error": failure["error"],
+            "recovered": failure["recovered"] and datetime.fromisoformat(failure["recovered"]),
+        }
+        for name, failure in failures.items()
+    ]
+    return sorted(rows, key=lambda row: (row["recovered"] is not None, row["since"]))
 
 
 def emails_in_doubt() -> QuerySet[Outbox]:

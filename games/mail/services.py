@@ -258,12 +258,9 @@ def _failed(ours, row: Outbox, error: Exception, now: datetime) -> None:
 def sweep(*, now: datetime | None = None) -> dict[str, int]:
     """The minute's pass: the services' periodic jobs (``services.sweep``: timeouts,
     warnings, reminders, digests…), then the emails due, including those a lost broker
-    dropped (``outbox_sweep``)."""
-    now = now or timezone.now()
-    return {
-        **services.sweep(now=now),
-        **outbox_sweep(now=now),
-    }
+    dropped (``outbox_sweep``), a job like the others: whatever failed before it, the
+    emails go."""
+    return services.sweep(now=now, jobs=(*services.SWEEP_JOBS, ("emails", outbox_sweep)))
 
 
 def outbox_sweep(*, now: datetime) -> dict[str, int]:

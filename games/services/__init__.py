@@ -95,6 +95,7 @@ from games.services.ratings import (
     ratings_rebuild,
 )
 from games.services.rematch import game_rematch
+from games.services.sweep import JOBS as SWEEP_JOBS
 from games.services.sweep import sweep
 from games.services.tables import (
     INVITATION_SALT,
@@ -191,6 +192,7 @@ __all__ = [
     "seat_seen",
     "sign_in_code",
     "sign_in_request",
+    "SWEEP_JOBS",
     "sweep",
     "takeback_answer",
     "takeback_request",

@@ -1,38 +1,115 @@
 """The minute sweep: every periodic job of the site, once a minute (Celery beat), in the
-order their effects feed each other."""
+order their effects feed each other, each apart from the others.
 
+One job that fails never stops the others (issue 41: a finished game against the computer
+made the read-model check raise every minute, and the emails after it were never sent). The
+runner catches a job's error, logs it with the job's name and traceback, counts it for the
+operator's status page (``ProcessBeat`` ``sweep jobs``: "failed N times since …") and goes on
+to the next job. Transactions: every job already writes item by item (a game, a row, a
+tournament), each in a transaction of its own; the runner adds none around a whole job, so
+that a failure rolls back only the item it was in, and so that the sending jobs can commit
+their claim on a row before handing it to the mail server or the push service."""
+
+import logging
+import traceback
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import notify
+from games.models import ProcessBeat
 from games.services import analysis, bots, deadlines, drift, notices, plans, tournaments
 
+log = logging.getLogger(__name__)
 
-def sweep(*, now: datetime | None = None) -> dict[str, int]:
-    """One pass of every periodic job: vacations that ran out, computer players' moves
-    (lost tasks, the timeout policy ``bot``), planned moves and analyses whose task was
-    lost, timeouts, tournaments whose entry window closed (started, or cancelled with too
-    few players), tournament rounds whose deadline passed (their games forfeited by the
-    player to move), then
-    the notices the clock causes (deadline warnings, reminders, digests), the channels'
-    notices due that no task sent (``notify.send_due``: web push), and a sample of
-    finished games' read models checked against their events. Each job handles
-    at most ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed columns), never all
-    games. Sending the emails due is the mail door's part of
-    the minute (``games.mail.services.sweep``)."""
+# A job of the minute: called with ``now=``, it returns how many things it did (or a count
+# per kind, as the channels' sending does).
+Job = Callable[..., int | dict[str, int]]
+
+# The status page's record of the jobs that failed.
+BEAT = "sweep jobs"
+# The last lines of a failed job's traceback kept for the status page.
+ERROR_LINES = 6
+
+JOBS: tuple[tuple[str, Job], ...] = (
+    ("vacations_ended", deadlines.vacations_expire),
+    # Computer players' moves whose task was lost, and the timeout policy ``bot``.
+    ("bot_moves", bots.bots_sweep),
+    ("planned_moves", plans.plans_sweep),
+    ("analyses_queued", analysis.analyses_sweep),
+    ("timeouts", deadlines.timeouts_apply),
+    # Entry windows that closed: started, or cancelled with too few players.
+    ("tournaments_started", tournaments.tournaments_start_due),
+    # Rounds whose deadline passed: their games forfeited by the player to move.
+    ("tournament_rounds_ended", tournaments.tournaments_deadlines_apply),
+    ("warnings", notices.warnings_queue),
+    ("reminders", notices.reminders_queue),
+    ("digests", notices.digests_queue),
+    # Every channel's notices due that no task sent (web push; email is the mail door's).
+    ("deliveries", notify.send_due),
+    ("read_models_drifted", drift.drift_check),
+)
+
+
+def sweep(*, now: datetime | None = None, jobs: Iterable[tuple[str, Job]] = JOBS) -> dict:
+    """One pass of every periodic job (``JOBS``, then the ones the caller adds: the mail
+    door adds the emails due). Each job handles at most ``MAIL_SWEEP_BATCH`` rows and reads
+    only rows due (indexed columns), never all games. Returns each job's counts and
+    ``jobs_failed``, how many jobs raised."""
     now = now or timezone.now()
-    return {
-        "vacations_ended": deadlines.vacations_expire(now=now),
-        "bot_moves": bots.bots_sweep(now=now),
-        "planned_moves": plans.plans_sweep(now=now),
-        "analyses_queued": analysis.analyses_sweep(now=now),
-        "timeouts": deadlines.timeouts_apply(now=now),
-        "tournaments_started": tournaments.tournaments_start_due(now=now),
-        "tournament_rounds_ended": tournaments.tournaments_deadlines_apply(now=now),
-        "warnings": notices.warnings_queue(now=now),
-        "reminders": notices.reminders_queue(now=now),
-        "digests": notices.digests_queue(now=now),
-        **notify.send_due(now=now),
-        "read_models_drifted": drift.drift_check(now=now),
-    }
+    done: dict = {}
+    failed: dict[str, str] = {}
+    for name, job in jobs:
+        try:
+            counts = job(now=now)
+        except Exception:
+            log.exception("minute sweep: the job %s failed; the other jobs go on", name)
+            failed[name] = _last_lines(traceback.format_exc())
+            _usable_again()
+            continue
+        done.update(counts if isinstance(counts, dict) else {name: counts})
+    _jobs_record([name for name, _ in jobs], failed, now)
+    done["jobs_failed"] = len(failed)
+    return done
+
+
+def _last_lines(text: str) -> str:
+    return "\n".join(text.strip().splitlines()[-ERROR_LINES:])
+
+
+def _usable_again() -> None:
+    """After a job's error, a connection the error broke is closed: the next job's first
+    query opens a new one."""
+    if connection.in_atomic_block:
+        # Under a caller's transaction (a test's), the failed job rolled back its own
+        # savepoints; nothing of ours to undo.
+        return
+    connection.close_if_unusable_or_obsolete()
+
+
+def _jobs_record(names: list[str], failed: dict[str, str], now: datetime) -> None:
+    """Count each failed job on the status page ("failed N times since …", the last error);
+    a job that ran again keeps its count, with when it recovered."""
+    with transaction.atomic():
+        beat, _ = ProcessBeat.objects.select_for_update().get_or_create(
+            name=BEAT, defaults={"at": now}
+        )
+        failures = dict(beat.detail.get("failures", {}))
+        for name in names:
+            if name in failed:
+                earlier = failures.get(name) or {}
+                still = earlier and not earlier.get("recovered")
+                failures[name] = {
+                    "count": (earlier.get("count", 0) if still else 0) + 1,
+                    "since": earlier["since"] if still else now.isoformat(),
+                    "last": now.isoformat(),
+                    "error": failed[name],
+                    "recovered": None,
+                }
+            elif name in failures and not failures[name].get("recovered"):
+                failures[name] = {**failures[name], "recovered": now.isoformat()}
+        beat.at = now
+        beat.detail = {"failures": failures}
+        beat.save(update_fields=["at", "detail"])
