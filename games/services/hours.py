@@ -2,6 +2,7 @@
 player's time zone followed into their games. The clock that counts only the time inside
 them is ``games.clock``."""
 
+import re
 from datetime import datetime
 
 from django.db import transaction
@@ -10,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import table as tbl
-from games.clock import PlayingHours, minute_of
+from games.clock import PlayingHours
 from games.errors import BadRequest
 from games.models import Game, PlayerSettings, Seat
 from games.services.common import act, actor_of, locked_game
@@ -18,6 +19,11 @@ from games.services.common import act, actor_of, locked_game
 # Ruling (issue 32): a seat's playing hours last at least this long a day, so that a
 # bank of hours or a day per move is never stretched over weeks.
 SHORTEST_HOURS = 4
+# A time of day as new hours are written: 00:00 to 23:59 in the ASCII digits only.
+# Python's ``int`` also reads other digits ("٠٩:٠٠", "０９:００"): the clock
+# (``games.clock.minute_of``) still reads them in hours stored before, so that those games
+# replay, but pages, emails and the API would show them as typed.
+TIME_OF_DAY = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 
 
 def validate_playing_hours(playing_hours, time_control: dict) -> bool:
@@ -53,7 +59,8 @@ def seat_hours(user, hours) -> dict:
 
 
 def validate_hours(hours) -> dict:
-    """``{"start": "HH:MM", "end": "HH:MM"}`` checked (``seat_hours``)."""
+    """``{"start": "HH:MM", "end": "HH:MM"}`` checked (``seat_hours``), each in the
+    digits 0 to 9 (``TIME_OF_DAY``)."""
     if not isinstance(hours, dict) or set(hours) != {"start", "end"}:
         raise BadRequest(
             _('hours are {"start": "HH:MM", "end": "HH:MM"}, such as %(example)s')
@@ -61,14 +68,15 @@ def validate_hours(hours) -> dict:
             code="invalid_hours",
         )
     for value in hours.values():
-        try:
-            minute_of(value)
-        except ValueError:
+        if not TIME_OF_DAY.fullmatch(str(value)):
             raise BadRequest(
-                _("%(value)s is not a time of day: write HH:MM, from 00:00 to 23:59")
+                _(
+                    "%(value)s is not a time of day: write HH:MM with the digits 0 to 9, "
+                    "from 00:00 to 23:59"
+                )
                 % {"value": repr(value)},
                 code="invalid_hours",
-            ) from None
+            )
     length = PlayingHours(hours["start"], hours["end"]).minutes
     if length == 0:
         raise BadRequest(

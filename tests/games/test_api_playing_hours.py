@@ -94,3 +94,13 @@ def test_the_schema_describes_playing_hours(alice):
     assert "hours" in schema["components"]["schemas"]["Join"]["properties"]
     detail = schema["components"]["schemas"]["GameDetail"]["properties"]
     assert "resting_until" in detail and "playing_hours" in detail
+
+
+@pytest.mark.parametrize("start", ["٠٩:٠٠", "０９:００", "۰۹:۰۰"])
+def test_hours_in_other_digits_than_ascii_are_refused_saying_what_is_accepted(alice, bob, start):
+    game = open_with_playing_hours(alice)
+    response = post(client_for(bob), url(game, "join"), {"hours": {"start": start, "end": "22:00"}})
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_hours"
+    assert "write HH:MM with the digits 0 to 9" in response.json()["message"]
+    assert game.seats.filter(user=bob).count() == 0

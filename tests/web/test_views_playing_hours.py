@@ -74,3 +74,19 @@ def test_an_invited_player_accepts_with_the_hours_they_type(client, alice, bob):
     assert 'name="hours_end" value="22:00"' in client.get(f"/invite/{token}/").text
     client.post(f"/invite/{token}/", {"hours_start": "12:00", "hours_end": "23:00"})
     assert game.seats.get(user=bob).playing_hours["start"] == "12:00"
+
+
+def test_hours_in_arabic_indic_or_fullwidth_digits_are_refused_on_the_pages(client, alice, bob):
+    game = open_with_playing_hours(alice)
+    client.force_login(bob)
+    joined = client.post(
+        f"/games/{game.pk}/join/", {"hours_start": "٠٩:٠٠", "hours_end": "22:00"}, follow=True
+    )
+    assert joined.status_code == 200
+    assert "with the digits 0 to 9" in joined.text
+    assert not game.seats.filter(user=bob).exists()
+    account = {"language": "", "time_zone": "UTC", "hours_start": "０９:００", "hours_end": "22:00"}
+    response = client.post("/account/", account)
+    assert response.status_code == 400
+    assert "with the digits 0 to 9" in response.text
+    assert PlayerSettings.objects.get_or_create(user=bob)[0].hours_start == "08:00"
