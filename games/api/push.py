@@ -65,10 +65,12 @@ class PushSubscriptionApi(Api):
         summary="Push notifications to this device",
         description="The body a browser's PushSubscription.toJSON() gives. 201 when new, "
         "200 when it was stored already (its keys are updated); 400 push_endpoint_refused "
-        "for an endpoint that is not a known push service over https.",
+        "for an endpoint that is not a known push service over https; 409 "
+        "push_endpoint_taken for an endpoint stored for another account, unless the body "
+        "carries the keys stored with it (the same browser, now signed in as you).",
         operation_id="push_subscriptions_create",
         request=InputSerializer,
-        responses={200: EndpointSerializer, 201: EndpointSerializer, **errors(400, 401)},
+        responses={200: EndpointSerializer, 201: EndpointSerializer, **errors(400, 401, 409)},
     )
     def post(self, request):
         data = validated(self.InputSerializer, request.data)

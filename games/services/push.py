@@ -10,9 +10,10 @@ from datetime import UTC, datetime
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.db import transaction
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
-from games.errors import BadRequest
+from games.errors import BadRequest, Conflict
 from games.models import PushSubscription
 from games.notify.channels.push import endpoints
 
@@ -31,9 +32,17 @@ def push_subscribe(
     *, user, endpoint: str, p256dh: str, auth: str, expiration_time: int | None = None
 ) -> tuple[PushSubscription, bool]:
     """Store a device's subscription for ``user`` (a browser's ``PushSubscription``);
-    whether it is new for them. An endpoint names one device: stored for another player
-    (the device signed in as someone else), it moves to ``user``. A player keeps their
-    ``MAX_DEVICES`` latest devices."""
+    whether it is new for them. A player keeps their ``MAX_DEVICES`` latest devices.
+
+    An endpoint names one device, so it belongs to one player at a time. Stored for
+    another player, it moves to ``user`` only when the request carries the keys stored
+    with it (``_same_device``): the device itself, signed in as someone else, whose
+    former player's notices must not show on the new one's screen. Any other caller is
+    refused (``Conflict``), never moved: an endpoint is no secret (a push service's URL
+    in a page, a log, a proxy), and moving it on a request that merely names it would
+    let anyone cut a player off their notices. Keeping both apart (the endpoint stored
+    for each) is no answer either: one device would show two players' notices, and a
+    stranger's keys could never be decrypted there anyway."""
     refused = endpoints.refusal(endpoint)
     if refused:
         raise BadRequest(
@@ -54,6 +63,14 @@ def push_subscribe(
         expires_at = datetime.fromtimestamp(expiration_time / 1000, tz=UTC)
     known = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
     new = known is None or known.user_id != user.pk
+    if new and known is not None and not _same_device(known, p256dh=p256dh, auth=auth):
+        raise Conflict(
+            _(
+                "this device already gets notifications for another account: turn "
+                "notifications off and on again on this device to get them here"
+            ),
+            code="push_endpoint_taken",
+        )
     defaults = {"user": user, "p256dh": p256dh, "auth": auth, "expires_at": expires_at}
     if new:
         # A device moved to another player is their newest.
@@ -82,6 +99,13 @@ def push_send(*, delivery_id: int) -> str:
     from games.notify.channels.push import sending
 
     return sending.send(delivery_id=delivery_id)
+
+
+def _same_device(known: PushSubscription, *, p256dh: str, auth: str) -> bool:
+    """Whether a request for ``known``'s endpoint comes from the browser that holds it: it
+    carries the same public key and the same ``auth`` secret (RFC 8291), which only that
+    browser and this site know (no answer of ours ever shows them)."""
+    return known.p256dh == p256dh and constant_time_compare(known.auth, auth)
 
 
 def _check_key(field: str, value: str, length: int) -> bytes:

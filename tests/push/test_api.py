@@ -7,7 +7,7 @@ import pytest
 from games.models import PushSubscription
 from games.notify.channels.push import vapid
 from tests.games.api_helpers import client_for
-from tests.push.conftest import Device, unb64
+from tests.push.conftest import Device, b64, unb64
 
 pytestmark = pytest.mark.django_db
 URL = "/api/push-subscriptions/"
@@ -60,6 +60,22 @@ def test_a_device_signed_in_as_another_player_moves_to_them(alice, bob):
 
     assert post(bob, body).status_code == 201
     assert PushSubscription.objects.get().user == bob
+
+
+@pytest.mark.parametrize("keys", ["another device's", "the same key with another secret"])
+def test_an_endpoint_of_another_players_device_is_refused_and_stays_theirs(alice, bob, keys):
+    device = Device()
+    post(alice, device.subscription(FCM))
+    stranger = Device() if keys == "another device's" else Device(key=device.key)
+
+    refused = post(bob, stranger.subscription(FCM))
+
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "push_endpoint_taken"
+    assert "turn notifications off and on again" in refused.json()["message"]
+    stored = PushSubscription.objects.get()
+    assert (stored.user, stored.p256dh, stored.auth) == (alice, device.p256dh, b64(device.auth))
+    assert client_for(bob).get(URL).json()["endpoints"] == []
 
 
 def test_delete_removes_the_device(alice, bob):
