@@ -1,0 +1,15 @@
+"""The whole site, used by a small community for two simulated weeks (tests/community/):
+no door answers 5xx, the sweep and the tasks never fail, every notice goes out once and in
+time, read models equal their events, finished games verify, ratings equal a rebuild,
+tournaments end, and every page renders for whoever may see it."""
+
+import pytest
+
+from tests.community.simulation import Community, summary
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_small_community_lives_two_weeks_without_breaking_the_site():
+    figures = Community(seed=1, people=12, days=14).run()
+    print(summary(figures))
+    assert figures.actions["POST api"] > 0 and figures.tasks["sweep"] == figures.steps
