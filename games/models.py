@@ -398,6 +398,19 @@ class SeatClock(models.Model):
         return f"clock of {self.seat}"
 
 
+class RefusedAddress(models.Model):
+    """An address without an account that refused all email from the site (the link in an
+    invitation, ``mail.services.unsubscribe``): nothing is sent to it any more but a
+    sign-in link asked for on the site. Once someone signs in with it, the account's own
+    choices govern (its emails carry their own unsubscribe link)."""
+
+    address = models.EmailField(unique=True)
+    refused_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"no email to {self.address}"
+
+
 class InboundMessage(models.Model):
     """An email reply already handled, by its Message-ID: a repeat is ignored."""
 

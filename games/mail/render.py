@@ -61,6 +61,12 @@ def unsubscribe_url(user) -> str:
     return absolute("mail-unsubscribe", tokens.player_token(user.pk, user.email))
 
 
+def refuse_url(address: str) -> str:
+    """The link that refuses all email to ``address``, which has no account (the same page
+    as an account's unsubscribe link, its token naming the address)."""
+    return absolute("mail-unsubscribe", tokens.address_token(address))
+
+
 def move_url(game: Game, move: str) -> str:
     """The game's page with ``move`` chosen, waiting for the player to confirm it."""
     return f"{game_url(game)}?move={quote(move)}"
@@ -185,6 +191,8 @@ class Email:
     sections: list[Section] = field(default_factory=list)
     links: list[tuple[str, str]] = field(default_factory=list)
     preferences_url: str = ""
+    # To an address with no account: the link that refuses all email to it.
+    refuse_url: str = ""
     headers: dict = field(default_factory=dict)
 
 
@@ -523,9 +531,14 @@ def fold(text: str, width: int = TEXT_WIDTH) -> str:
 
 
 def _finish(email: Email, row: Outbox, user) -> Email:
-    if user is not None:
-        email.headers = {
-            "List-Unsubscribe": f"<{unsubscribe_url(user)}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        }
+    """The unsubscribe headers (RFC 8058): of the player's account, or, for an address
+    with no account yet (an invitation), of the address, whose link is also shown."""
+    if user is None:
+        url = email.refuse_url = refuse_url(row.recipient)
+    else:
+        url = unsubscribe_url(user)
+    email.headers = {
+        "List-Unsubscribe": f"<{url}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
     return email

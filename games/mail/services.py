@@ -42,9 +42,16 @@ from django.utils.translation import pgettext
 from games import notify, services, throttles
 from games.errors import BadRequest, ServiceError
 from games.i18n import speaking_to
-from games.mail import inbound, render, texts, words
+from games.mail import inbound, render, texts, tokens, words
 from games.mail.selectors import player_by_address, player_by_token
-from games.models import Game, InboundMessage, NoticeKind, Outbox, PlayerSettings
+from games.models import (
+    Game,
+    InboundMessage,
+    NoticeKind,
+    Outbox,
+    PlayerSettings,
+    RefusedAddress,
+)
 from games.notify import preferences, presence
 from games.notify.channels import channel
 from games.plan_lines import read_lines
@@ -176,6 +183,8 @@ def _before_data(connection, data_starts) -> None:
 def skip_reason(row: Outbox, now: datetime) -> str:
     """Why this email should not go out any more, or ``""``."""
     user = row.user or player_by_address(row.recipient)
+    if user is None and row.kind not in ANSWER_KINDS and address_refused(row.recipient):
+        return "the address refused all email"
     prefs = PlayerSettings.objects.filter(user=user).first() if user else None
     if prefs is not None and row.kind not in ANSWER_KINDS:
         if prefs.unsubscribed_at is not None:
@@ -293,15 +302,28 @@ def outbox_sweep(*, now: datetime) -> dict[str, int]:
 
 
 def unsubscribe(*, token: str, now: datetime | None = None) -> None:
-    """Stop every email but answers to the player's own replies. A token that names no
-    player does nothing, silently: the page says the same either way."""
+    """Stop every email but answers to the player's own replies. The link of an email to
+    an address without an account (an invitation) names the address: it refuses all
+    email to it (``RefusedAddress``). A forged token does nothing, silently: the page
+    says the same either way."""
     user = player_by_token(token)
     if user is None:
+        address = tokens.read_address_token(token)
+        if address:
+            RefusedAddress.objects.get_or_create(
+                address=services.account_identity(address),
+                defaults={"refused_at": now or timezone.now()},
+            )
         return
     prefs, _created = PlayerSettings.objects.get_or_create(user=user)
     PlayerSettings.objects.filter(pk=prefs.pk, unsubscribed_at__isnull=True).update(
         unsubscribed_at=now or timezone.now()
     )
+
+
+def address_refused(address: str) -> bool:
+    """Whether ``address`` refused all email from the site (``unsubscribe``)."""
+    return RefusedAddress.objects.filter(address=services.account_identity(address)).exists()
 
 
 # --- moving by reply ----------------------------------------------------------------------

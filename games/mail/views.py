@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 from games import services as game_services
 from games.errors import ServiceError
 from games.i18n import preferences_of, speaking_to, supported
-from games.mail import services
+from games.mail import services, tokens
 from games.mail.selectors import player_by_token
 from games.models import NoticeKind, PlayerSettings, PushSubscription
 from games.notify.channels import channel
@@ -128,13 +128,16 @@ def _choose(request: HttpRequest, user) -> None:
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET asks to confirm (mail scanners open links); POST unsubscribes — also the RFC 8058
     one-click POST a mail client sends, which carries no CSRF token, hence the exemption:
-    the signed token is the authority. The answer is the same for any token."""
+    the signed token is the authority. The answer is the same for any token of one form:
+    a player's, or an address's (an invitation's, to an address that may have no
+    account: the page speaks of the address)."""
     # In the page's own language (cookie, browser), never the player's: the answer must not
     # tell whether the token named anyone.
+    context = {"token": token, "address": tokens.read_player_token(token) is None}
     if request.method == "POST":
         services.unsubscribe(token=token)
-        return render(request, "mail/unsubscribed.html")
-    return render(request, "mail/unsubscribe.html", {"token": token})
+        return render(request, "mail/unsubscribed.html", context)
+    return render(request, "mail/unsubscribe.html", context)
 
 
 def webhook_secret() -> str:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, ngettext_lazy
 
 from games import notify
 from games import table as tbl
@@ -26,6 +26,7 @@ from games.models import (
     Seat,
     SeatClock,
     TableSnapshot,
+    Tournament,
 )
 from games.refusals import plain_params, rules_error_text
 from games.registry import GAME_TYPES, game_type
@@ -219,7 +220,7 @@ def game_create(
             ),
             code="private_game_open_seat",
         )
-    _invitations_allowed(creator, len(emails))
+    invitations_allowed(creator, len(emails))
     control = validate_time_control(time_control)
     if validate_playing_hours(playing_hours, control):
         control["playing_hours"] = True
@@ -340,16 +341,34 @@ def validate_bot_level(level, what: str | None = None) -> str:
     return level
 
 
-def _invitations_allowed(creator, wanted: int) -> None:
-    """At most ``INVITATIONS_PER_DAY`` invitation emails per account in any 24 hours,
-    counted from the outbox (so the web and the API share one count); ``TooManyRequests``
-    beyond, saying when more can go out."""
+# What an account over its invitations is told, by where it invited from: when more can go
+# out, and what it can do meanwhile.
+GAME_INVITATIONS_THROTTLED = ngettext_lazy(
+    "you have sent %(count)s invitations in the last 24 hours, and %(most)s is the "
+    "most: invite more in about %(hours)s hour, or open the game to anyone without "
+    "invitations",
+    "you have sent %(count)s invitations in the last 24 hours, and %(most)s is the "
+    "most: invite more in about %(hours)s hours, or open the game to anyone without "
+    "invitations",
+    "hours",
+)
+
+
+def invitations_allowed(sender, wanted: int, *, refusal=GAME_INVITATIONS_THROTTLED) -> None:
+    """At most ``INVITATIONS_PER_DAY`` invitation emails per account in any 24 hours, to
+    games and to tournaments together (each carries the sender's words and goes to
+    addresses that may have no account), counted from the outbox (so the web and the API
+    share one count); ``TooManyRequests`` beyond, saying when more can go out
+    (``refusal``, of the door's kind)."""
     if not wanted:
         return
     now = timezone.now()
     sent = Outbox.objects.filter(
-        kind=NoticeKind.INVITATION,
-        game__created_by=creator,
+        Q(kind=NoticeKind.INVITATION, game__created_by=sender)
+        | Q(
+            kind=NoticeKind.TOURNAMENT_INVITATION,
+            seq__in=Tournament.objects.filter(organiser=sender).values("pk"),
+        ),
         created_at__gt=now - INVITATION_WINDOW,
     )
     count = sent.count()
@@ -357,17 +376,9 @@ def _invitations_allowed(creator, wanted: int) -> None:
         return
     oldest = sent.order_by("created_at").values_list("created_at", flat=True).first() or now
     wait = (oldest + INVITATION_WINDOW - now).total_seconds()
+    hours = max(1, round(wait / 3600))
     raise TooManyRequests(
-        ngettext(
-            "you have sent %(count)s invitations in the last 24 hours, and %(most)s is the "
-            "most: invite more in about %(hours)s hour, or open the game to anyone without "
-            "invitations",
-            "you have sent %(count)s invitations in the last 24 hours, and %(most)s is the "
-            "most: invite more in about %(hours)s hours, or open the game to anyone without "
-            "invitations",
-            max(1, round(wait / 3600)),
-        )
-        % {"count": count, "most": INVITATIONS_PER_DAY, "hours": max(1, round(wait / 3600))},
+        refusal % {"count": count, "most": INVITATIONS_PER_DAY, "hours": hours},
         code="invitations_throttled",
         retry_after=int(wait),
     )

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from events import store
 from games import notify
@@ -34,9 +34,11 @@ from games.services.deadlines import seat_forfeits
 from games.services.moves import seat_resign
 from games.services.ratings import DISPLAY_BASE
 from games.services.tables import (
+    INVITATIONS_PER_DAY,
     game_begin,
     game_create_seated,
     game_engine,
+    invitations_allowed,
     validate_options,
     validate_time_control,
 )
@@ -50,6 +52,17 @@ ABORTED_PLACE = 1
 # Ruling: a tournament game aborted because a player resigned or ran out of time before
 # every player had moved (unrated, issue 29) still counts in the tournament: who left
 # takes the last place, as a forfeit would give them, the others share the first.
+
+# What an organiser over their invitations (to games and tournaments together) is told.
+INVITATIONS_THROTTLED = ngettext_lazy(
+    "you have sent %(count)s invitations in the last 24 hours, and %(most)s is the most: "
+    "invite more in about %(hours)s hour, or make the tournament public, open to anyone, "
+    "without invitations",
+    "you have sent %(count)s invitations in the last 24 hours, and %(most)s is the most: "
+    "invite more in about %(hours)s hours, or make the tournament public, open to anyone, "
+    "without invitations",
+    "hours",
+)
 
 # What a refused tournament command tells the person: the kind of error and the sentence
 # (its %(…)s filled from the refusal's facts).
@@ -332,6 +345,7 @@ def tournament_create(
     except core.TournamentRefused as error:
         raise refusal(error) from None
     checked = created[0].settings
+    invitations_allowed(organiser, len(checked.invited), refusal=INVITATIONS_THROTTLED)
     tournament = Tournament.objects.create(
         name=created[0].name,
         organiser=organiser,
@@ -354,7 +368,8 @@ def tournament_create(
 
 
 def _addresses(invited) -> tuple[str, ...]:
-    """The invited addresses, lower-cased, each once; a bad one named."""
+    """The invited addresses, lower-cased, each once; a bad one named. No more than one
+    day's invitations of an account (``tables.INVITATIONS_PER_DAY``)."""
     addresses = []
     for address in invited or ():
         address = str(address).strip().lower()
@@ -367,9 +382,9 @@ def _addresses(invited) -> tuple[str, ...]:
             ) from None
         if address not in addresses:
             addresses.append(address)
-    if len(addresses) > core.MOST_PLAYERS:
+    if len(addresses) > INVITATIONS_PER_DAY:
         raise BadRequest(
-            _("at most %(most)s addresses can be invited") % {"most": core.MOST_PLAYERS},
+            _("at most %(most)s addresses can be invited") % {"most": INVITATIONS_PER_DAY},
             code="invalid_invited",
         )
     return tuple(addresses)

@@ -2,13 +2,18 @@
 creation; each is sent an invitation whose link only opens the tournament's page; only
 the invited addresses (and the organiser) may join, by a POST."""
 
+import re
+
 import pytest
+from django.conf import settings
+from django.test import Client
 from django.utils import timezone
 
 from games import services
 from games.errors import BadRequest, Forbidden
 from games.mail import render
-from games.models import NoticeKind, Outbox, Tournament
+from games.mail import services as mail
+from games.models import NoticeKind, Outbox, RefusedAddress, Tournament
 from tests.conftest import make_user
 from tests.games.api_helpers import client_for, post
 from tests.tournaments.test_api import SWISS
@@ -86,3 +91,56 @@ def test_the_form_invites_addresses_one_per_line():
         "carol@example.org",
         "dan@example.org",
     ]
+
+
+def test_tournament_invitations_count_with_game_invitations_against_one_days_limit():
+    alice, bob = players(2)
+    client = client_for(alice)
+    too_many = [f"friend{number}@example.org" for number in range(services.INVITATIONS_PER_DAY + 1)]
+    refused = post(client, "/api/tournaments/", {**SWISS, "public": False, "invited": too_many})
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_invited"
+    assert f"at most {services.INVITATIONS_PER_DAY} addresses" in refused.json()["message"]
+    for number in range(services.INVITATIONS_PER_DAY // 3 - 1):
+        invite = [f"guest{number}-{seat}@example.org" for seat in range(3)]
+        services.game_create(creator=alice, game="azul", players=4, invite=invite)
+    invitation_only(alice, ["a@example.org", "b@example.org"])
+    body = {**SWISS, "public": False, "invited": ["c@example.org", "d@example.org"]}
+    refused = post(client, "/api/tournaments/", body)
+    assert refused.status_code == 429 and refused.json()["code"] == "invitations_throttled"
+    assert "make the tournament public" in refused.json()["message"]
+    assert 0 < int(refused["Retry-After"]) <= 86400
+    two = {"game": "azul", "players": 3, "invite": ["e@example.org", "f@example.org"]}
+    refused = post(client, "/api/games/", two)
+    assert refused.status_code == 429, "a game's invitation counts the tournament's too"
+    assert Tournament.objects.count() == 1
+    assert Outbox.objects.filter(recipient__in=["c@example.org", "e@example.org"]).count() == 0
+    invitation_only(bob, ["c@example.org"])
+
+
+def test_an_address_without_an_account_can_refuse_every_email_from_the_site():
+    alice, bob = players(2)
+    invitation_only(alice, ["stranger@example.org", bob.email])
+    row = Outbox.objects.get(recipient="stranger@example.org")
+    message = render.message(row, timezone.now())
+    link = re.search(r"(http\S+/mail/unsubscribe/\S+/)\n", message.body)[1]
+    assert message.extra_headers["List-Unsubscribe"] == f"<{link}>"
+    path = link.removeprefix(settings.SITE_URL)
+    page = Client().get(path)
+    assert "Stop every email from azulsite to this address?" in page.content.decode()
+    assert not RefusedAddress.objects.exists(), "opening the link refuses nothing"
+    answered = Client(enforce_csrf_checks=True).post(path)
+    assert "azulsite will send nothing more to this address" in answered.content.decode()
+    assert mail.outbox_send(outbox_id=row.pk) == "skipped"
+    services.game_create(creator=alice, game="azul", players=2, invite=["Stranger@Example.org"])
+    invitation_only(make_user("dave"), ["stranger@example.org"])
+    to_the_game = Outbox.objects.get(recipient="stranger@example.org", kind=NoticeKind.INVITATION)
+    assert "No more email from azulsite" in render.message(to_the_game, timezone.now()).body
+    later = Outbox.objects.filter(recipient="stranger@example.org").exclude(pk=row.pk)
+    assert [mail.outbox_send(outbox_id=each.pk) for each in later] == ["skipped", "skipped"]
+    assert not Outbox.objects.filter(recipient="stranger@example.org", cancelled_at=None).exists()
+    assert set(later.values_list("withdrawn_because", flat=True)) == {
+        "the address refused all email"
+    }
+    bobs = render.message(Outbox.objects.get(recipient=bob.email), timezone.now())
+    assert "/mail/unsubscribe/" in bobs.extra_headers["List-Unsubscribe"]
+    assert "No more email from azulsite to this address" not in bobs.body
