@@ -250,8 +250,7 @@ def _failed(ours, row: Outbox, error: Exception, now: datetime) -> None:
     """Release our claim (``ours``): the message did not reach the server, so nothing went
     out. A permanent refusal (5xx) or too many attempts give up."""
     row.refresh_from_db(fields=["attempts"])
-    code = getattr(error, "smtp_code", 0) or 0
-    permanent = isinstance(error, smtplib.SMTPRecipientsRefused) or code >= 500
+    permanent = _permanent(error)
     ours.filter(sent_at__isnull=True).update(
         claimed_at=None,
         data_started_at=None,
@@ -259,6 +258,14 @@ def _failed(ours, row: Outbox, error: Exception, now: datetime) -> None:
         due_at=now + _backoff(row),
         cancelled_at=now if permanent or row.attempts >= MAX_ATTEMPTS else None,
     )
+
+
+def _permanent(error: Exception) -> bool:
+    """Whether the server's refusal is for good (RFC 5321 4.2.1: a 5yz reply); a 4yz
+    reply, also to a recipient ("451 busy, try again later"), is tried again."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _text in error.recipients.values())
+    return (getattr(error, "smtp_code", 0) or 0) >= 500
 
 
 # --- the periodic jobs --------------------------------------------------------------------

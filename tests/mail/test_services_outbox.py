@@ -282,6 +282,27 @@ def test_a_send_the_server_refuses_is_tried_again_later(alice, bob, smtp, clock,
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("reply", "given_up"), [("451 4.3.2 busy", False), ("550 5.1.1 no", True)])
+def test_a_recipient_refused_for_now_is_tried_again_and_one_refused_for_good_is_not(
+    alice, bob, smtp, clock, reply, given_up
+):
+    """RFC 5321 4.2.1: a 4yz reply to RCPT TO is temporary, a 5yz one permanent (found by
+    the simulated community: a busy server's 451 lost the email for good)."""
+
+    async def refuse(server, session, envelope, address, rcpt_options) -> str:
+        return reply
+
+    smtp.handle_RCPT = refuse
+    start_game(alice, bob)
+    assert mail.sweep(now=clock.now)["sent"] == 0
+    row = Outbox.objects.filter(kind=NoticeKind.GAME_STARTED).first()
+    assert (row.cancelled_at is not None) is given_up, row.last_error
+    del smtp.handle_RCPT
+    mail.sweep(now=clock.advance(minutes=5))
+    assert (Outbox.objects.get(pk=row.pk).sent_at is None) is given_up
+
+
+@pytest.mark.django_db(transaction=True)
 def test_turned_off_kinds_and_an_unsubscribe_stop_those_emails(alice, bob, smtp, clock):
     email = channel("email")
     services.notices_choose(
