@@ -207,7 +207,8 @@ def failed_authentication(message: EmailMessage, sender: str) -> bool:
     several headers) that is ``fail``, or that is about another domain than the
     sender's (its ``header.from``: the server read another From than ours; a ``pass``
     counts only for the sender's own domain). No DMARC result is no verdict. A sender can
-    add such a header but gains nothing by it: it only gets their own reply refused."""
+    add such a header but gains nothing by it: it only gets their own reply refused (and
+    the seat's player told, at most once a day)."""
     domain = sender.rpartition("@")[2]
     for value in _values(message, "Authentication-Results"):
         for method, result, properties in authentication_results(value):

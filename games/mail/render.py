@@ -323,6 +323,8 @@ def compose(row: Outbox, now: datetime) -> Email:
     email.subject = texts.game_subject(game)
     email.preview = headlines.headline(row, seat_of_user(game, user), now)
     match kind:
+        case NoticeKind.REPLY_REFUSED if payload.get("refusal") == "forged":
+            email.paragraphs.append(str(texts.FORGED_HINT))
         case NoticeKind.REPLY_REFUSED:
             email.paragraphs.append(texts.words_hint(game))
         case NoticeKind.MOVE_CONFIRMED if "plan_lines" in payload or "plan_refused" in payload:

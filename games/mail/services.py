@@ -361,6 +361,10 @@ def reply_receive(*, raw: bytes, recipients: tuple[str, ...] = ()) -> str:
 # A player gets at most one refusal per game in this time, whatever they (or a robot
 # answering in their name) send: enough to learn what went wrong, never a loop.
 REFUSAL_INTERVAL = timedelta(hours=1)
+# A reply that failed its DMARC check is told to the seat's player, not to whoever wrote
+# it: anyone who knows a reply address could forge such replies, so the player hears of
+# them at most this often, across all their games.
+FORGED_REFUSAL_INTERVAL = timedelta(days=1)
 # How many of the lines a player wrote are searched for the move: a greeting or a
 # sentence may come first, a whole letter is not read.
 MOVE_LINES_READ = 10
@@ -376,14 +380,16 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
         return f"refused: {reply.sender_refused} (not answered)"
     if throttles.reply_flood(reply.sender):
         return "ignored: too many replies from this address this hour"
-    if reply.forged:
-        # The receiving server says the sender did not write it: answering the sender
-        # would answer someone else.
-        return _refuse(None, None, record, reply, "forged")
-    user = player_by_address(reply.sender)
     target = reply.addressed_to[0] if reply.addressed_to else None
     game = Game.objects.filter(pk=target.game_id).first() if target else None
-    seat = game.seats.filter(position=target.seat).first() if game else None
+    seat = game.seats.filter(position=target.seat).select_related("user").first() if game else None
+    if reply.forged:
+        # The receiving server says the sender did not write it: answering the From would
+        # answer someone else. The seat's player is told at their account's address, so
+        # that one whose mail a forwarder alters learns why their moves do not count.
+        player = seat.user if seat is not None else None
+        return _refuse(game if player else None, player, record, reply, "forged")
+    user = player_by_address(reply.sender)
     if seat is None or seat.user_id is None:
         return _refuse(None, user, record, reply, "wrong_address")
     if user is None or seat.user_id != user.pk:
@@ -519,7 +525,7 @@ def _refuse(game, user, record: InboundMessage, reply: inbound.Reply, code: str,
         reason = texts.refusal_reason({"refusal": code, "details": details})
     if user is None:
         return f"refused: {reason}"
-    held_back = _refusal_held_back(game, user, reply)
+    held_back = _refusal_held_back(game, user, reply, code)
     if held_back:
         return f"refused: {reason} (not answered: {held_back})"
     notify.reply_refused(
@@ -528,18 +534,28 @@ def _refuse(game, user, record: InboundMessage, reply: inbound.Reply, code: str,
     return f"refused: {reason}"
 
 
-def _refusal_held_back(game: Game | None, user, reply: inbound.Reply) -> str:
+def _refusal_held_back(game: Game | None, user, reply: inbound.Reply, code: str) -> str:
     """Why a refusal must not be sent: the message answers one of our refusals (an
     auto-responder we did not recognise), or the player had one for this game within
-    ``REFUSAL_INTERVAL``. The player's row is locked so two replies at once count as two."""
+    ``REFUSAL_INTERVAL`` — one for a failed DMARC check (``forged``) within
+    ``FORGED_REFUSAL_INTERVAL``, whatever the game. The player's row is locked so two
+    replies at once count as two."""
     refusals = Outbox.objects.filter(kind=NoticeKind.REPLY_REFUSED)
     if refusals.filter(message_id__in=reply.answers).exists():
         return "it answers a refusal"
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    now = timezone.now()
+    if code == "forged":
+        told = refusals.filter(
+            recipient=user.email,
+            payload__refusal="forged",
+            created_at__gte=now - FORGED_REFUSAL_INTERVAL,
+        )
+        return "one answer a day about failed DMARC checks" if told.exists() else ""
     recent = refusals.filter(
         game=game,
         recipient=user.email,
-        created_at__gte=timezone.now() - REFUSAL_INTERVAL,
+        created_at__gte=now - REFUSAL_INTERVAL,
     )
     if recent.exists():
         return "one answer per game and hour"

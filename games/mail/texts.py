@@ -43,6 +43,16 @@ REFUSAL_TEXT = {
     "moved_on": gettext_lazy("the game has moved on since that email. Here is the position now."),
 }
 
+# What the seat's player is told of a reply whose DMARC check failed (sent to their
+# account's address, at most once a day, whoever wrote it).
+FORGED_HINT = gettext_lazy(
+    "A forwarder, a mailing list or your mail provider changed the email on its way, so "
+    "the receiving server could not confirm that you wrote it, and it does not count as "
+    "your move. Reply from the address of your account without forwarding, or play on the "
+    "game's page. If you did not write it, ignore this email: we tell you this at most once "
+    "a day."
+)
+
 
 def game_name(slug: str) -> str:
     return words.game_name(slug)

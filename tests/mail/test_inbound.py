@@ -20,6 +20,7 @@ from tests.mail.conftest import (
     body_of,
     fixture_reply,
     free_port,
+    kind_of,
     moves_in,
     of_kind,
     player_to_move,
@@ -391,7 +392,9 @@ FAILED = [
 
 @pytest.mark.parametrize("results", FAILED)
 @pytest.mark.django_db(transaction=True)
-def test_a_reply_failing_dmarc_in_any_spelling_is_refused_unanswered(game, smtp, results):
+def test_a_reply_failing_dmarc_in_any_spelling_is_refused_and_told_only_to_the_seats_player(
+    game, smtp, results
+):
     player = player_to_move(game)
     email = turn_email(smtp, player)
     raw = authenticated_reply("gmail.eml", player, str(email["Reply-To"]), results)
@@ -399,7 +402,38 @@ def test_a_reply_failing_dmarc_in_any_spelling_is_refused_unanswered(game, smtp,
     assert "(DMARC failed)" in mail.reply_receive(raw=raw)
     assert player_to_move(game) == player
     mail.sweep()
-    assert len(smtp.messages) == before
+    assert [str(told["To"]) for told in smtp.messages[before:]] == [player.email]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_failing_dmarc_is_told_to_the_seats_player_at_their_account_once_a_day(
+    alice, bob, game, smtp
+):
+    player = player_to_move(game)
+    email = turn_email(smtp, player)
+    forwarded = "player.forwarded@relay.example"
+    failed = b"Authentication-Results: mx.play.example; dmarc=fail header.from=relay.example\r\n"
+    raw = failed + players_reply("gmail.eml", player, str(email["Reply-To"]))
+    before = len(smtp.messages)
+    outcome = mail.reply_receive(raw=with_from(raw, forwarded))
+    assert outcome.startswith("refused") and "(DMARC failed)" in outcome
+    mail.sweep()
+    (told,) = smtp.messages[before:]
+    assert str(told["To"]) == player.email, "the account's address, never the From as written"
+    said = " ".join(body_of(told).split())
+    assert "was not played" in said and "does not count as your move" in said
+    assert kind_of(told) == "reply_refused"
+    # Another forged reply the same day, to another of the player's games: not told again.
+    other = start_game(alice, bob)
+    seat = other.seats.get(user=player)
+    again = failed + players_reply(
+        "outlook.eml", player, tokens.reply_address(other.pk, seat.position, other.last_seq)
+    )
+    outcome = mail.reply_receive(raw=with_from(again, forwarded))
+    assert outcome.endswith("(not answered: one answer a day about failed DMARC checks)")
+    mail.sweep()
+    assert smtp.to(forwarded) == []
+    assert len(of_kind(smtp.to(player.email), "reply_refused")) == 1
 
 
 @pytest.mark.django_db(transaction=True)
