@@ -168,7 +168,9 @@ class TournamentListApi(Api):
             required=False,
             max_length=MOST_PLAYERS,
             help_text="invitation-only (public false): the email addresses it accepts, each "
-            "sent an invitation",
+            f"sent an invitation; at most {services.INVITATIONS_PER_DAY}, and they count with "
+            f"your game invitations ({services.INVITATIONS_PER_DAY} emails in any 24 hours: "
+            "429 invitations_throttled beyond)",
         )
 
     @extend_schema_serializer(component_name="TournamentPage")
@@ -192,7 +194,7 @@ class TournamentListApi(Api):
         summary="Open a new tournament",
         operation_id="tournaments_create",
         request=InputSerializer,
-        responses={201: DetailSerializer, **errors(400, 401)},
+        responses={201: DetailSerializer, **errors(400, 401, 429)},
     )
     def post(self, request):
         data = validated(self.InputSerializer, request.data)
