@@ -78,12 +78,20 @@ class Broker:
         self.waiting: list[tuple[datetime, int, str, list]] = []
         self.taken = 0
         self.down = False
-        with app.connection_for_write() as connection:
-            connection.default_channel.client.flushdb()
-            # Declared before anything is sent, as a worker declares them: Redis keeps a
-            # message only for a queue bound to its exchange.
-            for name in self.QUEUES:
-                SimpleQueue(connection.default_channel, name).close()
+        # The worker's own connection, as a worker keeps one open.
+        self.connection = app.connection_for_read()
+        self.connection.default_channel.client.flushdb()
+        # Declared before anything is sent, as a worker declares them: Redis keeps a
+        # message only for a queue bound to its exchange.
+        self.queues = [
+            SimpleQueue(self.connection.default_channel, name, no_ack=True) for name in self.QUEUES
+        ]
+
+    def close(self) -> None:
+        self.set_down(False)
+        for queue in self.queues:
+            queue.close()
+        self.connection.release()
 
     def set_down(self, down: bool) -> None:
         self.down = down
@@ -96,26 +104,19 @@ class Broker:
         """Move every message the broker holds to the worker's list of due work."""
         if self.down:
             return
-        with app.connection_for_read() as connection:
-            for name in self.QUEUES:
-                queue = SimpleQueue(connection.default_channel, name, no_ack=True)
+        for queue in self.queues:
+            while True:
                 try:
-                    while True:
-                        try:
-                            message = queue.get(block=False)
-                        except queue.Empty:
-                            break
-                        self.taken += 1
-                        args, _kwargs, _embed = message.decode()
-                        due = self.clock.now
-                        if eta := message.headers.get("eta"):
-                            waits = datetime.fromisoformat(eta) - datetime.now(
-                                datetime.fromisoformat(eta).tzinfo
-                            )
-                            due += max(waits, timedelta(0))
-                        self.waiting.append((due, self.taken, message.headers["task"], args))
-                finally:
-                    queue.close()
+                    message = queue.get(block=False)
+                except queue.Empty:
+                    break
+                self.taken += 1
+                args, _kwargs, _embed = message.decode()
+                due = self.clock.now
+                if eta := message.headers.get("eta"):
+                    at = datetime.fromisoformat(eta)
+                    due += max(at - datetime.now(at.tzinfo), timedelta(0))
+                self.waiting.append((due, self.taken, message.headers["task"], args))
 
     def due(self) -> list[tuple[str, list]]:
         """The tasks due now, in the order they were queued, taken off the list."""
