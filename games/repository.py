@@ -135,6 +135,15 @@ def game_table(game: Game, upto: int | None = None) -> tbl.Table:
     return table
 
 
+def row_table(game: Game) -> tbl.Table:
+    """The table at the game row's last event: for a read that derives things from both
+    (the seat to move, the status, the moves offered), so that they speak of one position
+    even when a move was committed after the row was read (the latest table, then, is one
+    event or more ahead of the row)."""
+    table = game_table(game)
+    return table if table.last_seq == game.last_seq else game_table(game, upto=game.last_seq)
+
+
 def table_remember(game: Game, table: tbl.Table) -> None:
     """Keep ``table`` (the game's, up to its last event) for the next read in this
     process: the writer's own table after an append, so no read folds it again."""

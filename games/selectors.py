@@ -378,21 +378,26 @@ def export_record(game: Game) -> list[dict]:
         "scores": game.scores,
         "winners": game.winners,
     }
-    return [header, *(public_event(event) for event in stored_events(game))]
+    # Up to the row's last event: the header and the events speak of one position.
+    events = stored_events(game, upto=game.last_seq)
+    return [header, *(public_event(event) for event in events)]
 
 
 def events_after(game: Game, after: int = 0) -> list[dict]:
-    """The public form of the game's events after seq ``after``, in order."""
-    return [public_event(event) for event in stored_events(game, after=after)]
+    """The public form of the game's events after seq ``after`` up to the game row's last
+    one (what the row read says of the game holds for them too), in order."""
+    return [public_event(event) for event in stored_events(game, after=after, upto=game.last_seq)]
 
 
-def move_history(game: Game) -> list[dict]:
-    """The game's history as the move list shows it: the start and every move (``end`` is
-    the seq after its last event, for ``game_table(upto=end)``), moves later voided marked
-    ``voided``, and notes, written for players, for undos, takebacks, resignations, clocks
-    and moderators' acts (who, when, why: the event's actor and reason)."""
+def move_history(game: Game, *, upto: int | None = None) -> list[dict]:
+    """The game's history up to event ``upto`` (the position the caller loaded: a move
+    committed since is not in it; by default the latest) as the move list shows it: the
+    start and every move (``end`` is the seq after its last event, for
+    ``game_table(upto=end)``), moves later voided marked ``voided``, and notes, written for
+    players, for undos, takebacks, resignations, clocks and moderators' acts (who, when,
+    why: the event's actor and reason)."""
     table = empty_table(game)
-    events = stored_events(game)
+    events = stored_events(game, upto=upto)
     decoded = [storage.decode(table, e.type, e.version, e.data) for e in events]
     replacing = {event.by for event in decoded if isinstance(event, tbl.SeatReplaced)}
     names = _actor_names({event.actor for event in events} | replacing)

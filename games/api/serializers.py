@@ -162,7 +162,7 @@ class GameDetailSerializer(GameSummarySerializer):
 
     def _table(self, game: Game) -> tbl.Table:
         if "table" not in self.context:
-            self.context["table"] = repository.game_table(game)
+            self.context["table"] = repository.row_table(game)
         return self.context["table"]
 
 

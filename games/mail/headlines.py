@@ -238,7 +238,8 @@ def game_over(game: Game, seats: Seats, title: str) -> str:
         return _("%(title)s is over.") % {"title": title}
     values = {"title": title, "winner": seats.name(winners[0])}
     if not table.engine.is_over(table.state):
-        left = [e for e in stored_events(game) if e.type == "table.Resigned"]
+        resigned = stored_events(game, upto=table.last_seq)
+        left = [e for e in resigned if e.type == "table.Resigned"]
         loser = left[-1].data["seat"] if left else None
         values["loser"] = seats.name(loser) if loser is not None else ""
         timed = bool(left) and left[-1].reason == tbl.TIME_RAN_OUT

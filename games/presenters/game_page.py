@@ -86,7 +86,7 @@ def game_context(game: Game, user) -> dict:
     """Everything the game page and its live parts show, for the person looking."""
     seat = selectors.seat_of(game, user)
     players = selectors.players_of(game)
-    table = repository.game_table(game)
+    table = repository.row_table(game)
     names = seat_names(players, len(table.players))
     actions = selectors.actions_of(game, table, seat)
     playing = actions.resign
@@ -183,7 +183,7 @@ def plan_board_context(game: Game, user, line: list[str], seq: int | None) -> di
     starts again (``moved_on``); a move that cannot be played ends the line before it
     (``refused``, for the page to say why)."""
     seat = selectors.seat_of(game, user)
-    table = repository.game_table(game)
+    table = repository.row_table(game)
     actions = selectors.actions_of(game, table, seat)
     if not actions.resign or actions.move or table.over:
         return None
@@ -301,7 +301,7 @@ def move_log(
     words from the events it caused, with its notation beside it; the latest marked."""
     board = board_of(game.game_type)
     counting = {step.seq: step for step in table.steps}
-    history = selectors.move_history(game)
+    history = selectors.move_history(game, upto=table.last_seq)
     number = 0
     for entry in history:
         if entry["kind"] != "move":
@@ -631,6 +631,8 @@ def live_update(request, game: Game, *, seq: str | None, chat: str | None) -> di
         answer["reload"] = True
         return answer
     context = game_context(game, request.user)
+    # The position the parts show: a move committed since the row was read is in them.
+    answer["seq"] = context["table"].last_seq
     answer["my_turn"] = context["my_turn"]
     answer["title"] = _page_title(context)
     if seq_changed:
@@ -638,6 +640,8 @@ def live_update(request, game: Game, *, seq: str | None, chat: str | None) -> di
             answer["parts"][part] = render_to_string(f"game/_{part}.html", context, request)
     if chat_changed:
         answer["parts"]["chat"] = render_to_string("game/_chat.html", context, request)
+        # The chat as rendered: a message written since the first look comes with it.
+        answer["chat"] = context["chat_last"]
     return answer
 
 

@@ -12,7 +12,7 @@ from games.presenters.game_page import analysis, last_move, move_log, seat_names
 def replay_context(game: Game, *, at: str | None) -> dict:
     """The game at the end of the move ``at`` names (a seq; the latest move if it names
     none, the nearest move before it if it falls between moves)."""
-    table = repository.game_table(game)
+    table = repository.row_table(game)
     players = selectors.players_of(game)
     names = seat_names(players, len(table.players))
     history = move_log(game, table, players, names, None)
@@ -40,7 +40,7 @@ def replay_context(game: Game, *, at: str | None) -> dict:
         "last_move": last_move(board_of(game.game_type), table, view),
     }
     if game.status == Game.Status.FINISHED:
-        full = repository.game_table(game)
+        full = repository.row_table(game)
         context["analysis"] = analysis(game, full, names, history)
         context["judged"] = next(
             (e for e in history if e["kind"] == "move" and e["end"] == shown and e.get("mark")),
