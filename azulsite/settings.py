@@ -306,6 +306,9 @@ BOT_HARD_SECONDS = float(os.environ.get("BOT_HARD_SECONDS", "2"))
 # A snapshot of a game's folded table every so many events, so that no read folds more
 # than about this many; and the memory a process may keep folded tables in.
 TABLE_SNAPSHOT_EVERY = int(os.environ.get("TABLE_SNAPSHOT_EVERY", "40"))
+# A task playing computer players goes on while one is to move, this long at most, then
+# hands over to a new task (so that one game's computers never hold a worker for long).
+BOT_TASK_SECONDS = float(os.environ.get("BOT_TASK_SECONDS", "10"))
 TABLE_CACHE_MB = float(os.environ.get("TABLE_CACHE_MB", "64"))
 # Post-game analysis: the hard bot's simulations per position (a fixed number, so an
 # analysis repeats itself; about a second a position on one core).

@@ -7,10 +7,14 @@ transaction queues the Celery task ``bot_move`` on commit (the reaction
 ``reactions.computer_player_queued``); the task reads the table and decides *outside* the
 game's lock (the hard level thinks for ``BOT_HARD_SECONDS``), then locks the game and
 submits with the seq it read. A stale seq means someone acted meanwhile: it reads again.
+The task goes on while a computer is to move (the next bot seat, a bot's second placement),
+one broker round trip for them all, for ``BOT_TASK_SECONDS`` at most, then hands over to a
+new task (issue 42: three computer players gave the turn back only after three tasks).
 A task the broker lost is made up for by the minute sweep (``bots_sweep``). A bot sees the
 engine state only (``games.bots``), never the game's RNG or secret."""
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -19,13 +23,13 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from azulsite.celery import send_quickly
 from games import bots, notify
 from games import table as tbl
 from games.models import BotLevel, Game, Seat
 from games.repository import game_table
 from games.selectors import bot_actor
 from games.services.common import act, bot_seed, games_swept, locked_game
-from games.services.deadlines import LONGEST_TURN
 
 log = logging.getLogger(__name__)
 
@@ -66,24 +70,26 @@ def _owed(game: Game | None, now: datetime) -> _Owed | None:
 
 
 def bot_move(*, game_id: int, now: datetime | None = None) -> int:
-    """Play what a bot owes in the game now, if anything: a bot seat's move, or the whole
-    turn of a seat whose time ran out (timeout policy ``bot``; its player is told, as for
-    every timeout). Returns the moves played."""
-    played: list[str] = []
-    seat = None
-    for _ in range(LONGEST_TURN):
-        owed = _owed(_read(game_id), now or timezone.now())
-        if owed is None or (seat is not None and owed.seat.position != seat.position):
+    """Play what bots owe in the game now, while they owe it: bot seats' moves, and the
+    whole turn of a seat whose time ran out (timeout policy ``bot``; its player is told, as
+    for every timeout). After ``BOT_TASK_SECONDS`` a new task is asked to go on. Returns the
+    moves played."""
+    began = time.monotonic()
+    count, seat, played = 0, None, []
+    while (owed := _owed(_read(game_id), now or timezone.now())) is not None:
+        if count and time.monotonic() - began > settings.BOT_TASK_SECONDS:
+            if not send_quickly("games.tasks.bot_move", [game_id]):
+                log.warning("game %s: broker unreachable; the sweep will play on", game_id)
             break
-        seat = owed.seat
+        if seat is None or owed.seat.position != seat.position:
+            # The moves of one seat's turn, for the notice of a timeout.
+            seat, played = owed.seat, []
         move = _play(game_id, owed, now, played)
         if move is None:
             break
         played.append(move)
-        if not owed.auto:
-            # A bot seat plays one move per task: its next turn is queued like any other.
-            break
-    return len(played)
+        count += 1
+    return count
 
 
 def _read(game_id: int) -> Game | None:
@@ -127,6 +133,7 @@ def _submit(game: Game, table: tbl.Table, owed: _Owed, command, now, played: lis
         reason=reason,
         table=table,
         at=now,
+        plays_on=True,
     )
     if owed.auto == "timeout" and after.to_move() != owed.seat.position:
         notify.timed_out(game, owed.seat, moves=played)

@@ -123,6 +123,7 @@ def act(
     at: datetime | None = None,
     by: int | None = None,
     looking: bool = True,
+    plays_on: bool = False,
 ) -> tuple[tbl.Table, list[StoredEvent]]:
     """Decide a table command, append what it causes, then the moves nobody has a choice
     about (a resigned seat's turns, a single legal move), and run the reactions over the
@@ -131,7 +132,8 @@ def act(
     deadline or a vacation that ran out); ``by``: the id of the person whose act it is,
     where ``actor`` does not name them (a start caused by the last player to join);
     ``looking``: whether that person sees the result where they acted (a page, the API:
-    they are not told of it), not so for an emailed reply.
+    they are not told of it), not so for an emailed reply; ``plays_on``: the computer
+    player's task that acts goes on playing the computers to move (``bots.bot_move``).
     Raises the service error of a refusal; an engine's ``IllegalMove`` passes through."""
     before = table or game_table(game)
     try:
@@ -164,7 +166,16 @@ def act(
         table, more_records, more = append(game, table, events, actor=actor, at=at, state=state)
         records += more_records
         written += more
-    change = Change(game, before, table, tuple(records), by, at or timezone.now(), voided=voided)
+    change = Change(
+        game,
+        before,
+        table,
+        tuple(records),
+        by,
+        at or timezone.now(),
+        voided=voided,
+        computers_played_on=plays_on,
+    )
     with writes_together():
         react(change)
     every = settings.TABLE_SNAPSHOT_EVERY

@@ -36,7 +36,8 @@ class Change:
     ``after`` it, the events ``appended`` (as the table reads them), the moves ``voided``
     (the steps after that seq, by an undo, a takeback or a revert), ``by`` whom (the id of
     the person whose act it was, who is looking at its result; ``None`` for the system, a
-    computer player or the sweep) and when (``now``)."""
+    computer player or the sweep) and when (``now``); ``computers_played_on``: the write is a
+    computer player's in a task that goes on while computers are to move."""
 
     game: Game
     before: tbl.Table
@@ -45,6 +46,7 @@ class Change:
     by: int | None
     now: datetime
     voided: int | None = None
+    computers_played_on: bool = False
 
     @property
     def started(self) -> bool:
@@ -141,7 +143,10 @@ def computer_player_queued(change: Change) -> None:
     """A computer player to move is asked to play once the change is committed: when the
     turn passed to it, when its own move leaves it to move again (a bonus tile, a
     second placement), and when a takeback or a revert leaves it to move again (its move
-    was taken back), so consecutive moves never wait for the minute sweep."""
+    was taken back), so consecutive moves never wait for the minute sweep. Not when the
+    write is a computer's in a task that goes on playing (``bots.bot_move``)."""
+    if change.computers_played_on:
+        return
     moved = change.turn_passed or change.events(tbl.Moved) or change.voided is not None
     if moved and bot_seat_to_move(change.game) is not None:
         transaction.on_commit(partial(_bot_move_queued, change.game.pk))

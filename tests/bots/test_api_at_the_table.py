@@ -31,7 +31,7 @@ def test_a_bot_seat_completes_a_game_with_a_person_over_the_api(alice):
             body = {"move": offered["moves"][0]["move"], "expected_seq": offered["last_seq"]}
             assert post(client, url(game["id"], "moves"), body).status_code == 201
         else:
-            assert tasks.bot_move(game["id"]) == 1
+            assert tasks.bot_move(game["id"]) >= 1
     assert game["status"] == "finished"
     record = export_lines(client.get(url(game["id"], "export")))
     assert {seat["player"] for seat in record[0]["seats"]} == {"Alice", "Computer (easy)"}

@@ -31,10 +31,11 @@ def quick_hard_bot(settings):
 def bot_tasks(monkeypatch) -> list:
     """The computer players' moves the reactions asked for, instead of a broker."""
     queued = []
-    monkeypatch.setattr(
-        "games.services.reactions.send_quickly",
-        lambda name, args, **kw: queued.append((name, args)),
-    )
+    for module in ("reactions", "bots"):
+        monkeypatch.setattr(
+            f"games.services.{module}.send_quickly",
+            lambda name, args, **kw: queued.append((name, args)),
+        )
     return queued
 
 
@@ -105,6 +106,40 @@ def test_a_bot_turn_is_queued_on_commit_and_the_task_plays_it(
 
 
 @pytest.mark.django_db
+def test_one_task_plays_every_computer_to_move_until_a_person_is(
+    alice, django_capture_on_commit_callbacks, bot_tasks
+):
+    game = services.game_create(creator=alice, game="azul", players=4, bots=["easy"] * 3)
+    game.refresh_from_db()
+    if game.to_move == human_seat(game):
+        play_as_human(game, alice)
+    bot_tasks.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        played = tasks.bot_move(game.pk)
+    game.refresh_from_db()
+    assert played >= 1
+    assert game.to_move == human_seat(game) or game.status != Game.Status.ACTIVE
+    assert bot_tasks == [], "no task asked for the moves it played itself"
+
+
+@pytest.mark.django_db
+def test_a_task_out_of_time_hands_the_computers_next_move_to_a_new_task(
+    alice, settings, django_capture_on_commit_callbacks, bot_tasks
+):
+    settings.BOT_TASK_SECONDS = 0
+    game = services.game_create(creator=alice, game="azul", players=4, bots=["easy"] * 3)
+    game.refresh_from_db()
+    if game.to_move == human_seat(game):
+        play_as_human(game, alice)
+    bot_tasks.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.bot_move(game.pk) == 1
+    game.refresh_from_db()
+    if game.to_move != human_seat(game):
+        assert bot_tasks == [("games.tasks.bot_move", [game.pk])]
+
+
+@pytest.mark.django_db
 def test_a_game_against_the_computer_is_played_to_the_end(alice):
     game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
     game.refresh_from_db()
@@ -114,7 +149,7 @@ def test_a_game_against_the_computer_is_played_to_the_end(alice):
         if game.to_move == human_seat(game):
             play_as_human(game, alice)
         else:
-            assert services.bot_move(game_id=game.pk) == 1
+            assert services.bot_move(game_id=game.pk) >= 1
             game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.result.excluded == "bot"
@@ -333,7 +368,9 @@ def test_a_takeback_against_the_computer_alone_is_accepted_and_the_computer_play
     assert table.takeback is None and table.steps[-1].last == back_to
     assert game.to_move != human_seat(game), "the move after that point was a computer's"
     assert queued == [("games.tasks.bot_move", [game.pk])], "asked to play again at once"
-    assert services.bot_move(game_id=game.pk) == 1
+    assert services.bot_move(game_id=game.pk) >= 1
+    game.refresh_from_db()
+    assert game.to_move == human_seat(game), "the computers played on to Alice's turn"
 
 
 @pytest.mark.django_db

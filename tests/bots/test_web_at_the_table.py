@@ -34,7 +34,7 @@ def test_a_bot_seat_completes_a_game_with_a_person_on_the_website(client, alice)
             body = {"move": move, "expected_seq": game.last_seq}
             assert client.post(f"/games/{game.pk}/move/", body).status_code == 302
         else:
-            assert tasks.bot_move(game.pk) == 1
+            assert tasks.bot_move(game.pk) >= 1
     assert game.status == Game.Status.FINISHED
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "Computer (easy)" in page
