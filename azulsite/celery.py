@@ -1,5 +1,8 @@
 """The Celery application. Periodic jobs run from beat: each is a short task that sweeps
-database columns (deadlines, reminders, the outbox); nothing waits in the broker for long."""
+database columns (deadlines, reminders, the outbox). Tasks are asked for when their work
+is due, never with a countdown: what is due later waits in a ``due_at`` column for the
+sweep, so a worker holds no message for long (``docs/service.md``, "The worker and its
+broker")."""
 
 import os
 
@@ -20,14 +23,14 @@ app.conf.beat_schedule = {
 }
 
 
-def send_quickly(name: str, args: list, *, countdown: float | None = None) -> bool:
-    """Ask a worker to run task ``name``; whether the broker took it. One quick try: the
-    caller's transaction has committed, and what it asked for is also found by the minute
-    sweep, so a broker that is down is reported, never waited for or raised."""
+def send_quickly(name: str, args: list) -> bool:
+    """Ask a worker to run task ``name`` now; whether the broker took it. One quick try:
+    the caller's transaction has committed, and what it asked for is also found by the
+    minute sweep, so a broker that is down is reported, never waited for or raised."""
     try:
         with app.pool.acquire(block=True) as connection:
             connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
-            app.send_task(name, args=args, countdown=countdown, retry=False, connection=connection)
+            app.send_task(name, args=args, retry=False, connection=connection)
     except (OperationalError, OSError):
         return False
     return True

@@ -1,7 +1,7 @@
 """Writing the outbox: a row per email in the writer's transaction, and a Celery task to
-send it once that transaction commits. If the broker is down or loses the task, the
-minute sweep sends the row anyway: the row, not the task, is the truth. The task is asked
-for by name: the mail door that sends it is above this layer."""
+send it once that transaction commits if it is due by then. If the broker is down or loses
+the task, the minute sweep sends the row anyway: the row, not the task, is the truth. The
+task is asked for by name: the mail door that sends it is above this layer."""
 
 import logging
 from datetime import datetime
@@ -16,21 +16,20 @@ from games.prepared import write
 
 log = logging.getLogger(__name__)
 
-# Rows due later than this are left to the minute sweep, which runs every minute: no long
-# countdowns in the broker, and no broker call at all for a move's "your turn" (due after
-# YOUR_TURN_GRACE_SECONDS), which then leaves within a minute of being due.
-LONGEST_COUNTDOWN_SECONDS = 60
-
 
 def queue(
     game: Game | None, seq: int, recipient: str, kind: str, *, user=None, due_at=None, **payload
 ) -> bool:
     """Queue an email to ``user`` at ``recipient`` once per (game, seq, recipient, kind): a
-    worker is asked after commit to send it when due, or the minute sweep sends it if it
-    is due later than a minute. Whether it is new (``True`` too for a held write, whose
+    worker is asked after commit to send it if it is due now, and the minute sweep sends
+    it once due if it is due later. Whether it is new (``True`` too for a held write, whose
     answer nobody reads: ``_insert_once``)."""
-    due_at = due_at or timezone.now()
-    soon = (due_at - timezone.now()).total_seconds() <= LONGEST_COUNTDOWN_SECONDS
+    now = timezone.now()
+    due_at = due_at or now
+    # No countdown for a row due later, like a move's "your turn" after its grace period:
+    # a task held in a worker's memory does not survive a broker restart (docs/service.md,
+    # "The worker and its broker"), and the sweep sends it within a minute of its due_at.
+    soon = due_at <= now
     if game is None:
         # NULL never conflicts in a unique constraint: emails about no game are looked up.
         row, created = Outbox.objects.get_or_create(
@@ -42,7 +41,7 @@ def queue(
         )
         outbox_id = row.pk if created else None
     else:
-        # Only an email due soon needs its id, for the worker.
+        # Only an email due now needs its id, for the worker.
         user_id = user.pk if user is not None else None
         outbox_id = _insert_once(
             game, seq, recipient, user_id, kind, payload, due_at, returning=soon
@@ -50,7 +49,7 @@ def queue(
         if not soon:
             return True
     if outbox_id is not None and soon:
-        transaction.on_commit(partial(enqueue, outbox_id, due_at))
+        transaction.on_commit(partial(enqueue, outbox_id))
     return outbox_id is not None
 
 
@@ -94,9 +93,8 @@ def _insert_once(
     return row[0] if row else None
 
 
-def enqueue(outbox_id: int, due_at: datetime) -> None:
-    """Ask a worker to send the row when it is due. A broker that cannot be reached is
-    logged, never raised: the move that queued the email is already committed."""
-    delay = max(0.0, (due_at - timezone.now()).total_seconds())
-    if not send_quickly("games.tasks.send_outbox", [outbox_id], countdown=delay or None):
+def enqueue(outbox_id: int) -> None:
+    """Ask a worker to send the row now. A broker that cannot be reached is logged, never
+    raised: the move that queued the email is already committed."""
+    if not send_quickly("games.tasks.send_outbox", [outbox_id]):
         log.warning("outbox %s: broker unreachable; the sweep will send it", outbox_id)

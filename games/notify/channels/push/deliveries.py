@@ -1,10 +1,10 @@
 """Writing the push deliveries: one row per device of the reader, in the writer's
-transaction and in one statement, and a Celery task (asked for by name) per row due soon
+transaction and in one statement, and a Celery task (asked for by name) per row due now
 once that transaction commits. Rows due later, like a move's "your turn" after its grace
-period, are left to the minute sweep, as for email (``channels.email.outbox``)."""
+period, are left to the minute sweep, never to a countdown, as for email
+(``channels.email.outbox``)."""
 
 import logging
-from datetime import datetime
 from functools import partial
 
 from django.db import connection, transaction
@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from azulsite.celery import send_quickly
 from games.models import PushDelivery, PushSubscription
-from games.notify.channels.email.outbox import LONGEST_COUNTDOWN_SECONDS
 from games.notify.notice import Notice
 from games.prepared import write
 
@@ -24,7 +23,7 @@ def queue(notice: Notice) -> bool:
     key, kind); whether the statement may have written one (a held write is not read)."""
     now = timezone.now()
     due_at = notice.due_at or now
-    soon = (due_at - now).total_seconds() <= LONGEST_COUNTDOWN_SECONDS
+    soon = due_at <= now
     operations = connection.ops
     # The move that led here, so the push can say what happened even if more follow.
     payload = {**notice.payload, "seq": notice.game.last_seq}
@@ -51,13 +50,12 @@ def queue(notice: Notice) -> bool:
         cursor.execute(sql + " RETURNING id", params)
         ids = [row[0] for row in cursor.fetchall()]
     for delivery_id in ids:
-        transaction.on_commit(partial(enqueue, delivery_id, due_at))
+        transaction.on_commit(partial(enqueue, delivery_id))
     return bool(ids)
 
 
-def enqueue(delivery_id: int, due_at: datetime) -> None:
-    """Ask a worker to push the row when it is due; a broker out of reach is logged, never
-    raised (the change is committed, and the sweep sends the row)."""
-    delay = max(0.0, (due_at - timezone.now()).total_seconds())
-    if not send_quickly("games.tasks.send_push", [delivery_id], countdown=delay or None):
+def enqueue(delivery_id: int) -> None:
+    """Ask a worker to push the row now; a broker out of reach is logged, never raised (the
+    change is committed, and the sweep sends the row)."""
+    if not send_quickly("games.tasks.send_push", [delivery_id]):
         log.warning("push %s: broker unreachable; the sweep will send it", delivery_id)
