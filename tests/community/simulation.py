@@ -743,15 +743,33 @@ class _Discard:
         pass
 
 
-def summary(figures: Figures) -> str:
+def summary(community: Community) -> str:
+    """What the community did and what the site sent, as JSON."""
+    from events.models import Event
+
+    figures = community.figures
+    games = Counter(
+        f"{kind} {status}" for kind, status in Game.objects.values_list("game_type", "status")
+    )
     return json.dumps(
         {
+            "seed": community.seed,
+            "people": community.count,
+            "days": community.days,
             "steps": figures.steps,
+            "games": dict(sorted(games.items())),
+            "tournaments": dict(Counter(Tournament.objects.values_list("status", flat=True))),
+            "moves": Event.objects.filter(type="table.Moved").count(),
+            "emails sent": Outbox.objects.filter(sent_at__isnull=False).count(),
+            "emails delivered": len(community.mail.messages),
+            "pushes sent": PushDelivery.objects.filter(sent_at__isnull=False).count(),
+            "pushes refused (500)": community.push.answers.failed,
             "actions": dict(figures.actions),
             "refusals": dict(figures.refusals.most_common(12)),
             "tasks": dict(figures.tasks),
             "faults": dict(figures.faults),
             "checks": dict(figures.checks),
+            "failures": len(community.failures),
             "seconds": round(figures.seconds, 1),
         },
         indent=2,
