@@ -1,7 +1,9 @@
 """Shared fixtures: a few named users, as in every story we tell about the site."""
 
 import copy
+import os
 from unittest import mock
+from urllib.parse import urlsplit
 from uuid import uuid4
 
 import pytest
@@ -10,6 +12,28 @@ from django.db.backends.postgresql.operations import DatabaseOperations
 from django.utils import translation
 
 _sql_flush = DatabaseOperations.sql_flush
+REDIS_ADDRESSES = ("REDIS_URL", "CELERY_BROKER_URL", "CACHE_URL")
+
+
+def redis_database_of_worker(url: str, worker: int) -> str:
+    """``url`` with its Redis database number moved on by ``worker``."""
+    parts = urlsplit(url)
+    first = int(parts.path.strip("/") or 0)
+    return parts._replace(path=f"/{first + worker}").geturl()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
+    """Each pytest-xdist worker has a Redis database of its own, as pytest-django gives it a
+    test database of its own (``_gw0``, ``_gw1``): worker N uses the database N after the one
+    the environment names (``make test``'s 0 and 1). The tests that flush or drain the
+    broker (real Celery workers, the simulated community) then never meet another worker's
+    tasks. Set in each worker's environment before it starts, so Django's settings and every
+    process a test starts read it."""
+    for number, spec in enumerate(specs):
+        for name in REDIS_ADDRESSES:
+            if os.environ.get(name, "").startswith("redis://"):
+                spec.env[name] = redis_database_of_worker(os.environ[name], number)
 
 
 def _sql_flush_past_the_history_guard(self, style, tables, **options):

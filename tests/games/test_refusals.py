@@ -195,7 +195,13 @@ def test_every_raise_site_belongs_to_a_registered_game():
     assert {where for _, _, where, _ in RAISED_BY_GAME} == {where for _, _, where in RAISED}
 
 
-@pytest.mark.parametrize(("code", "names", "where", "game"), RAISED_BY_GAME, ids=str)
+def _param_id(value) -> str:
+    """A parameter's part of a test's id; a set's names in order, so that every run and
+    every xdist worker (each with its own string hashing) names the test alike."""
+    return "+".join(sorted(value)) if isinstance(value, frozenset) else str(value)
+
+
+@pytest.mark.parametrize(("code", "names", "where", "game"), RAISED_BY_GAME, ids=_param_id)
 @pytest.mark.parametrize("language", ["en", "es", "pt", "pl"])
 def test_every_sentence_renders_with_the_params_of_its_raise_site(
     code, names, where, game, language
