@@ -1,7 +1,8 @@
 """``make run``: the web server and a Celery worker with embedded beat, together, until
 Ctrl-C stops both. Uses whatever the environment configures (SQLite and the filesystem
 broker by default). The workers start quietly, so that what a new user needs ends the
-output: the address, the demo logins and where the sign-in emails land."""
+output: the address, the demo logins and where the sign-in emails land. A worker that
+stops on its own is started again, as a platform restarts the Procfile's processes."""
 
 import os
 import signal
@@ -11,6 +12,9 @@ import time
 import urllib.request
 
 HOST, PORT = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
+# A worker that cannot start at all (a wrong setting) is tried again this often, not in
+# a tight loop that would bury its error.
+RESTART_PAUSE_SECONDS = 5.0
 
 
 def stop(signum, frame) -> None:
@@ -28,6 +32,35 @@ def worker(*options: str) -> subprocess.Popen:
     return subprocess.Popen(
         [*command, *options, "--loglevel=warning", "--concurrency=1"], env=environment
     )
+
+
+class Supervised:
+    """A quiet worker (``worker``) that is started again whenever it stops before
+    ``make run`` does: a broker that restarts can end a worker (``docs/service.md``, "The
+    worker and its broker"), and nobody watches ``make run`` to start it by hand."""
+
+    def __init__(self, name: str, *options: str) -> None:
+        self.name, self.options = name, options
+        self.start()
+
+    def start(self) -> None:
+        self.process = worker(*self.options)
+        self.started = time.monotonic()
+
+    def keep_running(self) -> None:
+        """Start the worker again if it stopped, once ``RESTART_PAUSE_SECONDS`` have passed
+        since it was last started, with a line saying so."""
+        if self.process.poll() is None:
+            return
+        if time.monotonic() - self.started < RESTART_PAUSE_SECONDS:
+            return
+        print(
+            f"make run: the {self.name} worker stopped (exit status {self.process.returncode});"
+            " starting it again",
+            file=sys.stderr,
+            flush=True,
+        )
+        self.start()
 
 
 def banner(url: str) -> str:
@@ -53,15 +86,18 @@ def banner(url: str) -> str:
 
 
 def main() -> int:
+    # Ctrl-C reaches the workers too and stops them: it must stop this process as well,
+    # even where it was started with SIGINT ignored, or it would start them again.
+    signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     python = sys.executable
-    processes = [
-        subprocess.Popen(
-            [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload", "--skip-checks"]
-        ),
-        worker("--beat", "--queues=celery"),
+    site = subprocess.Popen(
+        [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload", "--skip-checks"]
+    )
+    workers = [
+        Supervised("default", "--beat", "--queues=celery"),
         # Post-game analyses in a worker of their own: they never delay a move.
-        worker("--queues=analysis", "--hostname=analysis@%h"),
+        Supervised("analysis", "--queues=analysis", "--hostname=analysis@%h"),
     ]
     url = f"http://{HOST}:{PORT}/"
     try:
@@ -72,7 +108,9 @@ def main() -> int:
             except OSError:
                 time.sleep(0.2)
         print(banner(url), flush=True)
-        while all(process.poll() is None for process in processes):
+        while site.poll() is None:
+            for supervised in workers:
+                supervised.keep_running()
             time.sleep(0.5)
     except KeyboardInterrupt:
         pass
@@ -80,6 +118,7 @@ def main() -> int:
         # A second Ctrl-C while the workers finish their task must not interrupt the wait.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        processes = [site, *(supervised.process for supervised in workers)]
         for process in processes:
             if process.poll() is None:
                 process.send_signal(signal.SIGINT)
