@@ -36,6 +36,10 @@ def main() -> None:
         sys.exit("refusing to empty the development database: set DATABASE_URL")
     migrated()
     from django.db import connection
+    from django.test.utils import setup_test_environment
+
+    # The people's clients call the site as "testserver", as in the tests.
+    setup_test_environment()
 
     from tests.community.simulation import Community, CommunityFailure, summary
 

@@ -250,8 +250,9 @@ class Community:
             person = Person(
                 name=name,
                 user=user,
-                api=APIClient(),
-                web=Client(),
+                # Each from an address of their own, as the rate limits count people.
+                api=APIClient(REMOTE_ADDR=_address(index)),
+                web=Client(REMOTE_ADDR=_address(index)),
                 door=self.rng.choice(DOORS),
                 eagerness=self.rng.choice((0.05, 0.15, 0.3, 0.6)),
             )
@@ -498,7 +499,7 @@ class Community:
         open_ones = list(
             Tournament.objects.filter(status=Tournament.Status.REGISTRATION).order_by("pk")
         )
-        if open_ones and self.rng.random() < 0.7:
+        if open_ones and self.rng.random() < 0.9:
             tournament = self.rng.choice(open_ones)
             answer = self._call(person, "post", f"/api/tournaments/{tournament.pk}/join/")
             self._note(f"{person.name} joins tournament {tournament.pk} -> {answer.status_code}")
@@ -508,11 +509,13 @@ class Community:
                     f"{person.name} starts tournament {tournament.pk} -> {answer.status_code}"
                 )
             return
+        format = self.rng.choice(TOURNAMENT_FORMATS)
         body = {
             "name": f"Cup {self.figures.steps}",
-            "format": self.rng.choice(TOURNAMENT_FORMATS),
+            "format": format,
             "game": self.rng.choice(sorted(GAME_TYPES)),
             "per_game": 2,
+            "rounds": 2 if format == "swiss" else 0,
             "time_control": {"kind": "per_move", "days": 1},
             "round_days": 2,
             "min_players": 3,
@@ -719,6 +722,10 @@ def _restart_ids() -> None:
     with connection.cursor() as cursor:
         for statement in statements:
             cursor.execute(statement)
+
+
+def _address(index: int) -> str:
+    return f"10.{index // 62500}.{index // 250 % 250}.{index % 250 + 1}"
 
 
 def _code_of(answer) -> str:
