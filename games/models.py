@@ -745,3 +745,25 @@ class TournamentGame(models.Model):
 
     def __str__(self) -> str:
         return f"tournament {self.tournament_id}, round {self.round}: game {self.game_id}"
+
+
+class TournamentSnapshot(models.Model):
+    """A tournament folded up to event ``seq`` (``games.tournaments.storage``), so that a
+    read folds only the events after it: written by the write path every
+    ``storage.SNAPSHOT_EVERY`` events, discarded and rewritten by ``rebuild_projections``;
+    one folded by other code (``code``) is never read."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField()
+    code = models.CharField(max_length=16)
+    state = models.BinaryField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "seq"], name="tournament_snapshot_seq_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"tournament {self.tournament_id} at event {self.seq}"

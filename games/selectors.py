@@ -29,6 +29,7 @@ from games.models import (
     ProcessBeat,
     Seat,
     Tournament,
+    TournamentSnapshot,
 )
 from games.repository import (
     empty_table,
@@ -39,6 +40,7 @@ from games.repository import (
 )
 from games.seat_actions import SeatActions, seat_actions
 from games.tournaments import core as tournaments
+from games.tournaments import storage as tournament_storage
 from games.tournaments.standings import tie_break_names
 
 
@@ -748,8 +750,19 @@ TOURNAMENT_LISTS = {
 
 
 def tournament_state(tournament: Tournament) -> tournaments.Tournament:
-    """The tournament folded from its stream ``tournament:<id>``."""
-    return tournaments.fold([tournament_event(event) for event in load(tournament.stream)])
+    """The tournament folded from its stream ``tournament:<id>``: from its latest snapshot
+    that this code folded (``TournamentSnapshot``), and the events after it."""
+    found = (
+        TournamentSnapshot.objects.filter(
+            tournament_id=tournament.pk, code=tournament_storage.code_version()
+        )
+        .order_by("-seq")
+        .values_list("seq", "state")
+        .first()
+    )
+    seq, state = (found[0], tournament_storage.loads(bytes(found[1]))) if found else (0, None)
+    events = load(tournament.stream, after=seq)
+    return tournaments.fold([tournament_event(event) for event in events], state)
 
 
 def tournament_event(event: StoredEvent) -> tournaments.Event:

@@ -20,7 +20,15 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 from events import store
 from games import notify
 from games.errors import BadRequest, Conflict, Forbidden, ServiceError
-from games.models import Game, Rating, ResultSeat, Seat, Tournament, TournamentGame
+from games.models import (
+    Game,
+    Rating,
+    ResultSeat,
+    Seat,
+    Tournament,
+    TournamentGame,
+    TournamentSnapshot,
+)
 from games.selectors import (
     TOURNAMENT_NAMESPACE,
     departures,
@@ -43,6 +51,7 @@ from games.services.tables import (
     validate_time_control,
 )
 from games.tournaments import core
+from games.tournaments import storage as snapshots
 
 # Ruling: a player absent from a tournament game forfeits it when their time runs out, as
 # on Board Game Arena, so one absentee does not hold up a round with default moves.
@@ -170,7 +179,7 @@ def _decide(
         events = core.decide(state, command)
     except core.TournamentRefused as error:
         raise refusal(error) from None
-    appended = []
+    appended, before = [], tournament.last_seq
     while events:
         written = [_encoded(event) for event in events]
         # Recorded at ``now``: the row's times are the events' (``tournament_reproject``).
@@ -180,6 +189,8 @@ def _decide(
             state = core.evolve(state, event)
         appended += events
         events = _round_games(tournament, state, now=now)
+    if snapshots.crossed(before, tournament.last_seq):
+        snapshot_write(tournament, state)
     project(tournament, state, now=now)
     _standings_told(tournament, state, appended)
     return state, appended
@@ -261,8 +272,9 @@ def project(tournament: Tournament, state: core.Tournament, *, now: datetime) ->
 def tournament_reproject(*, tournament: Tournament) -> bool:
     """The row rebuilt from the tournament's events (``manage.py rebuild_projections``):
     status, round, players, last seq, and when it started and ended (the times of those
-    events); whether it had drifted."""
+    events), and its snapshot written anew from them; whether the row had drifted."""
     tournament = locked_tournament(tournament)
+    TournamentSnapshot.objects.filter(tournament=tournament).delete()
     events = store.load(tournament.stream)
     columns = ("status", "current_round", "players", "last_seq", "started_at", "finished_at")
     before = [getattr(tournament, column) for column in columns]
@@ -272,8 +284,29 @@ def tournament_reproject(*, tournament: Tournament) -> bool:
         f"{TOURNAMENT_NAMESPACE}.TournamentCancelled"
     )
     tournament.last_seq = events[-1].seq if events else 0
-    project(tournament, tournament_state(tournament), now=timezone.now())
+    state = tournament_state(tournament)
+    if tournament.last_seq >= snapshots.SNAPSHOT_EVERY:
+        snapshot_write(tournament, state)
+    project(tournament, state, now=timezone.now())
     return [getattr(tournament, column) for column in columns] != before
+
+
+def snapshot_write(tournament: Tournament, state: core.Tournament) -> None:
+    """Keep the folded tournament at its row's last event (``TournamentSnapshot``), for
+    reads to fold on from: one statement, replacing one at the same event that other code
+    folded."""
+    snapshot = TournamentSnapshot(
+        tournament=tournament,
+        seq=tournament.last_seq,
+        code=snapshots.code_version(),
+        state=snapshots.dumps(state),
+    )
+    TournamentSnapshot.objects.bulk_create(
+        [snapshot],
+        update_conflicts=True,
+        unique_fields=["tournament", "seq"],
+        update_fields=["code", "state"],
+    )
 
 
 def locked_tournament(tournament: Tournament | int) -> Tournament:
