@@ -69,3 +69,25 @@ def test_sqlite_refuses_raw_update_and_delete(tmp_path):
         with pytest.raises(sqlite3.DatabaseError, match="append-only"):
             db.execute(sql)
     assert db.execute("SELECT type FROM events_event").fetchall() == [("A",)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_autovacuum_visits_the_event_table_for_its_inserts_and_the_events_stay_readable():
+    from django.core.management import call_command
+
+    store.append("game-7", 0, [NewEvent("A", {"n": 1}), NewEvent("B")], actor="system")
+
+    def options() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'events_event'")
+            return cursor.fetchone()[0] or []
+
+    assert "autovacuum_vacuum_insert_scale_factor=0.01" in options()
+    call_command("migrate", "events", "0003", verbosity=0)
+    assert options() == []
+    call_command("migrate", verbosity=0)
+    assert "autovacuum_vacuum_insert_threshold=10000" in options()
+    assert [(e.seq, e.type, e.data) for e in store.load("game-7")] == [
+        (1, "A", {"n": 1}),
+        (2, "B", {}),
+    ]
