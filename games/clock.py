@@ -273,6 +273,39 @@ class Clock:
             return None
         return opens_at(self.hours_of(seat), now)
 
+    def time_left(self, now: datetime) -> TimeLeft | None:
+        """The time the seat to move has left at ``now``, the one figure every page, API
+        answer and email gives; ``None`` without a time control or a seat to move."""
+        seat = self.turn
+        if seat is None or not self.control.timed or seat >= len(self.banks):
+            return None
+        return TimeLeft(
+            seat=seat,
+            seconds=self.seconds_left(seat, now),
+            deadline=self.deadline(),
+            resting_until=self.resting_until(seat, now),
+            hours=self.hours_of(seat),
+        )
+
+
+@dataclass(frozen=True)
+class TimeLeft:
+    """The time left to the seat to move: ``seconds`` of its clock (of playing time, when
+    the seat has playing ``hours``), the wall-clock ``deadline`` (``None`` while its clock
+    is stopped by a moderator's pause or a vacation) and, while the clock rests outside
+    the seat's playing hours, when it runs again (``resting_until``)."""
+
+    seat: int
+    seconds: int
+    deadline: datetime | None
+    resting_until: datetime | None
+    hours: PlayingHours | None
+
+    @property
+    def stopped(self) -> bool:
+        """The clock stands still for another cause than the seat's playing hours."""
+        return self.deadline is None
+
 
 def _seconds(delta: timedelta) -> int:
     return int(delta.total_seconds())

@@ -17,6 +17,7 @@ from events.store import StoredEvent, load
 from games import table as tbl
 from games import table_storage as storage
 from games.bots.accuracy import CLEARLY_WORSE, DUBIOUS, game_accuracy, stretch_of
+from games.clock import TimeLeft
 from games.errors import NotFound
 from games.models import (
     Analysis,
@@ -36,6 +37,7 @@ from games.repository import (
     game_table,
     game_with_seats,
     no_such_game,
+    row_table,
     stored_events,
 )
 from games.seat_actions import SeatActions, seat_actions
@@ -292,10 +294,15 @@ def players_of(game: Game) -> list[dict]:
         if emails
         else {}
     )
+    computers = computer_numbers([seat.bot if not seat.user else "" for seat in seats])
     return [
         {
             "seat": seat.position,
-            "player": display_name(seat.user) if seat.user else bot_name(seat.bot),
+            "player": (
+                display_name(seat.user)
+                if seat.user
+                else bot_name(seat.bot, number=computers.get(index))
+            ),
             "bot": seat.bot or None,
             "status": seat.status,
             "invited": (
@@ -304,7 +311,7 @@ def players_of(game: Game) -> list[dict]:
                 else None
             ),
         }
-        for seat in seats
+        for index, seat in enumerate(seats)
     ]
 
 
@@ -316,6 +323,14 @@ def seat_clocks(game: Game) -> dict[int, int]:
             "position", "clock__bank_seconds"
         )
     )
+
+
+def time_left(game: Game, now: datetime) -> TimeLeft | None:
+    """The time left to the seat to move of a game in play, from the table at the row's
+    last event (``Clock.time_left``); ``None`` for a game not in play or without a clock."""
+    if game.status != Game.Status.ACTIVE:
+        return None
+    return row_table(game).clock.time_left(now)
 
 
 def display_name(user) -> str:
@@ -330,10 +345,31 @@ def bot_actor(level: str) -> str:
     return f"{BOT_ACTOR_PREFIX}{level}"
 
 
-def bot_name(level: str) -> str | None:
-    """A computer player's name for people, "Computer (hard)"; ``None`` for no level."""
+def computer_numbers(levels: list[str]) -> dict[int, int]:
+    """The number each computer player of a game goes by, by index in ``levels`` (the
+    seats in play order, a computer's level or '' for a person). Ruling: computers are
+    told apart by number, counted from 1 in seat order over every computer at the table
+    whatever its level ("Computer 1 (medium)", "Computer 2 (hard)"), and only in a game
+    with more than one; a lone computer keeps its plain name, "Computer (medium)"."""
+    computers = [index for index, level in enumerate(levels) if level in BotLevel.values]
+    if len(computers) < 2:
+        return {}
+    return {index: number for number, index in enumerate(computers, start=1)}
+
+
+def bot_name(level: str, *, number: int | None = None) -> str | None:
+    """A computer player's name for people, "Computer (hard)", or with its ``number`` at
+    a table of several (``computer_numbers``), "Computer 2 (hard)"; ``None`` for no
+    level."""
     if level not in BotLevel.values:
         return None
+    if number is not None:
+        # Translators: one of several computer players at a table, told apart by number;
+        # %(level)s is easy, medium or hard.
+        return gettext("Computer %(number)s (%(level)s)") % {
+            "number": number,
+            "level": BotLevel(level).label,
+        }
     return gettext("Computer (%(level)s)") % {"level": BotLevel(level).label}
 
 
@@ -403,9 +439,11 @@ def move_history(game: Game, *, upto: int | None = None) -> list[dict]:
     decoded = [storage.decode(table, e.type, e.version, e.data) for e in events]
     replacing = {event.by for event in decoded if isinstance(event, tbl.SeatReplaced)}
     names = _actor_names({event.actor for event in events} | replacing)
-    seat_names = {
-        p["seat"]: p["player"] for p in players_of(game) if p["seat"] is not None and p["player"]
-    }
+    players = players_of(game)
+    seat_names = {p["seat"]: p["player"] for p in players if p["seat"] is not None and p["player"]}
+    # The actor "bot:<level>" names a level, not a seat: a computer seat's own acts go by
+    # the seat's name, so that two computers of one level stay apart.
+    computer_seats = {p["seat"] for p in players if p["bot"] and p["seat"] is not None}
 
     def seat_name(seat: int) -> str:
         return seat_names.get(seat) or gettext("Player %(number)s") % {"number": seat + 1}
@@ -418,6 +456,9 @@ def move_history(game: Game, *, upto: int | None = None) -> list[dict]:
                 current["end"] = stored.seq
             continue
         actor = names.get(stored.actor, stored.actor)
+        acting_seat = getattr(event, "seat", None)
+        if acting_seat in computer_seats and stored.actor.startswith(BOT_ACTOR_PREFIX):
+            actor = seat_names[acting_seat]
         base = {
             "seq": stored.seq,
             "end": stored.seq,

@@ -12,12 +12,14 @@ from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
 from games.boards import title_of
+from games.durations import time_left_text
 from games.errors import ServiceError
 from games.forms import (
     GameCreateForm,
@@ -104,16 +106,19 @@ def _rows(games) -> list[dict]:
     games = list(games)
     over = [g for g in games if g.status in (Game.Status.FINISHED, Game.Status.ABORTED)]
     left = selectors.departures(over)
+    now = timezone.now()
     rows = []
     for game in games:
         players = selectors.players_of(game)
         names = {p["seat"]: p["player"] for p in players if p["seat"] is not None}
+        time_left = selectors.time_left(game, now)
         rows.append(
             {
                 "game": game,
                 "title": title_of(game.game_type),
                 "players": players,
                 "to_move": names.get(game.to_move),
+                "time_left": time_left_text(time_left) if time_left else "",
                 "ending": row_ending(game, names, left.get(game.pk, [])),
             }
         )

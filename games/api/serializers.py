@@ -7,6 +7,8 @@ from rest_framework import serializers
 
 from games import repository, selectors
 from games import table as tbl
+from games.clock import TimeLeft
+from games.durations import time_left_text
 from games.models import Game
 from games.registry import game_type
 
@@ -89,6 +91,27 @@ class PlayingHoursSerializer(serializers.Serializer):
     zone = serializers.CharField(help_text="the player's time zone, e.g. Europe/Warsaw")
 
 
+@extend_schema_serializer(component_name="TimeLeft")
+class TimeLeftSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="the seat to move")
+    seconds = serializers.IntegerField(
+        help_text="what its clock has left; in a game with playing hours, of playing time"
+    )
+    deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when that runs out on the wall clock; null while the clock is stopped "
+        "(a moderator's pause, a vacation)",
+    )
+    resting_until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="while the clock rests outside the seat's playing hours: when it runs "
+        "again; else null",
+    )
+    text = serializers.CharField(
+        help_text="the same in words, in your language: what the pages and emails say"
+    )
+
+
 @extend_schema_serializer(component_name="GameDetail")
 class GameDetailSerializer(GameSummarySerializer):
     """A game with its settings, the open takeback and what the caller may do."""
@@ -114,6 +137,10 @@ class GameDetailSerializer(GameSummarySerializer):
         help_text="while the clock of the seat to move rests outside its playing hours: "
         "when it runs again; else null"
     )
+    time_left = serializers.SerializerMethodField(
+        help_text="the time left to the seat to move, as the pages and emails say it; "
+        "null without a clock or a seat to move"
+    )
 
     @extend_schema_field(PlayingHoursSerializer(many=True, allow_null=True))
     def get_playing_hours(self, game: Game) -> list[dict | None]:
@@ -125,11 +152,25 @@ class GameDetailSerializer(GameSummarySerializer):
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_resting_until(self, game: Game) -> str | None:
-        clock = self._table(game).clock
-        if game.status != Game.Status.ACTIVE or game.to_move is None:
+        left = self._time_left(game)
+        if left is None or left.resting_until is None:
             return None
-        until = clock.resting_until(game.to_move, timezone.now())
-        return None if until is None else serializers.DateTimeField().to_representation(until)
+        return serializers.DateTimeField().to_representation(left.resting_until)
+
+    @extend_schema_field(TimeLeftSerializer(allow_null=True))
+    def get_time_left(self, game: Game) -> dict | None:
+        left = self._time_left(game)
+        if left is None:
+            return None
+        return TimeLeftSerializer(
+            {
+                "seat": left.seat,
+                "seconds": left.seconds,
+                "deadline": left.deadline,
+                "resting_until": left.resting_until,
+                "text": time_left_text(left),
+            }
+        ).data
 
     @extend_schema_field(TakebackSerializer(allow_null=True))
     def get_takeback(self, game: Game) -> dict | None:
@@ -159,6 +200,12 @@ class GameDetailSerializer(GameSummarySerializer):
             "can_grant_time": actions.grant_time,
             "can_resign": actions.resign,
         }
+
+    def _time_left(self, game: Game) -> TimeLeft | None:
+        """One reading of the clock for every field of the answer."""
+        if "time_left" not in self.context:
+            self.context["time_left"] = selectors.time_left(game, timezone.now())
+        return self.context["time_left"]
 
     def _table(self, game: Game) -> tbl.Table:
         if "table" not in self.context:

@@ -15,11 +15,12 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import table as tbl
 from games.boards import board_of
 from games.boards.words import listing
+from games.durations import duration_text
 from games.mail import texts
 from games.models import Game, NoticeKind, Outbox
 from games.notify.wording import plan_dropped_reason, plan_dropped_title
 from games.repository import game_table, stored_events
-from games.selectors import bot_name, departures, players_of
+from games.selectors import bot_name, departures, players_of, time_left
 
 # A "your turn" names at most this many moves of the others; earlier ones are counted.
 MOST_MOVES_SAID = 3
@@ -109,10 +110,11 @@ def headline(row: Outbox, reader: int | None, now: datetime) -> str:
 
 def turn_waiting(game: Game, kind: str, title: str, now: datetime) -> str:
     """A reminder or a deadline warning: the time left to move, if the game has a clock."""
-    without, left = WAITING[kind]
-    if game.deadline is None:
+    without, with_time = WAITING[kind]
+    left = time_left(game, now)
+    if left is None:
         return str(without) % {"title": title}
-    return str(left) % {"title": title, "left": texts.duration_text(game.deadline - now)}
+    return str(with_time) % {"title": title, "left": duration_text(left.seconds)}
 
 
 def in_words(game: Game, step: tbl.Step, seats: Seats) -> str:

@@ -1,17 +1,19 @@
 """What the emails say besides their first line (``headlines``): the games' names, titles
-and subjects, a game's status, why a reply was refused, deadlines and durations, the time
+and subjects, a game's status, why a reply was refused, deadlines, the time
 control and the result, in the active language (``games.i18n.speaking_to`` sets the
 reader's)."""
 
 from datetime import datetime
 
 from django.utils import formats, timezone, translation
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
+from games.durations import time_left_text
 from games.mail import words
 from games.models import Game
-from games.selectors import bot_name, players_of
+from games.selectors import bot_name, players_of, time_left
 
 # A game's state in a sentence of its own (not "The game is <status>": the words agree
 # with the word for game in each language).
@@ -147,39 +149,27 @@ def player_line(seat: int, name: str, scores: list, to_move: bool) -> str:
 
 
 def deadline_text(game: Game, now: datetime) -> str:
-    """ "Deadline: 21/11/2026 15:00 (Europe/Madrid), in 2 days, 3 hours." in the reader's
-    language and time zone (both active: ``speaking_to``)."""
-    if game.deadline is None:
+    """ "Deadline: 21/11/2026 15:00 (Europe/Madrid); 2 days, 3 hours left." in the reader's
+    language and time zone (both active: ``speaking_to``), the time left said as on the
+    pages (``time_left_text``); only the time left while the clock is stopped."""
+    left = time_left(game, now)
+    if left is None:
         return ""
+    if left.deadline is None:
+        return f"{capfirst(time_left_text(left))}."
     # Translators: %(when)s is a date and time, %(zone)s the reader's time zone
-    # (e.g. "Europe/Warsaw"), %(left)s a duration such as "2 days, 3 hours".
-    return _("Deadline: %(when)s (%(zone)s), in %(left)s.") % {
-        "when": when_text(game.deadline),
+    # (e.g. "Europe/Warsaw"), %(left)s the time left as the game's page says it, e.g.
+    # "2 days, 3 hours left".
+    return _("Deadline: %(when)s (%(zone)s); %(left)s.") % {
+        "when": when_text(left.deadline),
         "zone": timezone.get_current_timezone_name(),
-        "left": duration_text(game.deadline - now),
+        "left": time_left_text(left),
     }
 
 
 def when_text(moment: datetime) -> str:
     """A date and time in the active language's short format and the active time zone."""
     return formats.date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
-
-
-def duration_text(left) -> str:
-    """ "2 days, 3 hours", "5 hours", "40 minutes": the two largest units, each with its
-    plural (Polish has three forms)."""
-    minutes = max(0, int(left.total_seconds() // 60))
-    days, hours = divmod(minutes // 60, 24)
-    if not days and not hours:
-        return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
-    hours_text = ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours}
-    if not days:
-        return hours_text
-    days_text = ngettext("%(count)s day", "%(count)s days", days) % {"count": days}
-    if not hours:
-        return days_text
-    # Translators: a duration of days and hours, e.g. "2 days, 3 hours".
-    return _("%(days)s, %(hours)s") % {"days": days_text, "hours": hours_text}
 
 
 def time_control_text(game: Game) -> str:

@@ -18,6 +18,7 @@ from games import table as tbl
 from games import table_storage as storage
 from games.boards import board_of, clickable_moves, for_the_page, title_of
 from games.clock import Clock, PlayingHours
+from games.durations import duration_text, time_left_text
 from games.forms import OPTION_LABELS, OPTION_VALUES, HoursFields
 from games.models import Game, Seat
 from games.plan_lines import CHECKING_SEED, LineRefused, played, whose, written
@@ -479,60 +480,49 @@ def analysis_progress_text(report: dict) -> str:
 
 
 def _chat(game: Game) -> list:
-    return list(game.chat.filter(hidden_at__isnull=True).select_related("author"))
+    """The chat's messages not hidden, each with ``author_name``: its author as every
+    list of players names them (``selectors.display_name``)."""
+    messages = list(game.chat.filter(hidden_at__isnull=True).select_related("author"))
+    for message in messages:
+        message.author_name = selectors.display_name(message.author)
+    return messages
 
 
 def _clocks(game: Game, clock: Clock, names: list[str], viewer: int | None) -> list[dict]:
-    """Every player's clock, whose is whose: the time left of the seat to move (running,
-    or stopped during a pause), each other seat's bank or its time per move; in a game
-    with playing hours each seat's hours, and when the clock of the seat to move rests
-    outside them, until when (on the viewer's clock)."""
+    """Every player's clock, whose is whose: the time left of the seat to move as every
+    page and email says it (``time_left_text``: running, resting outside its playing
+    hours or stopped), each other seat's bank or its time per move and, in a game with
+    playing hours, their hours."""
     control = game.time_control or {}
     kind = control.get("kind", "none")
     if kind == "none" or game.status != Game.Status.ACTIVE:
         return []
     banks = selectors.seat_clocks(game)
-    now = timezone.now()
+    to_move = clock.time_left(timezone.now())
     clocks = []
     for number, name in enumerate(names):
-        running = number == game.to_move and game.deadline is not None
-        rests = clock.resting_until(number, now) if running else None
-        if running:
-            seconds = (
-                clock.seconds_left(number, now)
-                if clock.hours
-                else int((game.deadline - now).total_seconds())
-            )
-            left = gettext("%(time)s left") % {"time": _duration(seconds)}
-        elif kind == "bank" or number == game.to_move:
-            left = gettext("%(time)s left") % {"time": _duration(banks.get(number, 0))}
+        moving = to_move is not None and number == to_move.seat
+        if moving:
+            left = time_left_text(to_move)
+        elif kind == "bank":
+            left = gettext("%(time)s left") % {"time": duration_text(banks.get(number, 0))}
         else:
             left = ngettext("%(days)s day per move", "%(days)s days per move", control["days"]) % {
                 "days": control["days"]
             }
+        running = moving and not to_move.stopped and to_move.resting_until is None
         clocks.append(
             {
                 "name": name,
                 "left": left,
-                "running": running and rests is None,
-                "rests": _resting(rests),
-                "hours": _hours_words(clock.hours_of(number)),
+                "running": running,
+                "rests": moving and to_move.resting_until is not None,
+                # A running clock's sentence names its hours already.
+                "hours": "" if running else _hours_words(clock.hours_of(number)),
                 "mine": number == viewer,
             }
         )
     return clocks
-
-
-def _resting(until) -> str:
-    """When a clock resting outside its playing hours runs again, on the clock of the
-    person looking (the page's time zone): "paused until 08:00 your time"."""
-    if until is None:
-        return ""
-    # Translators: a clock outside its player's playing hours; %(time)s is "08:00" in the
-    # reader's time zone.
-    return gettext("paused until %(time)s your time") % {
-        "time": timezone.localtime(until).strftime("%H:%M")
-    }
 
 
 def _hours_words(hours: PlayingHours | None) -> str:
@@ -545,25 +535,6 @@ def _hours_words(hours: PlayingHours | None) -> str:
         "end": hours.end,
         "zone": hours.zone,
     }
-
-
-def _duration(seconds: int) -> str:
-    """A time in words, to the minute: "2 days, 3 hours", "4 hours, 10 minutes"."""
-    seconds = max(0, seconds)
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    parts = []
-    if days:
-        parts.append(ngettext("%(n)s day", "%(n)s days", days) % {"n": days})
-    if hours:
-        parts.append(ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours})
-    if minutes and not days:
-        parts.append(ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes})
-    if len(parts) > 1:
-        # Translators: a time in two units, "2 days, 3 hours" or "4 hours, 10 minutes".
-        return gettext("%(larger)s, %(smaller)s") % {"larger": parts[0], "smaller": parts[1]}
-    return parts[0] if parts else gettext("less than a minute")
 
 
 def settings_words(game: Game) -> list[str]:

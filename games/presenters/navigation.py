@@ -1,4 +1,5 @@
-"""What the site's header shows besides the always-there links: the moderators' door."""
+"""What the site's header shows besides the always-there links: who is signed in, by the
+name the site shows them by everywhere, and the moderators' door."""
 
 from django.http import HttpRequest
 
@@ -6,7 +7,13 @@ from games import selectors
 
 
 def navigation(request: HttpRequest) -> dict:
-    """A template context processor: ``is_moderator`` for the header's link to moderation
-    (a query only for staff, who alone can be moderators)."""
+    """A template context processor: ``signed_in_as``, the signed-in person's name as
+    every list of players shows it (``selectors.display_name``: never their address), and
+    ``is_moderator`` for the header's link to moderation (a query only for staff, who
+    alone can be moderators)."""
     user = getattr(request, "user", None)
-    return {"is_moderator": bool(user and user.is_staff and selectors.is_moderator(user))}
+    signed_in = bool(user and user.is_authenticated)
+    return {
+        "signed_in_as": selectors.display_name(user) if signed_in else "",
+        "is_moderator": bool(user and user.is_staff and selectors.is_moderator(user)),
+    }

@@ -55,8 +55,14 @@ def test_playing_against_the_computer_starts_at_once_with_the_bot_seated(alice):
     assert game.status == Game.Status.ACTIVE
     started = store.load(game.stream)[0]
     assert sorted(started.data["players"]) == sorted([f"user:{alice.pk}", "bot:easy", "bot:medium"])
-    names = {p["player"] for p in selectors.players_of(game)}
-    assert {"Alice", "Computer (easy)", "Computer (medium)"} == names
+    players = selectors.players_of(game)
+    assert "Alice" in {p["player"] for p in players}
+    # Two computers at the table: told apart by number, in seat order.
+    computers = sorted((p["seat"], p["bot"], p["player"]) for p in players if p["bot"])
+    assert [name for _seat, _level, name in computers] == [
+        f"Computer {number} ({level})" for number, (_seat, level, _name) in enumerate(computers, 1)
+    ]
+    assert {level for _seat, level, _name in computers} == {"easy", "medium"}
     assert not Outbox.objects.filter(game=game).exclude(recipient=alice.email).exists()
 
 
@@ -246,7 +252,8 @@ def test_play_random_seats_computer_players_of_the_levels_asked():
     call_command(
         "play_random", "--game", "miyabi", "--players", "3", "--bots", "easy", "easy", stdout=out
     )
-    assert "Computer (easy)" in out.getvalue() and "Player 1" in out.getvalue()
+    said = out.getvalue()
+    assert "Computer 1 (easy)" in said and "Computer 2 (easy)" in said and "Player 1" in said
     game = Game.objects.get()
     assert game.status == Game.Status.FINISHED
     assert sorted(game.seats.values_list("bot", flat=True)) == ["", "easy", "easy"]

@@ -17,7 +17,7 @@ from games.repository import game_table
 from games.selectors import waiting_for
 from tests.games.helpers import every_player_moved
 from tests.mail.conftest import player_to_move, start_game
-from tests.mail.test_languages import every_kind, speaks
+from tests.mail.test_languages import every_kind, reading_time, speaks
 
 PREHEADER = re.compile(r'<span class="preheader" style="display: none;[^"]*">(.*?)&zwnj;', re.S)
 
@@ -32,10 +32,10 @@ def preheader(message) -> str:
     return " ".join(html.unescape(PREHEADER.search(markup).group(1)).split())
 
 
-def rendered(row: Outbox):
-    """``row``'s email; its first line, which the preheader and the HTML's first
-    paragraph after the greeting repeat."""
-    message = render.message(row, timezone.now())
+def rendered(row: Outbox, now=None):
+    """``row``'s email, sent at ``now`` (default: now); its first line, which the
+    preheader and the HTML's first paragraph after the greeting repeat."""
+    message = render.message(row, now or timezone.now())
     line = first_line(message)
     assert line and preheader(message) == line, row.kind
     visible = " ".join(html.unescape(message.alternatives[0][0]).split())
@@ -72,7 +72,7 @@ def row_of(game: Game, user, kind: str) -> Outbox:
 # --- every kind, in English and in Polish -----------------------------------------------
 
 # The first line of each row of ``every_kind`` (an invitation to a Miyabi game of Bob's; a
-# game of Alice and Bob, started, with a deadline in 2 days and 3 hours; a game Carol
+# game of Alice and Bob, started, read when its clock has 2 days and 3 hours left; a game Carol
 # resigned; rows about no game), with {title} the game's, {over} the resigned game's and
 # {first} saying who moves first.
 EVERY_KIND = {
@@ -80,8 +80,8 @@ EVERY_KIND = {
         "Bob invites you to a game of Miyabi for 2 players (no time limit).",
         "{title} has started. Seat order: {order}; {first}.",
         "Your turn in {title}: you make the first move.",
-        "{title} is still waiting for your move: 2 days, 2 hours left.",
-        "Your time in {title} runs out in 2 days, 2 hours: make your move.",
+        "{title} is still waiting for your move: 2 days, 3 hours left.",
+        "Your time in {title} runs out in 2 days, 3 hours: make your move.",
         "Your time ran out in {title}: you forfeited the game.",
         "Your time ran out in {title}, so this move was played for you: F1 blue 1.",
         "Carol resigned: you win {over}.",
@@ -120,8 +120,8 @@ EVERY_KIND = {
         "Bob zaprasza cię do gry w Miyabi dla 2 graczy (bez limitu czasu).",
         "Gra {title} się rozpoczęła. Kolejność graczy: {order}; {first}.",
         "Twoja tura w grze {title}: wykonujesz pierwszy ruch.",
-        "Gra {title} wciąż czeka na twój ruch (pozostały czas: 2 dni i 2 godziny).",
-        "Twój czas w grze {title} kończy się za 2 dni i 2 godziny: wykonaj ruch.",
+        "Gra {title} wciąż czeka na twój ruch (pozostały czas: 2 dni i 3 godziny).",
+        "Twój czas w grze {title} kończy się za 2 dni i 3 godziny: wykonaj ruch.",
         "Twój czas w grze {title} się skończył: przegrywasz walkowerem.",
         "Twój czas w grze {title} się skończył, więc za ciebie wykonano ten ruch: F1 blue 1.",
         "Carol się poddaje: wygrywasz grę {over}.",
@@ -189,8 +189,9 @@ def test_every_kind_opens_with_what_happened_in_its_text_and_its_preheader(
             "first": you if first == alice else other.format(name=first.first_name),
             "digest": waiting.format(title=title(game)) if list(waiting_for(alice)) else none,
         }
+    now = reading_time(game)
     for row, expected in zip(rows, EVERY_KIND[language], strict=True):
-        _message, line = rendered(row)
+        _message, line = rendered(row, now)
         if row.kind == NoticeKind.DIGEST and not values["digest"].endswith("."):
             assert line.startswith(values["digest"])
         else:

@@ -257,6 +257,12 @@ def english_phrases() -> list[str]:
     return sorted(phrase for phrase in phrases if phrase)
 
 
+def reading_time(game: Game):
+    """When the clock of ``every_kind``'s game (a bank of 72 hours) has 2 days, 3 hours
+    and 30 minutes left: the figure its emails give is the clock's."""
+    return game_table(game).clock.since + timedelta(hours=20, minutes=30)
+
+
 def every_kind(alice, bob, carol) -> list[Outbox]:
     """One row of every kind of email for ``alice``, about games in every state."""
     game = start_game(
@@ -264,8 +270,6 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
         bob,
         time_control={"kind": "bank", "bank_hours": 72, "increment_hours": 12, "cap_hours": 120},
     )
-    game.deadline = timezone.now() + timedelta(days=2, hours=3)
-    game.save(update_fields=["deadline"])
     over = every_player_moved(start_game(alice, carol))
     services.game_resign(game=over, user=carol)
     invited = services.game_create(creator=bob, game="miyabi", players=2)

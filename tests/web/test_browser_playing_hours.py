@@ -50,7 +50,10 @@ def test_a_resting_clock_says_until_when_on_the_viewers_clock(windows, live_serv
     warsaw = opening.astimezone(ZoneInfo("Europe/Warsaw"))
     rests = page.locator("#clocks .rests")
     assert rests.count() == 1
-    assert rests.inner_text() == f"wstrzymany do {warsaw:%H:%M} Twojego czasu"
+    # Two days of ten playing hours, none of them played yet.
+    assert rests.inner_text() == (
+        f"pozostały czas gry: 20 godzin — wstrzymany do {warsaw:%H:%M} Twojego czasu"
+    )
     assert page.locator("#clocks .clock.running").count() == 0
     hours = page.locator("#clocks .hours").all_inner_texts()
     assert sorted(text.endswith("(UTC)") for text in hours) == [False, True]
@@ -65,7 +68,7 @@ def test_the_mover_in_english_reads_the_pause_on_their_own_clock(windows, live_s
     page = window_of(windows, live_server, alice, size)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     text = page.locator("#clocks .rests").inner_text()
-    assert text == f"paused until {opening:%H:%M} your time"
+    assert text == f"20 hours of playing time left — resting until {opening:%H:%M} your time"
     check_page(page, shoot, f"playing-hours-clock-en-{size}")
 
 
