@@ -98,10 +98,8 @@ def test_worker_outlives_a_broker_restart_and_sends_the_turn_email_due_meanwhile
         restarted = time.monotonic()
         time.sleep(2)
         assert worker.process.poll() is None, "the worker stopped with its broker"
-        # A restarted Redis without persistence has forgotten which queues exist: what is
-        # sent before the worker has declared its queue again is dropped, as beat's next
-        # sweep would be; the one after that is not. Asked on a new connection: the
-        # pooled ones of this process were cut by the restart.
+        # Connected again: it answers. Asked on a new connection, since the restart cut
+        # the ones this process keeps in its pool.
         with Celery(broker=broker.url, set_as_current=False) as fresh:
             worker.wait_until_ready(fresh, timeout=30)
         assert not sent(), "sent before its grace period was over"
