@@ -60,6 +60,11 @@ def test_a_resting_clock_says_until_when_on_the_viewers_clock(windows, live_serv
     assert any(f"{warsaw:%H:%M}" in text and "Europe/Warsaw" in text for text in hours)
     assert rests.is_visible()
     check_page(page, shoot, f"playing-hours-clock-{size}")
+    # The lobby says the same time left, and its longer words still fit a phone.
+    said = rests.inner_text()
+    page.goto(f"{live_server.url}/lobby/")
+    assert page.locator(".game-row .time-left").first.inner_text() == said
+    check_page(page, shoot, f"playing-hours-lobby-{size}")
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
