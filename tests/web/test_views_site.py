@@ -59,3 +59,17 @@ def test_a_moderator_sees_the_way_to_moderation_in_the_header(client, alice, bob
     assert 'href="/admin/" id="moderation-link"' in page
     for link in ("/leaderboard/", "/archive/", "/players/me/", "/account/"):
         assert f'href="{link}"' in page
+
+
+@pytest.mark.django_db
+def test_every_page_links_the_rest_of_the_site_and_the_api_docs_in_its_footer(client, alice):
+    everywhere = ["/tournaments/", "/leaderboard/", "/archive/", "/api/docs/"]
+    for path in ["/", "/signin/", "/leaderboard/", "/games/abc/"]:
+        footer = client.get(path, follow=True).text.split('<footer class="site">')[1]
+        assert all(f'href="{link}"' in footer for link in everywhere), path
+        assert 'href="/players/me/"' not in footer
+    client.force_login(alice)
+    for path in ["/lobby/", "/games/new/", "/account/", "/players/me/"]:
+        footer = client.get(path, follow=True).text.split('<footer class="site">')[1]
+        assert all(f'href="{link}"' in footer for link in [*everywhere, "/players/me/"]), path
+    assert client.get("/api/docs/").status_code == 200
