@@ -1,7 +1,7 @@
-"""Writing the outbox: a row per email in the writer's transaction, and a Celery task to
-send it once that transaction commits if it is due by then. If the broker is down or loses
-the task, the minute sweep sends the row anyway: the row, not the task, is the truth. The
-task is asked for by name: the mail door that sends it is above this layer."""
+"""Writing the outbox: a row per email in the writer's transaction, and, for an email due
+already, a Celery task to send it once that transaction commits. If the broker is down or
+loses the task, the minute sweep sends the row anyway: the row, not the task, is the
+truth. The task is asked for by name: the mail door that sends it is above this layer."""
 
 import logging
 from datetime import datetime
@@ -29,7 +29,7 @@ def queue(
     # No countdown for a row due later, like a move's "your turn" after its grace period:
     # a task held in a worker's memory does not survive a broker restart (docs/service.md,
     # "The worker and its broker"), and the sweep sends it within a minute of its due_at.
-    soon = due_at <= now
+    due_now = due_at <= now
     if game is None:
         # NULL never conflicts in a unique constraint: emails about no game are looked up.
         row, created = Outbox.objects.get_or_create(
@@ -44,11 +44,11 @@ def queue(
         # Only an email due now needs its id, for the worker.
         user_id = user.pk if user is not None else None
         outbox_id = _insert_once(
-            game, seq, recipient, user_id, kind, payload, due_at, returning=soon
+            game, seq, recipient, user_id, kind, payload, due_at, returning=due_now
         )
-        if not soon:
+        if not due_now:
             return True
-    if outbox_id is not None and soon:
+    if outbox_id is not None and due_now:
         transaction.on_commit(partial(enqueue, outbox_id))
     return outbox_id is not None
 

@@ -23,7 +23,7 @@ def queue(notice: Notice) -> bool:
     key, kind); whether the statement may have written one (a held write is not read)."""
     now = timezone.now()
     due_at = notice.due_at or now
-    soon = due_at <= now
+    due_now = due_at <= now
     operations = connection.ops
     # The move that led here, so the push can say what happened even if more follow.
     payload = {**notice.payload, "seq": notice.game.last_seq}
@@ -42,7 +42,7 @@ def queue(notice: Notice) -> bool:
         operations.adapt_datetimefield_value(due_at),
         notice.user.pk,
     ]
-    if not soon:
+    if not due_now:
         # Nobody reads the answer: held, it goes out with the move's other writes.
         write(sql, params)
         return True
