@@ -11,7 +11,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_l
 
 from games import i18n
 from games.boards import SIDES, lazy_title, title_of
-from games.models import BotLevel, Game
+from games.models import BotLevel, Game, GameResult
 from games.registry import GAME_TYPES
 from games.services import TIME_CONTROL_DAYS, account_identity
 
@@ -23,6 +23,13 @@ TIME_CONTROLS = (
 OPTION_LABELS = {"board": gettext_lazy("Board side"), "wall": gettext_lazy("Wall side")}
 # The engines' option values as players read them (the rules reference spells "colored").
 OPTION_VALUES = SIDES
+# Whether a game counts for the ratings, by ``GameResult.Excluded.ruling``, said among its
+# settings.
+RATING_WORDS = {
+    GameResult.Excluded.COUNTED: gettext_lazy("rated"),
+    GameResult.Excluded.UNRATED: gettext_lazy("not rated"),
+    GameResult.Excluded.BOT: gettext_lazy("not rated: games with computer players are not rated"),
+}
 
 
 def _players(count: int) -> str:
@@ -153,7 +160,10 @@ class GameCreateForm(HoursFields):
         label=gettext_lazy("Private: only the players see it, even once finished"),
     )
     rated = forms.BooleanField(
-        required=False, initial=True, label=gettext_lazy("Rated: the result counts for the ratings")
+        required=False,
+        initial=True,
+        label=gettext_lazy("Rated: the result counts for the ratings"),
+        help_text=gettext_lazy("Games with computer players are not rated."),
     )
     bots = forms.TypedChoiceField(
         choices=[(n, n) for n in (0, 1, 2, 3)],
@@ -249,6 +259,15 @@ class GameCreateForm(HoursFields):
                     "cap_hours": data.get("cap_hours"),
                 }
         return {"kind": "none"}
+
+    def unrated_despite_asking(self) -> bool:
+        """Whether the creator asked for a rated game that ``GameResult.Excluded.ruling``
+        leaves unrated (computer players chosen): the new game then says so."""
+        data = self.cleaned_data
+        ruling = GameResult.Excluded.ruling(
+            rated=data["rated"], computer_players=data.get("bots") or 0
+        )
+        return data["rated"] and ruling != GameResult.Excluded.COUNTED
 
     def bot_levels(self) -> list[str]:
         level = self.cleaned_data.get("bot_level") or BotLevel.MEDIUM

@@ -502,6 +502,17 @@ class GameResult(models.Model):
         UNRATED = "unrated", _("unrated game")
         BOT = "bot", _("a computer player took part")
 
+        @classmethod
+        def ruling(cls, *, rated: bool, computer_players: int) -> "GameResult.Excluded":
+            """Issue 16: a game counts for the ratings unless it was created unrated or a
+            computer player sits at it. Decided at the end (``ratings_game_finished``) and
+            foretold on the new-game form and the game's page."""
+            if not rated:
+                return cls.UNRATED
+            if computer_players:
+                return cls.BOT
+            return cls.COUNTED
+
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, primary_key=True, related_name="result"
     )

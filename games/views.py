@@ -151,6 +151,11 @@ def game_new(request: HttpRequest) -> HttpResponse:
         except ServiceError as error:
             form.add_error(None, error.message)
         else:
+            if form.unrated_despite_asking():
+                messages.info(
+                    request,
+                    gettext("This game is not rated: games with computer players are not rated."),
+                )
             return redirect("game", game_id=game.pk)
     status = 400 if request.method == "POST" else 200
     return render(request, "game_new.html", {"form": form}, status=status)
@@ -173,12 +178,13 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             game=seat.game, user=request.user, token=token, hours=_hours_typed(request, seat.game)
         )
         return redirect("game", game_id=seat.game.pk)
+    players = selectors.players_of(seat.game)
     context = {
         "seat": seat,
         "game": seat.game,
         "title": title_of(seat.game.game_type),
-        "players": selectors.players_of(seat.game),
-        "settings": settings_words(seat.game),
+        "players": players,
+        "settings": settings_words(seat.game, players),
         "creator": selectors.display_name(seat.game.created_by),
         "usable": seat.status == Seat.Status.INVITED and seat.game.status == Game.Status.OPEN,
         "hours_form": hours_form(seat.game, request.user),

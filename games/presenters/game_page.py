@@ -19,8 +19,8 @@ from games import table_storage as storage
 from games.boards import board_of, clickable_moves, for_the_page, title_of
 from games.clock import Clock, PlayingHours
 from games.durations import duration_text, time_left_text
-from games.forms import OPTION_LABELS, OPTION_VALUES, HoursFields
-from games.models import Game, Seat
+from games.forms import OPTION_LABELS, OPTION_VALUES, RATING_WORDS, HoursFields
+from games.models import Game, GameResult, Seat
 from games.plan_lines import CHECKING_SEED, LineRefused, played, whose, written
 from games.presenters.endings import departed
 from games.rules.common import RulesError
@@ -46,12 +46,13 @@ def picking_script(moves: list[dict]) -> SafeString:
 def open_game_context(game: Game, user) -> dict:
     """The page of a game waiting for players (or called off before it started)."""
     seat = selectors.seat_of(game, user)
+    players = selectors.players_of(game)
     return {
         "game": game,
         "title": title_of(game.game_type),
-        "players": selectors.players_of(game),
+        "players": players,
         "seat": seat,
-        "settings": settings_words(game),
+        "settings": settings_words(game, players),
         "can_join": user.is_authenticated and seat is None and game.status == Game.Status.OPEN,
         "hours_form": hours_form(game, user),
         "poll_ms": POLL_MILLISECONDS,
@@ -111,7 +112,7 @@ def game_context(game: Game, user) -> dict:
         "actions": actions,
         "history": log,
         "last_move": last_move(board, table, view),
-        "settings": settings_words(game),
+        "settings": settings_words(game, players),
         "clocks": _clocks(game, table.clock, names, viewer),
         "chat": chat,
         "chat_last": chat[-1].pk if chat else 0,
@@ -537,8 +538,9 @@ def _hours_words(hours: PlayingHours | None) -> str:
     }
 
 
-def settings_words(game: Game) -> list[str]:
-    """The game's options and time control as a player reads them."""
+def settings_words(game: Game, players: list[dict] | None = None) -> list[str]:
+    """The game's options and time control as a player reads them; with its ``players``
+    (``selectors.players_of``), whether it counts for the ratings, and why not."""
     words = [
         # Translators: a game's option and its value, "Wall side: grey".
         gettext("%(option)s: %(value)s")
@@ -576,6 +578,11 @@ def settings_words(game: Game) -> list[str]:
         words.append(gettext("no undo"))
     if game.private:
         words.append(gettext("private"))
+    if players is not None:
+        ruling = GameResult.Excluded.ruling(
+            rated=game.rated, computer_players=sum(bool(player["bot"]) for player in players)
+        )
+        words.append(str(RATING_WORDS[ruling]))
     return words
 
 

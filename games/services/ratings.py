@@ -129,11 +129,10 @@ def end_seq(table: tbl.Table, events: list[store.StoredEvent]) -> int:
 
 
 def _excluded(game: Game, seats: list[Placing]) -> str:
-    if not game.rated:
-        return GameResult.Excluded.UNRATED
-    if any(not placing.actor.startswith(USER_PREFIX) for placing in seats):
-        return GameResult.Excluded.BOT
-    return GameResult.Excluded.COUNTED
+    return GameResult.Excluded.ruling(
+        rated=game.rated,
+        computer_players=sum(not placing.actor.startswith(USER_PREFIX) for placing in seats),
+    )
 
 
 def result_of(game: Game, table: tbl.Table | None = None) -> tuple[GameResult, list[ResultSeat]]:

@@ -116,6 +116,14 @@ def test_every_page_fits_has_a_favicon_and_no_console_error(windows, live_server
         page.goto(url + path)
         check_page(page, shoot, f"{name}-{size}")
     assert page.locator("ul.seats").inner_text().count("(invited)") == 1
+    page.goto(f"{url}/games/new/")
+    page.select_option("select[name=bots]", "1")
+    assert page.locator("[name=rated]").is_disabled()
+    assert not page.locator("[name=rated]").is_checked()
+    assert page.locator("#rated-note").inner_text() == "Games with computer players are not rated."
+    check_page(page, shoot, f"new-game-with-a-computer-player-{size}")
+    page.select_option("select[name=bots]", "0")
+    assert page.locator("[name=rated]").is_checked()
 
     other = window_of(windows, live_server, waiting, size)
     other.goto(f"{url}/games/{playing.pk}/")

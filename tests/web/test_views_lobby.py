@@ -137,3 +137,33 @@ def test_the_checkboxes_labels_end_without_a_colon_and_time_outs_are_timed_optio
     # The time-out policy, its computer player and playing hours (their two times apart).
     assert page.count('class="tc-timed"') == 3
     assert page.count('class="tc-timed playing-hours"') == 1
+
+
+def test_the_form_says_games_with_computer_players_are_not_rated(client, alice):
+    client.force_login(alice)
+    page = client.get("/games/new/").text
+    assert 'id="rated-note">Games with computer players are not rated.</span>' in page
+
+
+def test_a_rated_game_asked_with_a_computer_player_says_it_is_not_rated(client, alice):
+    """A post the form's script would not send (Rated ticked with a computer player): the
+    game is created, and its page says it is not rated and why."""
+    client.force_login(alice)
+    response = client.post(
+        "/games/new/",
+        {"game": "azul", "players": 2, "time_control": "none", "bots": 1, "rated": "on"},
+        follow=True,
+    )
+    assert "This game is not rated: games with computer players are not rated." in response.text
+    assert "not rated: games with computer players are not rated" in response.text
+
+
+def test_a_game_page_says_whether_it_counts_for_the_ratings(client, alice):
+    client.force_login(alice)
+    settings = {"game": "azul", "players": 2, "time_control": "none"}
+    client.post("/games/new/", {**settings, "rated": "on"})
+    client.post("/games/new/", settings)
+    rated, unrated = Game.objects.order_by("pk")
+    assert " · rated" in client.get(f"/games/{rated.pk}/").text
+    page = client.get(f"/games/{unrated.pk}/").text
+    assert " · not rated" in page and "computer players" not in page

@@ -17,7 +17,22 @@
       p.hidden = tc.value === "none";
     });
   }
+  // Games with computer players are not rated (GameResult.Excluded.ruling): the box says so
+  // while computer players are chosen, and gets back the creator's choice without them.
+  var bots = form.querySelector("[name=bots]");
+  var rated = form.querySelector("[name=rated]");
+  var ratedChosen = rated && rated.checked;
+  function updateRated() {
+    if (!bots || !rated) return;
+    var withBots = bots.value !== "0";
+    if (withBots && !rated.disabled) ratedChosen = rated.checked;
+    rated.disabled = withBots;
+    rated.checked = withBots ? false : ratedChosen;
+    document.getElementById("rated-note").classList.toggle("muted", !withBots);
+  }
   game.addEventListener("change", update);
   tc.addEventListener("change", update);
+  if (bots) bots.addEventListener("change", updateRated);
   update();
+  updateRated();
 })();
