@@ -12,6 +12,16 @@ import time
 import urllib.request
 
 HOST, PORT = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
+
+
+def site_url() -> str:
+    """Where people reach the site started on ``HOST``:``PORT``: the address of the links
+    in its emails and pushes (``SITE_URL``), unless it is set. A site listening on every
+    interface is reached on this machine at 127.0.0.1."""
+    host = "127.0.0.1" if HOST in ("0.0.0.0", "::", "") else HOST
+    return f"http://{f'[{host}]' if ':' in host else host}:{PORT}"
+
+
 # A worker that cannot start at all (a wrong setting) is tried again this often, not in
 # a tight loop that would bury its error.
 RESTART_PAUSE_SECONDS = 5.0
@@ -91,6 +101,8 @@ def main() -> int:
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     python = sys.executable
+    # Before the processes start: each reads it into its settings.
+    os.environ.setdefault("SITE_URL", site_url())
     site = subprocess.Popen(
         [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload", "--skip-checks"]
     )
@@ -99,7 +111,7 @@ def main() -> int:
         # Post-game analyses in a worker of their own: they never delay a move.
         Supervised("analysis", "--queues=analysis", "--hostname=analysis@%h"),
     ]
-    url = f"http://{HOST}:{PORT}/"
+    url = site_url() + "/"
     try:
         for _ in range(100):
             try:
