@@ -182,6 +182,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
+        # The folder is read this often (kombu's default is once a second): a computer
+        # player's move queued at a Confirm starts within a tenth of a second. A listing of
+        # a near-empty folder, ten times a second per worker, costs next to nothing.
+        "polling_interval": 0.1,
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
@@ -306,12 +310,12 @@ LOGIN_REDIRECT_URL = "/"
 YOUR_TURN_GRACE_SECONDS = int(os.environ.get("YOUR_TURN_GRACE_SECONDS", "120"))
 # Computer players (issue 15): the hard bot's CPU time per move, in seconds.
 BOT_HARD_SECONDS = float(os.environ.get("BOT_HARD_SECONDS", "2"))
-# A snapshot of a game's folded table every so many events, so that no read folds more
-# than about this many; and the memory a process may keep folded tables in.
-TABLE_SNAPSHOT_EVERY = int(os.environ.get("TABLE_SNAPSHOT_EVERY", "40"))
 # A task playing computer players goes on while one is to move, this long at most, then
 # hands over to a new task (so that one game's computers never hold a worker for long).
 BOT_TASK_SECONDS = float(os.environ.get("BOT_TASK_SECONDS", "10"))
+# A snapshot of a game's folded table every so many events, so that no read folds more
+# than about this many; and the memory a process may keep folded tables in.
+TABLE_SNAPSHOT_EVERY = int(os.environ.get("TABLE_SNAPSHOT_EVERY", "40"))
 TABLE_CACHE_MB = float(os.environ.get("TABLE_CACHE_MB", "64"))
 # Post-game analysis: the hard bot's simulations per position (a fixed number, so an
 # analysis repeats itself; about a second a position on one core).
