@@ -28,6 +28,7 @@ from games.models import (
     Plan,
     PlayerSettings,
     ProcessBeat,
+    Rating,
     Seat,
     Tournament,
     TournamentSnapshot,
@@ -844,15 +845,26 @@ def may_enter(tournament: Tournament, user) -> bool:
     )
 
 
+def ratings_now(tournament: Tournament, players: list[int], viewer=None) -> dict[int, int]:
+    """Each player's rating on the tournament's game's ladder now (a player with no rated
+    game has none); a hidden profile's is not told to visitors (issue 16)."""
+    ratings = Rating.objects.filter(game_type=tournament.game_type, user_id__in=players)
+    if not getattr(viewer, "is_authenticated", False):
+        ratings = ratings.exclude(user__player_settings__profile_hidden=True)
+    return dict(ratings.values_list("user_id", "display"))
+
+
 def tournament_view(tournament: Tournament, viewer=None) -> dict:
-    """Everything a tournament's page and API show: settings, players, rounds with their
-    tables (games, players, places), byes, live standings with tie-breaks, the viewer's
-    own game in play, and what the viewer may do."""
+    """Everything a tournament's page and API show: settings, players with their rating at
+    registration (the seeding) and now, rounds with their tables (games, players, places),
+    byes, live standings with tie-breaks, the viewer's own game in play, and what the
+    viewer may do."""
     state = tournament_state(tournament)
     names = {
         user.pk: display_name(user)
         for user in get_user_model().objects.filter(pk__in=[e.player for e in state.entrants])
     }
+    now = ratings_now(tournament, [e.player for e in state.entrants], viewer)
     settings = state.settings
     games = dict(
         Game.objects.filter(tournament_table__tournament=tournament).values_list("pk", "status")
@@ -911,6 +923,7 @@ def tournament_view(tournament: Tournament, viewer=None) -> dict:
                 "id": e.player,
                 "name": names.get(e.player, ""),
                 "rating": e.rating,
+                "rating_now": now.get(e.player),
                 "withdrawn": e.withdrawn,
             }
             for e in state.entrants

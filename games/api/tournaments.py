@@ -82,6 +82,11 @@ class TournamentRoundSerializer(serializers.Serializer):
 
 class TournamentEntrantSerializer(TournamentPlayerSerializer):
     rating = serializers.FloatField(help_text="at registration: the seeding")
+    rating_now = serializers.IntegerField(
+        allow_null=True,
+        help_text="on the game's ladder now; null without a rated game (or, to visitors, for "
+        "a hidden profile)",
+    )
     withdrawn = serializers.BooleanField()
 
 

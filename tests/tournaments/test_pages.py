@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from games import services
-from games.models import TournamentSnapshot
+from games.models import PlayerSettings, Rating, TournamentSnapshot
 from games.tournaments import storage
 from tests.tournaments.test_services import finish_round, opened, players
 
@@ -50,6 +50,21 @@ def test_a_player_joins_sees_their_game_highlighted_and_the_standings():
     finish_round(tournament)
     page = Client().get(path).content.decode()
     assert "Round 2" in page and "places 1, 2" in page
+
+
+def test_the_players_show_their_rating_at_entry_beside_their_rating_now():
+    alice, bob = players(2)
+    tournament = opened([alice, bob], format="swiss", per_game=2, rounds=1)
+    Rating.objects.filter(user=bob).update(display=2069)
+    PlayerSettings.objects.create(user=alice, profile_hidden=True)
+    page = signed_in(bob).get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Rating at entry" in page and "Rating now" in page
+    cells = re.findall(r'<td class="number">(.*?)</td>', page.split("Rating at entry")[1])
+    assert cells == ["2000", "2000", "1990", "2069"]
+    # A hidden profile's rating now is not told to visitors.
+    visitor = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    cells = re.findall(r'<td class="number">(.*?)</td>', visitor.split("Rating at entry")[1])
+    assert cells == ["2000", "—", "1990", "2069"]
 
 
 def test_a_refusal_is_said_on_the_tournament_page():

@@ -34,6 +34,10 @@ def test_the_tournament_page_and_list_at_both_sizes(windows, live_server, shoot)
         page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
         assert page.locator("#my-game a").count() == 1
         assert page.locator("table.standings tr.mine").count() == 1
+        assert page.locator("table.entrants th").all_inner_texts()[1:] == [
+            "Rating at entry",
+            "Rating now",
+        ]
 
 
 def test_the_organisers_page_of_a_paused_tournament_with_a_round_deadline(
