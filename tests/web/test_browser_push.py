@@ -205,3 +205,47 @@ def test_the_switch_stores_this_devices_subscription_and_removes_it(
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shoot(page, f"push-preferences-{size}")
     assert not page.problems, page.problems
+
+
+# A browser whose push service cannot be reached: its subscription never answers, until
+# ``window.pushServiceBack()`` (the stand-in above takes over).
+UNREACHABLE_PUSH_SERVICE = """
+(() => {
+  const answering = PushManager.prototype.subscribe;
+  PushManager.prototype.subscribe = function () { return new Promise(() => {}); };
+  window.pushServiceBack = () => { PushManager.prototype.subscribe = answering; };
+})();
+"""
+
+
+def test_a_push_service_that_never_answers_is_given_up_and_can_be_tried_again(
+    windows, live_server, shoot
+):
+    alice = make_user("alice")
+    device = Device()
+    context, page = signed_in_window(windows, live_server, alice, "phone")
+    context.add_init_script(
+        STAND_IN_PUSH_MANAGER % {"endpoint": FCM, "json": json.dumps(device.subscription(FCM))}
+    )
+    context.add_init_script(UNREACHABLE_PUSH_SERVICE)
+    page.clock.install()
+    page.goto(f"{live_server.url}/account/")
+    worker_ready(page)
+    switch = page.get_by_role("switch", name="Notify me on this device")
+    page.wait_for_selector(".push-state:not(:empty)")
+
+    switch.click()
+    until(page, "document.querySelector('input[role=switch]').disabled")
+    page.clock.run_for(11_000)
+
+    until(page, "document.querySelector('.push-state').textContent.includes('did not answer')")
+    assert not switch.is_checked() and switch.is_enabled()
+    assert not PushSubscription.objects.exists()
+    shoot(page, "push-switch-gave-up-phone")
+
+    page.evaluate("window.pushServiceBack()")
+    switch.click()
+    until(page, "document.querySelector('.push-state').textContent.includes('shows')")
+    assert switch.is_checked()
+    assert PushSubscription.objects.get().endpoint == FCM
+    assert not page.problems, page.problems

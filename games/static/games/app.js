@@ -4,6 +4,9 @@
 "use strict";
 (function () {
   var worker = document.currentScript.dataset.worker;
+  // A browser whose push service cannot be reached may never answer a subscription: the
+  // switch gives up after this long and says so, rather than stay greyed for minutes.
+  var GIVE_UP_MS = 10000;
   var box = document.querySelector("[data-push-switch]");
   if (!("serviceWorker" in navigator)) {
     if (box) { unsupported(box); }
@@ -49,10 +52,18 @@
       });
     }
 
+    function inTime(promise) {
+      return Promise.race([promise, new Promise(function (resolve, reject) {
+        setTimeout(function () { reject(new Error("timeout")); }, GIVE_UP_MS);
+      })]);
+    }
+
     function subscribe() {
+      // The person's answer to the browser's question takes the time it takes; what
+      // follows it must answer in time.
       return Notification.requestPermission().then(function (permission) {
         if (permission !== "granted") { throw new Error("denied"); }
-        return Promise.all([navigator.serviceWorker.ready, api("GET")]);
+        return inTime(Promise.all([navigator.serviceWorker.ready, api("GET")]));
       }).then(function (found) {
         var manager = found[0].pushManager, key = keyBytes(found[1].public_key);
         return manager.getSubscription().then(function (old) {
@@ -62,7 +73,7 @@
           }
           return old;
         }).then(function (old) {
-          return old || manager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+          return old || inTime(manager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
         });
       }).then(function (subscription) {
         return api("POST", subscription.toJSON());
@@ -98,7 +109,8 @@
         say(on ? "on" : "off");
       }, function (error) {
         input.checked = false;
-        say(error && error.message === "denied" ? "denied" : "failed");
+        var known = error && (error.message === "denied" || error.message === "timeout");
+        say(known ? error.message : "failed");
       }).then(function () { input.disabled = false; });
     });
   }
