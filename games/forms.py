@@ -310,6 +310,9 @@ class TournamentCreateForm(GameCreateForm):
     )
 
     name = forms.CharField(max_length=120, label=gettext_lazy("Name"))
+    organiser_plays = forms.BooleanField(
+        required=False, initial=True, label=gettext_lazy("Play in it myself")
+    )
     format = forms.ChoiceField(choices=FORMATS, initial="swiss", label=gettext_lazy("Format"))
     rounds = forms.IntegerField(
         min_value=1,
@@ -368,6 +371,7 @@ class TournamentCreateForm(GameCreateForm):
             "entry_closes": data.get("entry_closes"),
             "round_days": data.get("round_days") or 0,
             "invited": data.get("invited", "").replace(",", " ").split(),
+            "organiser_plays": data["organiser_plays"],
         }
 
 

@@ -2,6 +2,7 @@
 Games and their folded tables are loaded by ``games.repository``. Nothing here writes."""
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache, partial
@@ -381,6 +382,13 @@ def plan_actor(user) -> str:
     """How the event store names a move played from its player's plan (conditional moves,
     issue 32): ``plan:<user id>``."""
     return f"{PLAN_ACTOR_PREFIX}{user.pk}"
+
+
+def plan_answering(game: Game, seat: int) -> bool:
+    """Whether the plan of ``seat`` owes the answer to the move just played (its task is
+    queued: conditional moves, issue 32), so that its player's turn is not theirs to play
+    by hand: the page says the plan is answering until the answer lands."""
+    return game.planned and Plan.objects.filter(game=game, seat=seat, due_at__isnull=False).exists()
 
 
 def plan_of(game: Game, user) -> Plan | None:
@@ -823,6 +831,35 @@ def tournament_list(which: str, viewer=None) -> QuerySet[Tournament]:
         .select_related("organiser")
         .order_by("-created_at", "-pk")
     )
+
+
+def tournaments_entered(viewer, listed: Iterable[Tournament]) -> set[int]:
+    """Of the ``listed`` tournaments, the ids of those the viewer registered for and has not
+    withdrawn from (their last registration or withdrawal in each stream)."""
+    if not getattr(viewer, "is_authenticated", False):
+        return set()
+    by_stream = {tournament.stream: tournament.pk for tournament in listed}
+    registered = f"{TOURNAMENT_NAMESPACE}.{tournaments.PlayerRegistered.__name__}"
+    withdrew = f"{TOURNAMENT_NAMESPACE}.{tournaments.PlayerWithdrew.__name__}"
+    entered: set[int] = set()
+    for stream, kind in (
+        Event.objects.filter(
+            stream__in=by_stream, type__in=(registered, withdrew), data__player=viewer.pk
+        )
+        .order_by("stream", "seq")
+        .values_list("stream", "type")
+    ):
+        if kind == registered:
+            entered.add(by_stream[stream])
+        else:
+            entered.discard(by_stream[stream])
+    return entered
+
+
+def tournament_list_opening(viewer) -> str:
+    """The list a viewer's tournaments page opens on (``TOURNAMENT_LISTS``): the running
+    tournaments if they play in one, otherwise those open for registration."""
+    return "running" if tournaments_entered(viewer, tournament_list("running", viewer)) else "open"
 
 
 def tournament_get(tournament_id: int) -> Tournament:

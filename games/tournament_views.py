@@ -30,14 +30,25 @@ LIST_LENGTH = 50
 
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    """Tournaments open for registration, running or finished (``?status=``)."""
-    which = request.GET.get("status", "open")
-    which = which if which in selectors.TOURNAMENT_LISTS else "open"
-    rows = selectors.tournament_list(which, request.user)[:LIST_LENGTH]
+    """Tournaments open for registration, running or finished (``?status=``; without it,
+    where the viewer has something: ``tournament_list_opening``), the viewer's own
+    marked."""
+    which = request.GET.get("status", "")
+    if which not in selectors.TOURNAMENT_LISTS:
+        which = selectors.tournament_list_opening(request.user)
+    rows = list(selectors.tournament_list(which, request.user)[:LIST_LENGTH])
+    entered = selectors.tournaments_entered(request.user, rows)
     context = {
         "which": which,
         "lists": LIST_NAMES.items(),
-        "rows": [{"tournament": row, "format": FORMAT_NAMES.get(row.format, "")} for row in rows],
+        "rows": [
+            {
+                "tournament": row,
+                "format": FORMAT_NAMES.get(row.format, ""),
+                "entered": row.pk in entered,
+            }
+            for row in rows
+        ],
     }
     return render(request, "tournaments/list.html", context)
 

@@ -340,10 +340,13 @@ def tournament_create(
     min_games: int = 0,
     round_days: int = 0,
     invited: list[str] | tuple[str, ...] = (),
+    organiser_plays: bool = False,
 ) -> Tournament:
     """Open a tournament for registration (``core.Settings`` says what each setting
     means); the game's options and time control are checked as a game's are. Each
-    ``invited`` address (invitation-only) is sent an invitation linking to its page."""
+    ``invited`` address (invitation-only) is sent an invitation linking to its page. With
+    ``organiser_plays`` the organiser is registered at once, as ``tournament_join`` would
+    (a refusal undoes the whole creation)."""
     engine = game_engine(game)
     if per_game not in engine.PLAYERS:
         raise BadRequest(
@@ -397,6 +400,8 @@ def tournament_create(
     project(tournament, core.fold(created), now=now)
     for address in checked.invited:
         notify.tournament_invitation(tournament, address)
+    if organiser_plays:
+        tournament_join(tournament=tournament, user=organiser)
     return tournament
 
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from django.test import Client
 
-from games import services
-from games.models import PlayerSettings, Rating, TournamentSnapshot
+from games import selectors, services
+from games.models import Game, PlayerSettings, Rating, Tournament, TournamentSnapshot
 from games.tournaments import storage
 from tests.tournaments.test_services import finish_round, opened, players
 
@@ -111,6 +111,8 @@ def test_a_tournament_is_opened_from_the_form():
     page = client.get(answer["Location"]).content.decode()
     assert "Club night" in page and "3 players per game" in page and "2 days per move" in page
     assert "each round ends after 10 days" in page
+    # Unticked, the organiser only organises.
+    assert "Nobody has joined yet." in page and 'id="join-call"' in page
     refused = client.post(
         "/tournaments/new/",
         {
@@ -124,6 +126,54 @@ def test_a_tournament_is_opened_from_the_form():
     )
     assert refused.status_code == 400
     assert "A knockout is played two players per game" in refused.content.decode()
+
+
+def test_the_organiser_plays_in_their_tournament_unless_they_untick_it():
+    (alice,) = players(1)
+    client = signed_in(alice)
+    form = client.get("/tournaments/new/").content.decode()
+    assert re.search(r'<input type="checkbox" name="organiser_plays"[^>]* checked', form)
+    assert "Play in it myself" in form
+    settings = {"format": "swiss", "rounds": 3, "game": "azul", "players": 2}
+    settings |= {"time_control": "none", "max_players": 8, "public": "on"}
+    answer = client.post("/tournaments/new/", {**settings, "name": "Mine", "organiser_plays": "on"})
+    page = client.get(answer["Location"]).content.decode()
+    assert 'id="join-call"' not in page and "Withdraw" in page
+    assert selectors.tournament_view(Tournament.objects.get(name="Mine"))["players"][0]["id"] == (
+        alice.pk
+    )
+
+
+def test_an_open_tournament_calls_a_signed_in_newcomer_to_join_at_the_top():
+    alice, bob = players(2)
+    tournament = opened([alice], format="swiss", per_game=2, rounds=1)
+    path = f"/tournaments/{tournament.pk}/"
+    page = signed_in(bob).get(path).content.decode()
+    call = page.split('id="join-call"')[1].split("</div>")[0]
+    assert "Registration is open: join to play in this tournament." in call
+    assert f'action="{path}join/"' in call
+    assert page.index('id="join-call"') < page.index("<h2>Settings</h2>")
+    assert "Sign in to join" in Client().get(path).content.decode()
+    assert 'id="join-call"' not in signed_in(alice).get(path).content.decode()
+
+
+def test_the_list_opens_on_the_running_tournaments_the_viewer_plays_in():
+    alice, bob, carol, dan = players(4)
+    running = opened([alice, bob, carol], format="swiss", per_game=2, rounds=2)
+    services.tournament_start(tournament=running, user=alice)
+    services.tournament_create(
+        organiser=dan, name="Winter cup", format="swiss", game="azul", per_game=2, rounds=1
+    )
+    mine = signed_in(carol).get("/tournaments/").content.decode()
+    assert "Autumn cup" in mine and "Winter cup" not in mine
+    assert 'aria-current="page">Running</a>' in mine and "you play in it" in mine
+    # Carol, the bye of the first round, has no game yet and plays in it all the same.
+    assert not Game.objects.filter(tournament_table__tournament=running, seats__user=carol)
+    others = signed_in(dan).get("/tournaments/").content.decode()
+    assert "Winter cup" in others and "Autumn cup" not in others
+    assert "you play in it" not in others
+    services.tournament_withdraw(tournament=running, user=carol)
+    assert "Winter cup" in signed_in(carol).get("/tournaments/").content.decode()
 
 
 def test_the_organiser_removes_a_player_from_the_page_and_others_cannot():

@@ -22,15 +22,24 @@ def test_the_tournament_page_and_list_at_both_sizes(windows, live_server, shoot)
     tournament = opened(users, format="swiss", per_game=2, rounds=3)
     services.tournament_start(tournament=tournament, user=users[0])
     finish_round(tournament)
+    open_one = services.tournament_create(
+        organiser=users[0], name="Winter cup", format="swiss", game="azul", per_game=2, rounds=3
+    )
     for size, viewport in SIZES.items():
         page = signed_in_page(windows, live_server, users[2], viewport)
         for name, path in (
             ("page", f"/tournaments/{tournament.pk}/"),
-            ("list", "/tournaments/?status=running"),
+            ("list", "/tournaments/"),
             ("new", "/tournaments/new/"),
+            ("open-page", f"/tournaments/{open_one.pk}/"),
         ):
             looked_at(page, live_server.url + path, f"tournaments/{name}-{size}", viewport, shoot)
             assert page.evaluate(SMALL_TARGETS) == [], path
+        page.goto(f"{live_server.url}/tournaments/")
+        assert page.locator("nav.tabs [aria-current=page]").inner_text() == "Running"
+        assert page.locator("ul.tournaments .you-play").count() == 1
+        page.goto(f"{live_server.url}/tournaments/{open_one.pk}/")
+        assert page.locator("#join-call").get_by_role("button", name="Join").is_visible()
         page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
         assert page.locator("#my-game a").count() == 1
         assert page.locator("table.standings tr.mine").count() == 1
