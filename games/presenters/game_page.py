@@ -93,6 +93,12 @@ def game_context(game: Game, user) -> dict:
     actions = selectors.actions_of(game, table, seat)
     playing = actions.resign
     position = seat.position if playing else None
+    # Ruling: a turn the player's plan answers is the plan's to play. The page says so
+    # and offers no move until the answer lands (a moment later, from the worker), so
+    # that the player never plays a second move by hand over it.
+    answering = actions.move and selectors.plan_answering(game, position)
+    if answering:
+        actions = replace(actions, move=False)
     viewer = seat.position if seat is not None else None
     board = board_of(game.game_type)
     view = table.engine.view(table.state)
@@ -109,6 +115,7 @@ def game_context(game: Game, user) -> dict:
         "position": position,
         "playing": playing,
         "my_turn": actions.move,
+        "plan_answering": answering,
         "actions": actions,
         "history": log,
         "last_move": last_move(board, table, view),
@@ -143,7 +150,7 @@ def game_context(game: Game, user) -> dict:
         else []
     )
     context["picking"] = picking_script(context["moves"])
-    if playing and not actions.move and not table.over:
+    if playing and not actions.move and not answering and not table.over:
         context["plan"] = plan_shown(game, table, user, position)
     if table.over:
         context["end"] = _end_screen(board, table, names, selectors.departures([game])[game.pk])

@@ -2,6 +2,7 @@
 shown to the player who waits only, kept, refused on one's own turn with the reason, a
 plan emptied or deleted, the card in the reader's language."""
 
+from games import services
 from games.models import Plan
 from tests.games.helpers import legal
 from tests.games.test_services_plans import factory_move, legal_after, waiting
@@ -54,3 +55,30 @@ def test_the_planning_card_speaks_the_readers_language(client, alice, bob):
     for language, title in (("es", "Planea tus respuestas"), ("pl", "Zaplanuj odpowiedzi")):
         text = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE=language).text
         assert title in text
+
+
+def test_while_the_plan_answers_the_page_offers_no_move_and_says_so(
+    client, alice, bob, monkeypatch
+):
+    # The worker that plays the plan's answer has not run yet.
+    monkeypatch.setattr("games.services.plan_following.send_quickly", lambda *a, **kw: True)
+    game = started_game(alice, bob, game="azul")
+    planner, mover = waiting(game)
+    theirs = factory_move(legal(game))
+    mine = factory_move(legal_after(game, theirs), theirs)
+    client.force_login(planner)
+    client.post(
+        f"/games/{game.pk}/plan/", {"lines": f"{theirs}; {mine}", "expected_seq": game.last_seq}
+    )
+    services.move_submit(game=game, user=mover, move=theirs)
+
+    page = client.get(f"/games/{game.pk}/").text
+    assert "Your plan is playing its answer" in page
+    assert "Your turn." not in page and 'id="move-form"' not in page
+    live = client.get(f"/games/{game.pk}/live", {"seq": 0}).json()
+    assert live["my_turn"] is False
+
+    assert services.plan_play(game_id=game.pk) == 1
+    page = client.get(f"/games/{game.pk}/").text
+    assert "Your plan is playing its answer" not in page
+    assert "Waiting for" in page
