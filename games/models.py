@@ -156,6 +156,9 @@ class Seat(models.Model):
     # seat, ``{"start": "08:00", "end": "22:00", "zone": "Europe/Warsaw"}``, recorded in
     # the game's ``Started`` event when it begins.
     playing_hours = models.JSONField(null=True, blank=True)
+    # The facts of the notice that dropped the player's plan (``notify.plan_dropped``),
+    # said on the game page until the player has seen them (issue 42).
+    plan_dropped = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "position", "pk"]

@@ -25,6 +25,7 @@ urlpatterns = [
     path("games/<int:game_id>/plan/", views.plan_post, name="game-plan"),
     path("games/<int:game_id>/plan/board/", views.plan_board, name="game-plan-board"),
     path("games/<int:game_id>/plan/delete/", views.plan_delete_post, name="game-plan-delete"),
+    path("games/<int:game_id>/plan/seen/", views.plan_seen_post, name="game-plan-seen"),
     path("games/<int:game_id>/grant-day/", views.grant_day_post, name="game-grant-day"),
     path("games/<int:game_id>/takeback/", views.takeback_request_post, name="game-takeback"),
     path(

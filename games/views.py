@@ -381,6 +381,12 @@ def plan_delete_post(request: HttpRequest, game: Game) -> None:
 
 
 @_game_action
+def plan_seen_post(request: HttpRequest, game: Game) -> None:
+    """The player has read that their plan was dropped."""
+    services.plan_dropped_seen(game=game, user=request.user)
+
+
+@_game_action
 def undo_post(request: HttpRequest, game: Game) -> None:
     """Take back your own last move, while the rules of undo allow."""
     services.move_undo(game=game, user=request.user)

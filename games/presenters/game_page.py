@@ -21,6 +21,7 @@ from games.clock import Clock, PlayingHours
 from games.durations import duration_text, time_left_text
 from games.forms import OPTION_LABELS, OPTION_VALUES, RATING_WORDS, HoursFields
 from games.models import Game, GameResult, Seat
+from games.notify.wording import plan_dropped_reason, plan_dropped_title
 from games.plan_lines import CHECKING_SEED, LineRefused, played, whose, written
 from games.presenters.endings import departed
 from games.rules.common import RulesError
@@ -150,6 +151,11 @@ def game_context(game: Game, user) -> dict:
         else []
     )
     context["picking"] = picking_script(context["moves"])
+    if playing and seat.plan_dropped:
+        context["plan_dropped"] = {
+            "title": plan_dropped_title(f"{context['title']} #{game.pk}", seat.plan_dropped),
+            "reason": plan_dropped_reason(game, seat.plan_dropped),
+        }
     if playing and not actions.move and not answering and not table.over:
         context["plan"] = plan_shown(game, table, user, position)
     if table.over:

@@ -86,7 +86,13 @@ from games.services.notices import (
     warnings_queue,
 )
 from games.services.operations import process_beat
-from games.services.plans import plan_delete, plan_play, plan_replace, plans_sweep
+from games.services.plans import (
+    plan_delete,
+    plan_dropped_seen,
+    plan_play,
+    plan_replace,
+    plans_sweep,
+)
 from games.services.push import push_send, push_subscribe, push_unsubscribe
 from games.services.ratings import (
     profile_visibility_set,
@@ -174,6 +180,7 @@ __all__ = [
     "move_undo",
     "notices_choose",
     "plan_delete",
+    "plan_dropped_seen",
     "plan_play",
     "plan_replace",
     "plans_sweep",

@@ -82,7 +82,7 @@ def _followed(change, plan: Plan) -> bool:
             dropped = dropped or {"reason": "new_tiles", "move": next_move}
             next_move = ""
     if dropped is not None and plan.user_id != change.by:
-        notify.plan_dropped(change.game, after.last_seq, seat, **dropped)
+        plan_dropped_told(change.game, after.last_seq, seat, **dropped)
     if not lines and not next_move:
         plan.delete()
         return False
@@ -93,6 +93,14 @@ def _followed(change, plan: Plan) -> bool:
     if owed:
         transaction.on_commit(partial(_plan_move_queued, change.game.pk))
     return True
+
+
+def plan_dropped_told(game: Game, key: int, seat: Seat, *, reason: str, **facts) -> None:
+    """Tell the player that their plan was dropped, and why (``notify.plan_dropped``: by
+    email, by push), and keep the facts on their seat: the game page says them until the
+    player has seen them (``plans.plan_dropped_seen``)."""
+    Seat.objects.filter(pk=seat.pk).update(plan_dropped={"reason": reason, **facts})
+    notify.plan_dropped(game, key, seat, reason=reason, **facts)
 
 
 def _plan_move_queued(game_id: int) -> None:

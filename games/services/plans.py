@@ -15,7 +15,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import notify
 from games import table as tbl
 from games.errors import BadRequest, Conflict
 from games.models import Game, Plan, Seat
@@ -25,6 +24,7 @@ from games.repository import game_table
 from games.rules.common import IllegalMove, InvalidNotation
 from games.selectors import plan_actor, seat_of
 from games.services.common import act, games_swept, locked_game, playing_seat, position_seen
+from games.services.plan_following import plan_dropped_told
 
 # The sweep plays a planned move owed this long: its task was lost.
 LOST_AFTER = timedelta(minutes=1)
@@ -56,6 +56,8 @@ def plan_replace(
             code="your_turn",
         )
     next_move = (next_move or "").strip()
+    # A plan made again: what was said of the one dropped before has been read.
+    Seat.objects.filter(pk=seat.pk).update(plan_dropped=None)
     if not lines and not next_move:
         Plan.objects.filter(game=game, seat=seat.position).delete()
         return None
@@ -243,7 +245,7 @@ def plan_play(*, game_id: int, now: datetime | None = None) -> int:
             plan.delete()
         # Keyed by the next event: the move that gave the turn may have dropped the lines,
         # told under its own seq.
-        notify.plan_dropped(game, game.last_seq + 1, seat, reason="not_legal", move=move)
+        plan_dropped_told(game, game.last_seq + 1, seat, reason="not_legal", move=move)
         return 0
     return 1
 
@@ -257,3 +259,10 @@ def plans_sweep(*, now: datetime) -> int:
         .values_list("game_id", flat=True)[:SWEEP_BATCH]
     )
     return games_swept(due, plan_play, now=now, what="planned move")
+
+
+@transaction.atomic
+def plan_dropped_seen(*, game: Game | int, user) -> None:
+    """The player has read that their plan was dropped: the game page stops saying it."""
+    game = locked_game(game)
+    Seat.objects.filter(game=game, user=user).update(plan_dropped=None)

@@ -84,3 +84,24 @@ def test_a_waiting_player_plans_a_line_on_the_game_page(
     page.wait_for_selector("#move-panel", timeout=10000)
     assert page.locator("#plan").is_hidden() and page.input_value("#plan-text") == "a draft"
     assert not page.problems
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_dropped_plan_is_said_live_until_seen(windows, live_server, shoot, monkeypatch, size):
+    game, mover, planner = planning_game(monkeypatch)
+    expected = factory_move(legal(game))
+    answer = factory_move(legal_after(game, expected), expected)
+    services.plan_replace(game=game, user=planner, lines=[[expected, answer]])
+    page = window_of(windows, live_server, planner, size)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+
+    played = next(move for move in legal(game) if move != expected)
+    services.move_submit(game=game, user=mover, move=played)
+
+    note = page.locator("#plan-dropped")
+    note.wait_for(timeout=15_000)
+    assert "which none of your lines expected" in note.inner_text()
+    check_page(page, shoot, f"plan-dropped-{size}")
+    page.get_by_role("button", name="Got it").click()
+    page.wait_for_load_state()
+    assert page.locator("#plan-dropped").count() == 0

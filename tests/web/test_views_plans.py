@@ -82,3 +82,23 @@ def test_while_the_plan_answers_the_page_offers_no_move_and_says_so(
     page = client.get(f"/games/{game.pk}/").text
     assert "Your plan is playing its answer" not in page
     assert "Waiting for" in page
+
+
+def test_a_dropped_plan_is_said_on_the_page_until_its_player_has_seen_it(client, alice, bob):
+    game = started_game(alice, bob, game="azul")
+    planner, mover = waiting(game)
+    expected = factory_move(legal(game))
+    answer = factory_move(legal_after(game, expected), expected)
+    played = next(move for move in legal(game) if move != expected)
+    client.force_login(planner)
+    page = f"/games/{game.pk}/"
+    client.post(page + "plan/", {"lines": f"{expected}; {answer}", "expected_seq": game.last_seq})
+    services.move_submit(game=game, user=mover, move=played)
+
+    for _ in range(2):
+        shown = client.get(page).text
+        assert f"Your plan for Azul #{game.pk} is dropped" in shown
+        assert f"played {played}, which none of your lines expected" in shown
+    seen = client.post(page + "plan/seen/", follow=True)
+    assert "is dropped" not in seen.text
+    assert "is dropped" not in client.get(page).text
