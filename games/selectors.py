@@ -894,14 +894,15 @@ def ratings_now(tournament: Tournament, players: list[int], viewer=None) -> dict
 def tournament_view(tournament: Tournament, viewer=None) -> dict:
     """Everything a tournament's page and API show: settings, players with their rating at
     registration (the seeding) and now, rounds with their tables (games, players, places),
-    byes, live standings with tie-breaks, the viewer's own game in play, and what the
-    viewer may do."""
+    byes, live standings with tie-breaks (and, in a knockout, the round each player went
+    out in), the viewer's own game in play or their exit, and what the viewer may do."""
     state = tournament_state(tournament)
     names = {
         user.pk: display_name(user)
         for user in get_user_model().objects.filter(pk__in=[e.player for e in state.entrants])
     }
     now = ratings_now(tournament, [e.player for e in state.entrants], viewer)
+    exits = tournaments.knocked_out(state)
     settings = state.settings
     games = dict(
         Game.objects.filter(tournament_table__tournament=tournament).values_list("pk", "status")
@@ -975,9 +976,15 @@ def tournament_view(tournament: Tournament, viewer=None) -> dict:
                 "games": line.games,
                 "byes": line.byes,
                 "withdrawn": line.withdrawn,
+                "out_in_round": exits[line.player].round if line.player in exits else None,
             }
             for line in state.standings()
         ],
+        "my_exit": (
+            {"round": exits[me].round, "places": exits[me].places, "players": len(state.seeds)}
+            if me in exits
+            else None
+        ),
         "rounds": rounds,
         "my_game": next(
             (
@@ -991,7 +998,9 @@ def tournament_view(tournament: Tournament, viewer=None) -> dict:
         and open_for_entry
         and not registered
         and may_enter(tournament, viewer),
+        # A player knocked out has nothing left to withdraw from.
         "can_withdraw": registered
+        and me not in exits
         and state.status in (tournaments.REGISTRATION, tournaments.RUNNING),
         "can_start": organising and open_for_entry,
         "can_remove": organising

@@ -374,12 +374,25 @@ TOURNAMENT_NEWS = {
 }
 
 
+# A round's results to a player it knocked out of a knockout (``notify.knocked_out``).
+KNOCKED_OUT_NEWS = (
+    gettext_lazy("You are out of %(name)s"),
+    # Translators: %(places)s is the reader's final place ("3", or "3–4" when shared),
+    # %(players)s how many started.
+    gettext_lazy(
+        "You lost your game in round %(round)s of %(name)s and are out of the tournament: "
+        "you finish %(places)s of %(players)s."
+    ),
+)
+
+
 def tournament_news(email: Email, kind: str, payload: dict) -> Email:
-    """A tournament's email about no game: registration confirmed, a round's results or
-    the tournament finished, with the reader's standing and points."""
-    values = {key: payload.get(key) for key in ("name", "round", "rank", "players")}
+    """A tournament's email about no game: registration confirmed, a round's results (or,
+    to a player it knocked out, that they are out) or the tournament finished, with the
+    reader's standing and points."""
+    values = {key: payload.get(key) for key in ("name", "round", "rank", "players", "places")}
     values["organiser"] = payload.get("organiser", "")
-    subject, preview = TOURNAMENT_NEWS[kind]
+    subject, preview = KNOCKED_OUT_NEWS if payload.get("knocked_out") else TOURNAMENT_NEWS[kind]
     email.subject, email.preview = str(subject) % values, str(preview) % values
     email.links = [(_("Open the tournament"), tournament_url(payload))]
     if kind not in (NoticeKind.TOURNAMENT_JOINED, NoticeKind.TOURNAMENT_INVITATION):

@@ -86,8 +86,22 @@ def round_results(tournament: Tournament, number: int, standings: list[tuple]) -
     for user, rank, points in standings:
         payload = {**_tournament(tournament), "round": number, "rank": rank, "points": points}
         payload["players"] = len(standings)
-        key = tournament.pk * ROUNDS_PER_KEY + number
-        tell(Notice(NoticeKind.TOURNAMENT_RESULTS, key, user=user, payload=payload))
+        _round_over(tournament, number, user, payload)
+
+
+def knocked_out(tournament: Tournament, number: int, out: list[tuple], *, players: int) -> None:
+    """Every player a knockout's round ``number`` sent out: that they are out, and the
+    places they finish in of the ``players`` who started. ``out``: (user, ``KnockedOut``,
+    points) for each. In place of that round's standing (they are no longer in it)."""
+    for user, knocked, points in out:
+        payload = {**_tournament(tournament), "round": number, "points": points}
+        payload |= {"knocked_out": True, "places": knocked.places, "players": players}
+        _round_over(tournament, number, user, payload)
+
+
+def _round_over(tournament: Tournament, number: int, user, payload: dict) -> None:
+    key = tournament.pk * ROUNDS_PER_KEY + number
+    tell(Notice(NoticeKind.TOURNAMENT_RESULTS, key, user=user, payload=payload))
 
 
 def tournament_finished(tournament: Tournament, standings: list[tuple]) -> None:

@@ -198,7 +198,8 @@ def _decide(
 
 def _standings_told(tournament: Tournament, state: core.Tournament, appended: list) -> None:
     """A round that is over (another is paired): the players still in are told their
-    standing; a tournament that finished: every player, their final standing."""
+    standing, and those it knocked out of a knockout that they are out, with their final
+    places; a tournament that finished: every player, their final standing."""
     over = [e.round - 1 for e in appended if isinstance(e, core.RoundPaired) and e.round > 1]
     finished = any(isinstance(event, core.TournamentFinished) for event in appended)
     if not over and not finished:
@@ -208,13 +209,21 @@ def _standings_told(tournament: Tournament, state: core.Tournament, appended: li
     def lines(at: core.Tournament) -> list[tuple]:
         return [(users[line.player], line.rank, line.points) for line in at.standings()]
 
+    exits = core.knocked_out(state)
     for number in over:
         # As the round left it: without the next round's byes.
         after = replace(state, byes=tuple(bye for bye in state.byes if bye.round <= number))
-        still_in = [line for line in lines(after) if line[0].pk in set(state.active())]
+        playing = set(state.active()) - set(exits)
+        still_in = [line for line in lines(after) if line[0].pk in playing]
         # Ranked among those still in, as the message counts them.
         ranked = [(user, rank, points) for rank, (user, _, points) in enumerate(still_in, 1)]
         notify.round_results(tournament, number, ranked)
+        out = [
+            (user, exits[user.pk], points)
+            for user, _, points in lines(after)
+            if user.pk in exits and exits[user.pk].round == number
+        ]
+        notify.knocked_out(tournament, number, out, players=len(state.seeds))
     if finished:
         notify.tournament_finished(tournament, lines(state))
 

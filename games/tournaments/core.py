@@ -684,7 +684,7 @@ def _pairing(state: Tournament) -> pairing.Round | None:
             return None
         return _without_withdrawn(schedule[number - 1], set(active))
     seeds = {player: index for index, player in enumerate(state.seeds, start=1)}
-    alive = set(active) - _knocked_out(state, seeds)
+    alive = set(active) - set(knocked_out(state))
     if len(alive) < 2:
         return None
     return pairing.knockout_round(seeds, alive, number)
@@ -721,15 +721,43 @@ def _without_withdrawn(scheduled: pairing.Round, active: set[int]) -> pairing.Ro
     return pairing.Round(tuple(tables), byes, tuple(walkovers))
 
 
-def _knocked_out(state: Tournament, seeds: dict[int, int]) -> set[int]:
-    """The players who lost a knockout game."""
-    out = set()
-    for table in state.tables:
-        if table.result is None:
-            continue
-        (a, b), (place_a, place_b) = table.players, table.result.places
-        if place_a == place_b and SHARED_WIN_ADVANCES_HIGHER_SEED:
-            out.add(a if seeds[a] > seeds[b] else b)
-        else:
-            out.add(a if place_a > place_b else b)
-    return out
+@dataclass(frozen=True)
+class KnockedOut:
+    """A knockout's player who lost a game: the round they lost it in and the places they
+    finish in, level with everyone out in that round (``first`` to ``last``)."""
+
+    round: int
+    first: int
+    last: int
+
+    @property
+    def places(self) -> str:
+        """The places as one reads them: one place, or a range for a place shared."""
+        return str(self.first) if self.first == self.last else f"{self.first}–{self.last}"
+
+
+def knocked_out(state: Tournament) -> dict[int, KnockedOut]:
+    """In a knockout, every player who lost a game, with their final places: behind all who
+    went further (still in, or out in a later round), level with the others out in the
+    same round. Nothing in other formats."""
+    if state.settings.format != KNOCKOUT:
+        return {}
+    seeds = {player: index for index, player in enumerate(state.seeds, start=1)}
+    out_in = {
+        _loser(table, seeds): table.round for table in state.tables if table.result is not None
+    }
+    still_in = [player for player in state.active() if player not in out_in]
+    exits = {}
+    for player, number in out_in.items():
+        further = len(still_in) + sum(later > number for later in out_in.values())
+        level = sum(same == number for same in out_in.values())
+        exits[player] = KnockedOut(number, further + 1, further + level)
+    return exits
+
+
+def _loser(table: Table, seeds: dict[int, int]) -> int:
+    """The player a finished knockout game sends out."""
+    (a, b), (place_a, place_b) = table.players, table.result.places
+    if place_a == place_b and SHARED_WIN_ADVANCES_HIGHER_SEED:
+        return a if seeds[a] > seeds[b] else b
+    return a if place_a > place_b else b

@@ -115,6 +115,26 @@ def test_eight_player_knockout_has_three_rounds_and_the_top_seed_wins():
     assert state.ranking[0] == 1
 
 
+def test_a_knockout_places_each_player_out_level_with_the_others_out_in_that_round():
+    ratings = {player: 100 * (9 - player) for player in range(1, 9)}
+    state, _ = opened(ratings, format="knockout", per_game=2, game="azul")
+    state, _ = run(state, by_rating(ratings))
+    places = {player: (out.round, out.places) for player, out in core.knocked_out(state).items()}
+    assert places == {
+        2: (3, "2"),
+        3: (2, "3–4"),
+        4: (2, "3–4"),
+        **{player: (1, "5–8") for player in (5, 6, 7, 8)},
+    }
+
+
+def test_no_player_is_knocked_out_of_a_swiss():
+    ratings = {player: 100 * (5 - player) for player in range(1, 5)}
+    state, _ = opened(ratings, format="swiss", per_game=2, game="azul", rounds=2)
+    state, _ = run(state, by_rating(ratings))
+    assert core.knocked_out(state) == {}
+
+
 def test_knockout_of_five_gives_the_three_top_seeds_a_bye():
     ratings = {player: 100 * (6 - player) for player in range(1, 6)}
     state, _ = opened(ratings, format="knockout", per_game=2, game="azul")

@@ -88,3 +88,22 @@ def test_when_a_round_is_over_the_players_still_in_are_told_their_standing():
     subject, body = said(rows[carol.email])
     assert subject == "Round 1 of Autumn cup is over"
     assert "you are 2 of 3" in body and "Your points: 1." in body
+
+
+def test_a_player_knocked_out_is_told_they_are_out_and_their_final_places():
+    alice, bob, carol, dan = players(4)
+    tournament = opened([alice, bob, carol, dan], format="knockout", per_game=2)
+    services.tournament_start(tournament=tournament, user=alice)
+    finish_round(tournament)
+    rows = {row.recipient: row for row in emails(NoticeKind.TOURNAMENT_RESULTS)}
+    assert sorted(rows) == sorted(user.email for user in (alice, bob, carol, dan))
+    subject, body = said(rows[dan.email])
+    assert subject == "You are out of Autumn cup"
+    assert (
+        "You lost your game in round 1 of Autumn cup and are out of the tournament: you "
+        "finish 3–4 of 4." in body.replace("\n", " ")
+    )
+    assert "next round" not in body and "Your points: 0." in body
+    subject, body = said(rows[alice.email])
+    assert subject == "Round 1 of Autumn cup is over"
+    assert "you are 1 of 2" in body

@@ -176,6 +176,21 @@ def test_the_list_opens_on_the_running_tournaments_the_viewer_plays_in():
     assert "Winter cup" in signed_in(carol).get("/tournaments/").content.decode()
 
 
+def test_a_player_knocked_out_reads_on_the_page_that_they_are_out_and_their_places():
+    people = players(8)
+    tournament = opened(people, format="knockout", per_game=2)
+    services.tournament_start(tournament=tournament, user=people[0])
+    finish_round(tournament)
+    path = f"/tournaments/{tournament.pk}/"
+    out = signed_in(people[7]).get(path).content.decode()
+    assert (
+        "You are out of this tournament: you lost your game in round 1 and finish 5–8 of 8." in out
+    )
+    assert out.count("(out in round 1)") == 4
+    still_in = signed_in(people[0]).get(path).content.decode()
+    assert 'id="knocked-out"' not in still_in and 'id="my-game"' in still_in
+
+
 def test_the_organiser_removes_a_player_from_the_page_and_others_cannot():
     alice, bob, carol = players(3)
     tournament = opened([alice, bob], format="swiss", per_game=2, rounds=1)

@@ -64,3 +64,17 @@ def test_the_organisers_page_of_a_paused_tournament_with_a_round_deadline(
         assert page.locator(".round-deadline").count() == 1
         assert page.get_by_role("button", name="Resume").count() == 1
         assert page.get_by_role("button", name="Cancel the tournament").count() == 1
+
+
+def test_a_knocked_out_players_page_says_they_are_out_at_both_sizes(windows, live_server, shoot):
+    users = players(8)
+    tournament = opened(users, format="knockout", per_game=2)
+    services.tournament_start(tournament=tournament, user=users[0])
+    finish_round(tournament)
+    for size, viewport in SIZES.items():
+        page = signed_in_page(windows, live_server, users[7], viewport)
+        path = f"{live_server.url}/tournaments/{tournament.pk}/"
+        looked_at(page, path, f"tournaments/knocked-out-{size}", viewport, shoot)
+        assert page.evaluate(SMALL_TARGETS) == []
+        assert "finish 5–8 of 8" in page.locator("#knocked-out").inner_text()
+        assert page.get_by_role("button", name="Withdraw").count() == 0
