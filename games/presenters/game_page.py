@@ -28,6 +28,11 @@ from games.rules.common import RulesError
 from games.selectors import Departure
 
 POLL_MILLISECONDS = 3000
+# While the move awaited is seconds away (a computer player's, or the player's own plan
+# answering), the page checks this often instead: the turn shows a quarter of a second
+# after it comes back, not three (issue 43). A check that finds nothing new is one read
+# of the game row, so a page polling fast costs the server little, and only for seconds.
+SOON_POLL_MILLISECONDS = 250
 LIVE_PARTS = ("status", "panel", "boards", "moves", "end", "plan")
 
 
@@ -58,6 +63,13 @@ def open_game_context(game: Game, user) -> dict:
         "hours_form": hours_form(game, user),
         "poll_ms": POLL_MILLISECONDS,
     }
+
+
+def _computer_to_move(game: Game, players: list[dict]) -> bool:
+    """Whether the move awaited is a computer player's (its task plays it within seconds)."""
+    return game.status == Game.Status.ACTIVE and any(
+        player["seat"] == game.to_move and player["bot"] for player in players
+    )
 
 
 def hours_form(game: Game, user) -> HoursFields | None:
@@ -129,6 +141,8 @@ def game_context(game: Game, user) -> dict:
         "watching": seat is None and game.status == Game.Status.ACTIVE,
         "can_chat": seat is not None and seat.status in (Seat.Status.JOINED, Seat.Status.RESIGNED),
         "poll_ms": POLL_MILLISECONDS,
+        "soon_poll_ms": SOON_POLL_MILLISECONDS,
+        "soon": answering or _computer_to_move(game, players),
         "takeback": table.takeback,
         "takeback_choices": _takeback_choices(table, actions.takeback_points, log, position),
     }
@@ -625,6 +639,7 @@ def live_update(request, game: Game, *, seq: str | None, chat: str | None) -> di
     # The position the parts show: a move committed since the row was read is in them.
     answer["seq"] = context["table"].last_seq
     answer["my_turn"] = context["my_turn"]
+    answer["soon"] = context["soon"]
     answer["title"] = _page_title(context)
     if seq_changed:
         for part in LIVE_PARTS:

@@ -3,16 +3,19 @@ email, create and join a game, play by clicking the boards, take a move back, wa
 other's page follow, and step through the replay."""
 
 import re
+import time
 
 import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import repository, selectors
+from games import repository, selectors, services
 from games.mail import services as mail_services
 from games.models import Game
+from games.services import bots
 from tests.conftest import make_user
 from tests.web.helpers import play_moves
+from tests.web.test_browser_pages import window_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -177,3 +180,26 @@ def test_a_few_turns_of_azul_and_a_miyabi_garden(windows, live_server, shoot):
     shoot(page, "lobby")
     page.goto(f"{live_server.url}/games/new/")
     shoot(page, "new-game")
+
+
+def test_the_turn_comes_back_at_once_after_a_computer_moved(windows, live_server):
+    """Issue 43: after Confirm against a computer player, the page shows "Your turn."
+    again well under a second after the computer moved, without reloading."""
+    alice = make_user("alice")
+    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    # Nobody runs the queued tasks here: the test plays the computer's moves itself.
+    bots.bot_move(game_id=game.pk)
+    page = window_of(windows, live_server, alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector(".your-turn")
+    click_a_move(page)
+    assert not page.locator(".your-turn").count()
+    page.evaluate("window.notReloaded = true")
+    page.wait_for_timeout(1000)
+    bots.bot_move(game_id=game.pk)
+    moved = time.monotonic()
+    page.wait_for_selector(".your-turn", timeout=5000)
+    assert time.monotonic() - moved < 0.75
+    assert page.evaluate("window.notReloaded === true")
+    assert page.locator("#move-panel").count()
+    assert not page.problems

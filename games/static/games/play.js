@@ -364,9 +364,31 @@
     var seq = live.getAttribute("data-seq");
     var chat = live.getAttribute("data-chat");
     var every = parseInt(live.getAttribute("data-ms"), 10) || 3000;
+    var soonEvery = parseInt(live.getAttribute("data-soon-ms"), 10) || every;
+    // Whether the move awaited is seconds away (a computer's, or the player's plan
+    // answering): the page then checks every soonEvery, as long as something keeps
+    // happening (a stopped worker must not leave pages polling fast for good).
+    var soon = live.getAttribute("data-soon") === "1";
+    var SOON_FOR_MS = 30000;
+    // A tab in the background checks less often; its title still says "Your turn".
+    var HIDDEN_SLOWER = 4;
+    var changedAt = Date.now();
+    var timer = null, checking = false, over = false;
     var title = document.title;
     function clearUnread() { if (unread && chatInView()) { unread = 0; showUnread(title); } }
+    function interval() {
+      if (document.hidden) return every * HIDDEN_SLOWER;
+      return soon && Date.now() - changedAt < SOON_FOR_MS ? soonEvery : every;
+    }
+    function checkIn(ms) {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(check, ms);
+    }
     document.addEventListener("visibilitychange", clearUnread);
+    // Back in view: look at once rather than after a background tab's long interval.
+    document.addEventListener("visibilitychange", function () {
+      if (!document.hidden && !checking && !over) checkIn(0);
+    });
     window.addEventListener("scroll", clearUnread, { passive: true });
     window.addEventListener("focus", clearUnread);
     function planBeingWritten() {
@@ -380,6 +402,7 @@
       if (part) part.innerHTML = html;
     }
     function check() {
+      checking = true;
       var url = live.getAttribute("data-url") + "?seq=" + encodeURIComponent(seq) + "&chat=" + encodeURIComponent(chat);
       fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
         .then(function (r) { return r.ok ? r.json() : null; })
@@ -389,6 +412,8 @@
             var parts = answer.parts;
             var moved = String(answer.seq) !== seq;
             if (moved) {
+              soon = !!answer.soon;
+              changedAt = Date.now();
               ["status", "end", "boards", "moves"].forEach(function (name) {
                 if (name in parts) replace(name, parts[name]);
               });
@@ -419,12 +444,13 @@
             chat = String(answer.chat);
             showUnread(title);
           }
-          if (answer && answer.status !== "active") return;
-          window.setTimeout(check, every);
+          checking = false;
+          over = !!answer && answer.status !== "active";
+          if (!over) checkIn(interval());
         })
-        .catch(function () { window.setTimeout(check, every * 2); });
+        .catch(function () { checking = false; checkIn(interval() * 2); });
     }
-    window.setTimeout(check, every);
+    checkIn(interval());
   }
 
   // A page waiting for players reloads once the game begins.
