@@ -1,53 +1,48 @@
-"""Waits at the table (issue 30): whole games between a person and three computer players,
-played through the services with real Celery workers (the default queue's and the
-analysis queue's, as the Procfile runs them) and no minute sweep. The person is scripted:
-as soon as it is their turn they play a legal move. For every move of theirs the bench
-measures the wait until their next turn (or the end), and subtracts the time the computer
-players spent thinking in between (the wall time of ``games.bots.choose`` in the worker,
-logged by the bench's worker wrapper): what is left is what the site adds (queueing,
-reading the table, committing, the bench's 20 ms polling). Printed per game: p50 / p95 /
-max of the waits and of what is left.
+"""Waits at the table as the page sees them (issues 30 and 43): a person plays against 1 and
+3 computer players of each level, through a real web server and real Celery workers, in
+each configuration: ``make run``'s defaults (SQLite and the filesystem broker in a var
+dir of the bench's own, ``runserver``, one worker with embedded beat) and the Procfile's
+(PostgreSQL and Redis, gunicorn, a worker).
 
-Then the same with an analysis running beside: the analysis queue's worker starts only
-now (the first part's finished games wait in its queue for their analyses, at the site's
-simulations) and is kept busy (when no analysis is left, two people's finished game is
-analysed again); printed as before, with how often an analysis was under way.
+The person is a client that does what the game page does: it confirms a move (the form's
+POST, then the page it is sent back to), then checks ``/games/<id>/live`` at the page's
+own intervals (``data-ms`` and ``data-soon-ms`` of the page, as ``play.js`` chooses
+between them) until the answer says it is their turn (or the game is over). The wait is
+from the Confirm to that answer; from it the bench subtracts the time the computer
+players spent thinking meanwhile (the wall time of ``games.bots.choose`` in the worker,
+logged by the bench's worker wrapper): what is left is what the site adds (the POST, the
+page, queueing, the page's checks). Printed per case: p50 / p95 / max of both.
 
     REDIS_URL=redis://127.0.0.1:6379/4 nice -n 10 .venv/bin/python bench/waits.py
-    .venv/bin/python bench/waits.py --game azul --games 3 --levels easy medium hard
+    .venv/bin/python bench/waits.py --config make-run --moves 10 --game azul
 
-The bench uses its own database (``DATABASE_URL``, default ``azulsite_bench_waits``),
-emptied at the start.
+The PostgreSQL configuration uses its own database (``DATABASE_URL``, default
+``azulsite_bench_waits``), emptied at the start, and flushes the Redis database it uses.
 """
 
 import argparse
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/azulsite_bench_waits")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azulsite.settings")
-os.environ.setdefault(
-    "CELERY_BROKER_URL", os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-)
-os.environ["EMAIL_URL"] = "console://"
-os.environ.setdefault("LOG_LEVEL", "ERROR")
-
-from bench.store import migrated, truncate  # noqa: E402 - after the environment it reads
 
 GAMES = ("azul", "summer-pavilion", "miyabi")
-QUEUES = ("celery", "analysis")
-"""The Procfile's workers: the moves' and emails' queue, and the analyses' own."""
-POLL_SECONDS = 0.02
+LEVELS = ("easy", "medium", "hard")
+OPPONENTS = (1, 3)
+CONFIGS = ("make-run", "postgres-redis")
 LONGEST_WAIT = 600.0
+# play.js: the fast checks last this long after the last change the page saw.
+SOON_FOR_SECONDS = 30.0
 # The worker's wrapper: every ``games.bots.choose`` logs its start and end (wall clock)
 # to the file named by BENCH_THINKING, one JSON line each; then Celery's own main runs.
 WORKER = """
@@ -70,32 +65,59 @@ main()
 """
 
 
-def start_worker(queue: str, thinking: Path, hard_seconds: float) -> subprocess.Popen:
-    """``celery -A azulsite worker --queues=<queue>`` (one process, as the Procfile's
-    analysis worker; the default queue's with the solo pool for a fair single core)."""
-    env = {
-        **os.environ,
-        "BENCH_THINKING": str(thinking),
-        "BOT_HARD_SECONDS": str(hard_seconds),
-        "YOUR_TURN_GRACE_SECONDS": "0",
-        "CONN_MAX_AGE": "0",
-    }
+def configure(config: str, var_dir: Path) -> None:
+    """The environment of ``config`` for this process and the servers it starts."""
+    os.environ["DJANGO_SETTINGS_MODULE"] = "azulsite.settings"
+    os.environ["AZULSITE_VAR_DIR"] = str(var_dir)
+    os.environ.setdefault("LOG_LEVEL", "ERROR")
+    if config == "make-run":
+        for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "EMAIL_URL"):
+            os.environ.pop(name, None)
+        return
+    os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/azulsite_bench_waits")
+    os.environ["CELERY_BROKER_URL"] = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/4"
+    os.environ["EMAIL_URL"] = "console://"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_web(config: str, port: int, workers: int = 2) -> subprocess.Popen:
+    """The web server of ``config``: ``make run``'s ``runserver`` (as ``azulsite/devrun.py``
+    starts it) or the Procfile's gunicorn with ``workers`` processes."""
+    if config == "make-run":
+        command = ["manage.py", "runserver", f"127.0.0.1:{port}", "--noreload", "--skip-checks"]
+    else:
+        gunicorn = ["-m", "gunicorn", "azulsite.wsgi", f"--workers={workers}"]
+        command = [*gunicorn, f"--bind=127.0.0.1:{port}"]
+    web = subprocess.Popen(
+        [sys.executable, *command],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+            return web
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("the web server did not start")
+
+
+def start_worker(config: str, thinking: Path, hard_seconds: float) -> subprocess.Popen:
+    """The default queue's worker of ``config`` (``make run``'s: one process with embedded
+    beat; the Procfile's: one per core), its computer players' thinking logged."""
+    options = ["--beat", "--concurrency=1"] if config == "make-run" else []
+    env = {**os.environ, "BENCH_THINKING": str(thinking), "BOT_HARD_SECONDS": str(hard_seconds)}
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            WORKER,
-            "-A",
-            "azulsite",
-            "worker",
-            f"--queues={queue}",
-            "--pool=solo",
-            "--without-heartbeat",
-            "--without-mingle",
-            "--without-gossip",
-            "--loglevel=warning",
-            f"--hostname=bench-{queue}@%h",
-        ],
+        [sys.executable, "-c", WORKER, "-A", "azulsite", "worker", "--queues=celery", *options]
+        + ["--loglevel=warning", "--hostname=bench-waits@%h"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -104,11 +126,27 @@ def start_worker(queue: str, thinking: Path, hard_seconds: float) -> subprocess.
     )
 
 
-def wait_until_ready(app, names: list[str], timeout: float = 600.0) -> None:
-    deadline = time.monotonic() + timeout
-    while len(app.control.ping(destination=names, timeout=1.0)) < len(names):
-        if time.monotonic() > deadline:
-            raise SystemExit("the workers did not start")
+def stop(processes: list[subprocess.Popen]) -> None:
+    for process in processes:
+        if process.poll() is None:
+            os.killpg(process.pid, 15)
+            process.wait(30)
+
+
+def browser_for(user, url: str):
+    """A ``requests`` session signed in as ``user`` (a test client's session cookie)."""
+    import requests
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    session = requests.Session()
+    session.cookies.set(
+        settings.SESSION_COOKIE_NAME, client.cookies[settings.SESSION_COOKIE_NAME].value
+    )
+    session.base = url
+    return session
 
 
 def thinking_between(log: Path, start: float, end: float) -> float:
@@ -122,43 +160,75 @@ def thinking_between(log: Path, start: float, end: float) -> float:
     return total
 
 
-def person_turn_or_end(game, person) -> float:
-    """Poll until it is ``person``'s turn or the game is over; the wall clock then."""
-    from games.models import Game
+def live_of(html: str) -> dict:
+    """The page's ``#live`` attributes that its script reads."""
+    tag = re.search(r'<div id="live"[^>]*>', html).group(0)
+    return dict(re.findall(r'data-([a-z-]+)="([^"]*)"', tag))
 
-    deadline = time.monotonic() + LONGEST_WAIT
+
+def turn_seen(browser, game_id: int, html: str) -> None:
+    """Check as the page's script does, from the page ``html``, until it shows the
+    person's turn or the game's end."""
+    if 'class="your-turn"' in html:
+        return
+    live = live_of(html)
+    seq, chat, soon = live["seq"], live["chat"], live["soon"] == "1"
+    every, soon_every = int(live["ms"]) / 1000, int(live["soon-ms"]) / 1000
+    changed = time.monotonic()
+    deadline = changed + LONGEST_WAIT
     while time.monotonic() < deadline:
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            return time.time()
-        if game.seats.filter(position=game.to_move, user=person).exists():
-            return time.time()
-        time.sleep(POLL_SECONDS)
-    raise SystemExit(f"game {game.pk}: no turn came back in {LONGEST_WAIT} s (left to the sweep?)")
+        fast = soon and time.monotonic() - changed < SOON_FOR_SECONDS
+        time.sleep(soon_every if fast else every)
+        answer = browser.get(
+            f"{browser.base}/games/{game_id}/live", params={"seq": seq, "chat": chat}
+        ).json()
+        if answer["status"] != "active" or answer.get("my_turn"):
+            return
+        if str(answer["seq"]) != seq:
+            seq, soon, changed = str(answer["seq"]), answer["soon"], time.monotonic()
+        chat = str(answer["chat"])
+    raise SystemExit(f"game {game_id}: no turn came back in {LONGEST_WAIT} s")
 
 
-def play_game(
-    slug: str, person, levels: list[str], log: Path, before_move=None
-) -> list[tuple[float, float]]:
-    """One game of ``person`` and computer players of ``levels``: (wait, thinking) per move
-    of the person, from the commit of their move to their next turn or the end;
-    ``before_move`` is called before each of the person's moves."""
-    from games import services
-    from games.models import Game
+def confirm(browser, game, html: str) -> str:
+    """Send the move form of the page ``html`` with the move that wastes least; the page
+    the browser is sent back to."""
     from games.repository import game_table
 
-    game = services.game_create(creator=person, game=slug, players=1 + len(levels), bots=levels)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    expected = re.search(r'name="expected_seq" value="(\d+)"', html).group(1)
+    game.refresh_from_db()
+    table = game_table(game)
+    move = table.engine.format(table.engine.default_command(table.state))
+    answer = browser.post(
+        f"{browser.base}/games/{game.pk}/move/",
+        data={"csrfmiddlewaretoken": token, "expected_seq": expected, "move": move},
+        headers={"Referer": f"{browser.base}/games/{game.pk}/"},
+    )
+    answer.raise_for_status()
+    return answer.text
+
+
+def play(slug: str, person, levels: list[str], browser, log: Path, moves: int) -> list:
+    """Games of ``person`` against computer players of ``levels`` until ``moves`` moves of
+    the person: (wait, thinking) per move, from the Confirm to the turn the page shows."""
+    from games import services
+    from games.models import Game
+
     waits = []
-    person_turn_or_end(game, person)
-    while game.status == Game.Status.ACTIVE:
-        if before_move is not None:
-            before_move()
-        table = game_table(game)
-        move = table.engine.format(table.engine.default_command(table.state))
-        services.move_submit(game=game, user=person, move=move)
-        since = time.time()
-        back = person_turn_or_end(game, person)
-        waits.append((back - since, thinking_between(log, since, back)))
+    while len(waits) < moves:
+        game = services.game_create(creator=person, game=slug, players=1 + len(levels), bots=levels)
+        page = browser.get(f"{browser.base}/games/{game.pk}/").text
+        turn_seen(browser, game.pk, page)
+        page = browser.get(f"{browser.base}/games/{game.pk}/").text
+        while len(waits) < moves and game.status == Game.Status.ACTIVE:
+            since = time.time()
+            page = confirm(browser, game, page)
+            turn_seen(browser, game.pk, page)
+            back = time.time()
+            waits.append((back - since, thinking_between(log, since, back)))
+            page = browser.get(f"{browser.base}/games/{game.pk}/").text
+            game.refresh_from_db()
     return waits
 
 
@@ -171,121 +241,85 @@ def summary(label: str, waits: list[tuple[float, float]]) -> str:
     raw = [wait for wait, _ in waits]
     left = [max(0.0, wait - thought) for wait, thought in waits]
     return (
-        f"{label:40} {len(waits):4} waits  wait p50 {statistics.median(raw):6.2f} p95 "
-        f"{percentile(raw, 0.95):6.2f} max {max(raw):6.2f} s   minus thinking: p50 "
-        f"{statistics.median(left):5.2f} p95 {percentile(left, 0.95):5.2f} max {max(left):5.2f} s"
+        f"{label:34} {len(waits):3} waits  wait p50 {statistics.median(raw):5.2f} p95 "
+        f"{percentile(raw, 0.95):5.2f}   minus thinking: p50 {statistics.median(left):5.2f} "
+        f"p95 {percentile(left, 0.95):5.2f} max {max(left):5.2f} s"
     )
 
 
-def finished_game(people):
-    """Two people's game of Azul played to its end with default moves (its analysis is
-    asked for by the finishing move and queued to the analysis worker)."""
-    from games import services
-    from games.models import Game
-    from games.repository import game_table
-
-    game = services.game_create(creator=people[0], game="azul", players=2)
-    services.game_join(game=game, user=people[1])
-    game.refresh_from_db()
-    while game.status == Game.Status.ACTIVE:
-        table = game_table(game)
-        mover = game.seats.get(position=game.to_move).user
-        move = table.engine.format(table.engine.default_command(table.state))
-        services.move_submit(game=game, user=mover, move=move)
-        game.refresh_from_db()
-    return game
+def load() -> str:
+    return "load " + " ".join(f"{figure:.2f}" for figure in os.getloadavg())
 
 
-class BusyAnalysis:
-    """Keeps the analysis worker busy: whenever no analysis is left waiting or running, the
-    finished game's analysis is asked for again (the old one dropped). Counts, before each
-    of the person's moves, whether one was under way."""
+def prepared(config: str):
+    """Django set up on ``config``'s empty, migrated database and broker."""
+    if config == "make-run":
+        import django
+        from django.core.management import call_command
 
-    def __init__(self, game) -> None:
-        self.game, self.asked, self.checks, self.busy = game, 0, 0, 0
+        django.setup()
+        call_command("migrate", verbosity=0)
+        return
+    from bench.store import migrated, truncate
 
-    def __call__(self) -> None:
-        from django.db import transaction
+    migrated()
+    truncate("games_game, events_event, auth_user RESTART IDENTITY CASCADE")
+    from azulsite.celery import app
 
-        from games.models import Analysis
-        from games.services.analysis import analysis_request
+    app.connection_for_write().default_channel.client.flushdb()
 
-        self.checks += 1
-        unfinished = Analysis.objects.exclude(status=Analysis.Status.DONE)
-        if unfinished.exists():
-            self.busy += 1
-            return
-        self.asked += 1
-        with transaction.atomic():
-            Analysis.objects.filter(game=self.game).delete()
-            analysis_request(game=self.game)
+
+def run(config: str, arguments) -> None:
+    """Every case in ``config``, printed as it ends."""
+    with tempfile.TemporaryDirectory() as folder:
+        configure(config, Path(folder))
+        prepared(config)
+        from django.contrib.auth import get_user_model
+
+        person = get_user_model().objects.create(
+            username="bench@bench.example", email="bench@bench.example"
+        )
+        log = Path(folder) / "thinking.jsonl"
+        port = free_port()
+        processes = [start_worker(config, log, arguments.hard_seconds)]
+        try:
+            processes.append(start_web(config, port))
+            browser = browser_for(person, f"http://127.0.0.1:{port}")
+            print(
+                f"{config}: the person's moves, {arguments.moves} per case, against computer "
+                f"players (hard: {arguments.hard_seconds} s CPU a move), from Confirm to the "
+                f"turn the page shows, in seconds ({load()})",
+                flush=True,
+            )
+            for slug in arguments.game or ["summer-pavilion"]:
+                for opponents in OPPONENTS:
+                    for level in arguments.levels:
+                        waits = play(
+                            slug, person, [level] * opponents, browser, log, arguments.moves
+                        )
+                        label = f"  {slug} against {opponents} {level}"
+                        print(f"{summary(label, waits)}  ({load()})", flush=True)
+        finally:
+            stop(processes)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=GAMES, action="append")
-    parser.add_argument("--games", type=int, default=1, help="games per game and setting")
-    parser.add_argument("--levels", nargs=3, default=["easy", "medium", "hard"])
+    parser.add_argument("--config", choices=CONFIGS, action="append")
+    parser.add_argument("--game", choices=GAMES, action="append", help="summer-pavilion")
+    parser.add_argument("--levels", nargs="+", choices=LEVELS, default=list(LEVELS))
+    parser.add_argument("--moves", type=int, default=30, help="the person's moves per case")
     parser.add_argument(
         "--hard-seconds", type=float, default=0.5, help="the hard level's CPU per move"
     )
-    parser.add_argument("--skip-analysis", action="store_true")
     arguments = parser.parse_args()
-
-    migrated()
-    truncate("games_game, events_event, auth_user RESTART IDENTITY CASCADE")
-    from django.contrib.auth import get_user_model
-
-    from azulsite.celery import app
-
-    app.connection_for_write().default_channel.client.flushdb()
-    users = [
-        get_user_model().objects.create(
-            username=f"bench{i}@bench.example", email=f"bench{i}@bench.example"
-        )
-        for i in range(3)
-    ]
-    person = users[0]
-    names = [f"bench-{queue}@{socket.gethostname()}" for queue in QUEUES]
-    with tempfile.TemporaryDirectory() as folder:
-        log = Path(folder) / "celery.jsonl"
-        # The analysis worker starts only for the second part: the first part's finished
-        # games ask for their analyses, which wait in its queue until then.
-        workers = [start_worker(QUEUES[0], log, arguments.hard_seconds)]
-        try:
-            wait_until_ready(app, names[:1])
-            print(
-                f"a person and computer players {', '.join(arguments.levels)} (hard: "
-                f"{arguments.hard_seconds} s CPU a move); {arguments.games} game(s) each; "
-                "waits from the person's move to their next turn, in seconds",
-                flush=True,
-            )
-            for slug in arguments.game or GAMES:
-                waits = []
-                for _ in range(arguments.games):
-                    waits += play_game(slug, person, arguments.levels, log)
-                print(summary(slug, waits), flush=True)
-            if arguments.skip_analysis:
-                return
-            busy = BusyAnalysis(finished_game(users[1:]))
-            workers.append(
-                start_worker(QUEUES[1], Path(folder) / "analysis.jsonl", arguments.hard_seconds)
-            )
-            wait_until_ready(app, names)
-            for slug in arguments.game or GAMES:
-                waits = []
-                for _ in range(arguments.games):
-                    waits += play_game(slug, person, arguments.levels, log, before_move=busy)
-                print(summary(f"{slug}, an analysis beside", waits), flush=True)
-            print(
-                f"an analysis was under way at {busy.busy} of the person's {busy.checks} "
-                f"moves (at the others one was asked for: {busy.asked})"
-            )
-        finally:
-            for worker in workers:
-                if worker.poll() is None:
-                    os.killpg(worker.pid, 15)
-                    worker.wait(30)
+    configs = arguments.config or list(CONFIGS)
+    if len(configs) == 1:
+        run(configs[0], arguments)
+        return
+    # Django is set up once per process: each configuration runs in a process of its own.
+    for config in configs:
+        subprocess.run([sys.executable, *sys.argv, f"--config={config}"], check=True)
 
 
 if __name__ == "__main__":
