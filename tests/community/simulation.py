@@ -23,6 +23,7 @@ from django.core.management import call_command
 from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.test import Client, override_settings
+from django.utils.html import escape
 from rest_framework.test import APIClient
 
 from games import repository, selectors, services
@@ -56,6 +57,10 @@ STEP_MINUTES = (5, 30, 60, 90, 120, 150)
 MOST_TASK_ROUNDS = 2000
 # The last steps that a failure's report shows.
 STEPS_SHOWN = 60
+
+
+# Every so many games checked, the time left is read on the game page and the lobby too.
+TIME_LEFT_WORDS_EVERY = 5
 
 
 class CommunityFailure(AssertionError):
@@ -615,6 +620,14 @@ class Community:
                 f"game {game.pk}: the row's deadline {game.deadline}, the clock's {folded}, "
                 f"the API's {said}"
             )
+        # The words too, on one in every few checks (two pages more each): what the API says
+        # is left is what the game page and the lobby say, to the same person, at once.
+        text = (answer.json().get("time_left") or {}).get("text") if said else None
+        if text and self.figures.checks["games"] % TIME_LEFT_WORDS_EVERY == 0:
+            for where in (f"/games/{game.pk}/", "/lobby/"):
+                page = self._call(person, "get", where, page=True)
+                if escape(text) not in page.content.decode():
+                    self._fail(f"game {game.pk}: {where} does not say the API's {text!r}")
 
     def _verify(self, game: Game) -> None:
         seat = game.seats.exclude(user=None).select_related("user").first()
