@@ -40,11 +40,15 @@ lint: venv-dev
 	$(BIN)/lint-imports
 	$(BIN)/hadolint Dockerfile
 
+# Two pytest-xdist workers, one a core of the 2-core machine the suite is timed on (README),
+# each with its own test database and Redis database (tests/conftest.py). Work stealing: a
+# worker that runs out takes tests queued for the other one rather than wait for it.
 test: venv-dev
 	@DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m azulsite.checkservices
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python manage.py compilemessages --verbosity 0
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest $(PYTEST_ARGS)
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest \
+		-n 2 --dist worksteal --durations=15 $(PYTEST_ARGS)
 
 bench: venv-dev
 	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python bench/store.py
