@@ -6,6 +6,7 @@ from django.utils import timezone
 from events import store
 from games import repository, selectors, services
 from games.models import ChatMessage, Game, SeatClock
+from games.services import bots
 from tests.web.helpers import play_moves, player_to_move, started_game
 
 
@@ -278,3 +279,20 @@ def test_a_rematch_against_the_computer_says_it_has_started(client, alice):
     answer = client.post(f"/games/{game.pk}/rematch/", follow=True)
     assert "Rematch started against the computer." in answer.text
     assert "the other players are invited" not in answer.text
+
+
+def test_the_page_checks_fast_only_while_a_computer_is_to_move(client, alice, bob):
+    """Issue 43: the page polls every SOON_POLL_MILLISECONDS while the move awaited is
+    seconds away (a computer's), every POLL_MILLISECONDS while it is a person's."""
+    against_people = started_game(alice, bob)
+    client.force_login(alice)
+    assert 'data-soon=""' in client.get(f"/games/{against_people.pk}/").text
+    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    bots.bot_move(game_id=game.pk)
+    game.refresh_from_db()
+    play_moves(game, (alice,), 1)
+    game.refresh_from_db()
+    assert 'data-soon="1"' in client.get(f"/games/{game.pk}/").text
+    bots.bot_move(game_id=game.pk)
+    answer = client.get(f"/games/{game.pk}/live?seq={game.last_seq}&chat=0").json()
+    assert answer["my_turn"] and not answer["soon"]
