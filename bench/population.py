@@ -19,8 +19,8 @@ site from the smallest size to the largest, and measures each size in one run:
   tournament's page;
 - the minute sweep (``games.services.sweep``) with nothing due and with 1% of the games
   in play past their deadline; ``game_reproject`` of one game and of every game (timed on
-  up to ``--rebuild-sample`` games, the rest extrapolated) and ``ratings_rebuild``; a
-  game's export;
+  up to ``--rebuild-sample`` games, the rest extrapolated) and ``ratings_rebuild`` (up to
+  ``--ratings-up-to`` games); a game's export;
 - the event store at this size: an append, a stream's read, a cold replay (the whole
   stream folded, no snapshot, no cache);
 - the database's size per game, the events table's and its indexes';
@@ -634,9 +634,12 @@ def swept(explained: Explained) -> dict[str, float]:
     }
 
 
-def rebuilt(explained: Explained, sample: int, tournament: int) -> dict[str, float]:
+def rebuilt(
+    explained: Explained, sample: int, tournament: int, ratings_up_to: int
+) -> dict[str, float | str]:
     """``game_reproject`` of one game (the median of ``sample``) and of every game (the
-    sample's mean times the games), ``ratings_rebuild``, ``tournament_reproject`` of the
+    sample's mean times the games), ``ratings_rebuild`` (up to ``ratings_up_to`` games:
+    it replays every result, minutes at 100,000), ``tournament_reproject`` of the
     200-player tournament, and one export."""
     from games import selectors
     from games.models import Game, Tournament
@@ -648,9 +651,11 @@ def rebuilt(explained: Explained, sample: int, tournament: int) -> dict[str, flo
     chosen = list(games.filter(pk__gte=CLONE_BASE).order_by("?")[:sample])
     explained("rebuild one", game_reproject, game=chosen[0])
     each = [timed(lambda game=game: game_reproject(game=game), times=1)[0] for game in chosen]
-    started = time.perf_counter()
-    explained("ratings rebuild", ratings_rebuild)
-    ratings = time.perf_counter() - started
+    ratings: float | str = "not run"
+    if total <= ratings_up_to:
+        started = time.perf_counter()
+        explained("ratings rebuild", ratings_rebuild)
+        ratings = time.perf_counter() - started
     finished = Game.objects.filter(pk__gte=CLONE_BASE, status=Game.Status.FINISHED).first()
     export = timed(lambda: list(explained("export", selectors.export_record, finished)), times=5)
     return {
@@ -746,7 +751,7 @@ def measured(size: int, args, template_ids, big: int, small: int) -> dict:
         figures[f"{name} p50 (ms)"] = p50
         figures[f"{name} p95 (ms)"] = p95
     figures.update(store_figures(explained, args.requests))
-    figures.update(rebuilt(explained, args.rebuild_sample, big))
+    figures.update(rebuilt(explained, args.rebuild_sample, big, args.ratings_up_to))
     figures.update(swept(explained))
     figures["plans read"] = explained.plans
     figures["seq scans"] = explained.scans
@@ -788,6 +793,9 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=30, help="requests per page")
     parser.add_argument("--verify", type=int, default=30, help="clones replayed")
     parser.add_argument("--rebuild-sample", type=int, default=300)
+    parser.add_argument(
+        "--ratings-up-to", type=int, default=20000, help="games up to which ratings are rebuilt"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     setup(args.database_url, reuse=args.reuse)
