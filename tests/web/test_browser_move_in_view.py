@@ -8,6 +8,7 @@ from games import services, views
 from tests.conftest import make_user
 from tests.web.helpers import play_moves, player_to_move, started_game
 from tests.web.test_browser_pages import window_of
+from tests.web.test_browser_phone_fit import FIRST_TARGET
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -54,9 +55,11 @@ def test_sources_own_board_and_controls_in_view_while_moving(
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_the_page_stays_where_the_player_was_after_a_move_and_after_undo(
+def test_the_page_stays_where_the_player_was_after_a_move_and_undo_begins_the_turn_again(
     windows, live_server, shoot, size
 ):
+    """After a move the page comes back where the player was; an undo makes it their turn
+    again, and a turn begins with its first target on the screen (issue 41)."""
     game, page = game_page(windows, live_server, shoot, "azul", size)
     page.evaluate("window.scrollTo(0, 150)")
     for _ in range(6):
@@ -76,11 +79,11 @@ def test_the_page_stays_where_the_player_was_after_a_move_and_after_undo(
     assert kept_or_at_the_end(page, where)
     page.evaluate("window.scrollTo(0, 120)")
     page.locator("#undo").scroll_into_view_if_needed()
-    where = page.evaluate("window.scrollY")
     with page.expect_navigation():
         page.click("#undo")
     page.wait_for_selector("#confirm-move")
-    assert kept_or_at_the_end(page, where)
+    first = page.evaluate(FIRST_TARGET)
+    assert first["inside"], first
 
 
 def kept_or_at_the_end(page, where: int) -> bool:

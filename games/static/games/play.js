@@ -8,6 +8,8 @@
 
   var chosen = []; // the half-made choice: kept when the page's parts are updated
   var unread = 0;
+  var turnOpen = false; // the page shows the player's move panel
+  var stopFollowing = function () {};
 
   function $(id) { return document.getElementById(id); }
 
@@ -18,7 +20,7 @@
   function setUpPicking() {
     var data = $("legal-moves");
     var form = $("move-form");
-    if (!data || !form) { chosen = []; return; }
+    if (!data || !form) { chosen = []; turnOpen = false; return; }
     // Each pick and each step's words are sent once, in "picks" and "labels"; a move
     // names them by index: [move, [[pick, words], …], [previewed pick, …]].
     var packed = JSON.parse(data.textContent);
@@ -44,15 +46,11 @@
       });
     }
 
-    function narrow() {
-      return !!(window.matchMedia && window.matchMedia("(max-width: 999px)").matches);
-    }
-
     // On a narrow screen a piece whose hit area is under 44 px is not a target of its own
     // (a tap near its edge would pick a neighbour): a tap picks its group (a factory, the
     // centre, a star), and what it would pick is a button in the move bar.
     function tooSmall(el) {
-      if (!narrow()) return false;
+      if (!narrowScreen()) return false;
       var box = el.getBoundingClientRect();
       return box.width < 44 || box.height < 44;
     }
@@ -60,7 +58,7 @@
     // On a narrow screen a picked group drawn with data-zoom (a star of six spaces) fills
     // its picture, so that the pieces in it are big enough to tap.
     function zoom() {
-      var shown = narrow() ? elements.filter(function (el) {
+      var shown = narrowScreen() ? elements.filter(function (el) {
         return el.hasAttribute("data-zoom") && el.classList.contains("picked");
       }) : [];
       Array.prototype.forEach.call(document.querySelectorAll("svg[data-viewbox]"), function (svg) {
@@ -294,6 +292,36 @@
     }
     form.addEventListener("submit", function () { chosen = []; });
     render();
+    if (!turnOpen) { turnOpen = true; showFirstTarget(); }
+  }
+
+  function narrowScreen() {
+    return !!(window.matchMedia && window.matchMedia("(max-width: 999px)").matches);
+  }
+
+  // A turn begins (the page opens on it, or its move panel arrives while the player waits):
+  // its first target is brought onto the screen, above the move bar. The page was left where
+  // the player's last move ended (often their own board, with the sources above the screen).
+  function showFirstTarget() {
+    var first = document.querySelector("[data-pick].pickable");
+    var panel = $("move-panel");
+    if (!first || !panel) return;
+    var free = narrowScreen() ? panel.getBoundingClientRect().top : window.innerHeight;
+    var box = first.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= free) return;
+    stopFollowing();
+    bringAreaToTop(first);
+    box = first.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > free) window.scrollBy(0, box.bottom - free + 8);
+  }
+
+  // The sources (or the player's own board, for a piece picked beside it) at the top of the
+  // screen.
+  function bringAreaToTop(picked) {
+    var area = picked.closest("figure.mine") || $("table-area");
+    if (!area) return;
+    var top = area.getBoundingClientRect().top;
+    if (Math.abs(top) > 4) window.scrollBy(0, top);
   }
 
   // On a narrow screen, once the first piece is picked, the sources go to the top of the
@@ -301,11 +329,7 @@
   // the move bar: no scroll between picking and placing. A first pick on the player's own
   // board (a Summer Pavilion tile beside it) brings that board to the top instead.
   function bringSourcesAndBoardIntoView(picked) {
-    if (!window.matchMedia || !window.matchMedia("(max-width: 999px)").matches) return;
-    var area = picked.closest("figure.mine") || $("table-area");
-    if (!area) return;
-    var top = area.getBoundingClientRect().top;
-    if (Math.abs(top) > 4) window.scrollBy(0, top);
+    if (narrowScreen()) bringAreaToTop(picked);
   }
 
   // A move or an undo reloads the page: it comes back where the player was.
@@ -329,6 +353,7 @@
     });
     follow.observe(document.body);
     function stop() { follow.disconnect(); }
+    stopFollowing = stop;
     ["wheel", "touchstart", "keydown"].forEach(function (name) {
       window.addEventListener(name, stop, { once: true, passive: true });
     });
@@ -471,10 +496,11 @@
     window.setTimeout(check, every);
   }
 
+  // The place kept across a move first: a turn that begins then may move the page on.
+  keepScrollAcrossSubmit();
   setUpPicking();
   window.azulsite.markLastMove();
   scrollMovesToLatest();
-  keepScrollAcrossSubmit();
   var chatList = $("part-chat");
   if (chatList) chatList.scrollTop = chatList.scrollHeight;
   setUpLive();
