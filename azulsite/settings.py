@@ -67,6 +67,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -77,6 +78,19 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
 ]
+
+# Pages are compressed (issue 41), BREACH considered. The attack needs a secret and text
+# the attacker chose in one compressed body, and thousands of requests sent by the victim's
+# browser with the victim's cookies. Here: (1) the session cookie is SameSite=Lax (Django's
+# default, relied on), so another site's fetches, images and frames arrive without it and get
+# a visitor's page, with no one's secret in it; only top-level navigations carry it, far too
+# few and too visible to guess a secret; (2) the secret every page carries, the CSRF token, is
+# masked anew in each response (Django), so there is nothing stable to guess; (3)
+# GZipMiddleware pads each body with up to 100 random bytes ("Heal the Breach"), so a guess
+# costs many requests more. So every page is compressed alike; a streamed answer meant to
+# arrive piece by piece (none today) would have to be left out, as gzip holds pieces back.
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
 
 ROOT_URLCONF = "azulsite.urls"
 WSGI_APPLICATION = "azulsite.wsgi.application"
@@ -158,14 +172,15 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATIC_ROOT.mkdir(exist_ok=True)
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 # Serve straight from the apps' static folders, so ``make run`` needs no collectstatic;
-# production's release step still collects and compresses them.
+# production's release step still collects and compresses them, under hashed names cached
+# for good (azulsite/static_storage.py).
 WHITENOISE_USE_FINDERS = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "azulsite.static_storage.HashedOnceCollected"},
 }
 
 # --- Celery -----------------------------------------------------------------------------
