@@ -41,14 +41,15 @@ lint: venv-dev
 	$(BIN)/hadolint Dockerfile
 
 # Two pytest-xdist workers, one a core of the 2-core machine the suite is timed on (README),
-# each with its own test database and Redis database (tests/conftest.py). Work stealing: a
-# worker that runs out takes tests queued for the other one rather than wait for it.
+# each with its own test database and Redis database (tests/conftest.py). Tests go out in
+# pytest-django's order, so each worker runs its database tests before its transactional
+# ones, which empty the tables (work stealing would hand a worker earlier tests after them).
 test: venv-dev
 	@DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m azulsite.checkservices
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python manage.py compilemessages --verbosity 0
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest \
-		-n 2 --dist worksteal --durations=15 $(PYTEST_ARGS)
+		-n 2 --dist load --durations=15 $(PYTEST_ARGS)
 
 bench: venv-dev
 	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python bench/store.py

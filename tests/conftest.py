@@ -36,14 +36,17 @@ def pytest_xdist_setupnodes(config, specs):
                 spec.env[name] = redis_database_of_worker(os.environ[name], number)
 
 
-# Single tests of minutes (the simulated community): started first, so that while one
-# pytest-xdist worker runs one the other works through the rest, rather than one of them
-# finishing alone at the end.
+# Single tests of minutes (the simulated community): started first of their kind, so that
+# while one pytest-xdist worker runs one the other works through the rest, rather than one
+# of them finishing alone at the end.
 STARTED_FIRST = ("tests/test_community.py::",)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """The tests of ``STARTED_FIRST`` first, the rest in their order."""
+    """The tests of ``STARTED_FIRST`` first. Called before pytest-django's ordering (tests
+    on the database, then transactional ones, then the rest), which keeps it within each of
+    those: a transactional test empties the tables, the rows of data migrations too."""
     items.sort(key=lambda item: not item.nodeid.startswith(STARTED_FIRST))
 
 
