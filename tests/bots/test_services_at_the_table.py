@@ -111,15 +111,22 @@ def test_a_bot_turn_is_queued_on_commit_and_the_task_plays_it(
     assert tasks.bot_move(game.pk) == 0, "nothing is owed: a repeated task does nothing"
 
 
-@pytest.mark.django_db
-def test_one_task_plays_every_computer_to_move_until_a_person_is(
-    alice, django_capture_on_commit_callbacks, bot_tasks
-):
+def computers_to_move(alice, bot_tasks: list) -> Game:
+    """Alice's game of Azul against three computer players, a computer to move (Alice has
+    played if the game began with her), no task asked for yet."""
     game = services.game_create(creator=alice, game="azul", players=4, bots=["easy"] * 3)
     game.refresh_from_db()
     if game.to_move == human_seat(game):
         play_as_human(game, alice)
     bot_tasks.clear()
+    return game
+
+
+@pytest.mark.django_db
+def test_one_task_plays_every_computer_to_move_until_a_person_is(
+    alice, django_capture_on_commit_callbacks, bot_tasks
+):
+    game = computers_to_move(alice, bot_tasks)
     with django_capture_on_commit_callbacks(execute=True):
         played = tasks.bot_move(game.pk)
     game.refresh_from_db()
@@ -133,11 +140,7 @@ def test_a_task_out_of_time_hands_the_computers_next_move_to_a_new_task(
     alice, settings, django_capture_on_commit_callbacks, bot_tasks
 ):
     settings.BOT_TASK_SECONDS = 0
-    game = services.game_create(creator=alice, game="azul", players=4, bots=["easy"] * 3)
-    game.refresh_from_db()
-    if game.to_move == human_seat(game):
-        play_as_human(game, alice)
-    bot_tasks.clear()
+    game = computers_to_move(alice, bot_tasks)
     with django_capture_on_commit_callbacks(execute=True):
         assert tasks.bot_move(game.pk) == 1
     game.refresh_from_db()

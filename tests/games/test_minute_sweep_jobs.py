@@ -23,6 +23,23 @@ def no_broker(monkeypatch):
         monkeypatch.setattr(f"games.services.{module}.send_quickly", lambda *a, **kw: False)
 
 
+def one_job_fails(monkeypatch, name: str, error: Exception) -> None:
+    """The minute sweep's job ``name`` raises ``error``; the others run as they are."""
+
+    def broken(*, now):
+        raise error
+
+    jobs = tuple((job_name, broken if job_name == name else job) for job_name, job in JOBS)
+    monkeypatch.setattr(services, "SWEEP_JOBS", jobs)
+
+
+def moderator():
+    """Maud, who moderates: the status page is hers to read."""
+    maud = make_user("maud", is_staff=True)
+    maud.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    return maud
+
+
 def played_against_the_computer(alice) -> Game:
     """Alice's game of Azul against three computer players, played to its end, every
     computer move played as the worker's task plays it."""
@@ -60,12 +77,9 @@ def test_a_job_that_fails_is_logged_counted_and_the_emails_still_go(
 ):
     game = services.game_create(creator=alice, game="azul", players=2)
     services.game_join(game=game, user=bob)
-
-    def broken(*, now):
-        raise RuntimeError("the tournaments' table is locked")
-
-    jobs = [(name, broken if name == "tournaments_started" else job) for name, job in JOBS]
-    monkeypatch.setattr(services, "SWEEP_JOBS", tuple(jobs))
+    one_job_fails(
+        monkeypatch, "tournaments_started", RuntimeError("the tournaments' table is locked")
+    )
     now = timezone.now() + timedelta(minutes=5)
     first = sweep(now=now)
     second = sweep(now=now + timedelta(minutes=1))
@@ -82,18 +96,11 @@ def test_a_job_that_fails_is_logged_counted_and_the_emails_still_go(
 
 @pytest.mark.django_db
 def test_the_status_page_says_which_job_failed_how_often_and_since_when(client, monkeypatch):
-    moderator = make_user("maud", is_staff=True)
-    moderator.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
-
-    def broken(*, now):
-        raise RuntimeError("the push service's keys are missing")
-
-    jobs = [(name, broken if name == "deliveries" else job) for name, job in JOBS]
-    monkeypatch.setattr(services, "SWEEP_JOBS", tuple(jobs))
+    one_job_fails(monkeypatch, "deliveries", RuntimeError("the push service's keys are missing"))
     now = timezone.now()
     for minute_passed in range(3):
         sweep(now=now - timedelta(minutes=3 - minute_passed))
-    client.force_login(moderator)
+    client.force_login(moderator())
     page = client.get("/status/").content.decode()
     assert "Push notifications due" in page
     assert "failed 3 times since" in page

@@ -5,13 +5,10 @@ sizes, and the page still fits."""
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from games import services
 from games.mail.services import sweep
-from games.services.sweep import JOBS
-from tests.conftest import make_user
+from tests.games.test_minute_sweep_jobs import moderator, one_job_fails
 from tests.web.test_browser_pages import check_page, window_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -19,18 +16,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_failing_job_is_named_on_the_status_page(windows, live_server, shoot, monkeypatch, size):
-    moderator = make_user("maud", is_staff=True)
-    moderator.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
-
-    def broken(*, now):
-        raise ConnectionRefusedError("[Errno 111] Connection refused: push.example.com:443")
-
-    jobs = [(name, broken if name == "deliveries" else job) for name, job in JOBS]
-    monkeypatch.setattr(services, "SWEEP_JOBS", tuple(jobs))
+    refused = ConnectionRefusedError("[Errno 111] Connection refused: push.example.com:443")
+    one_job_fails(monkeypatch, "deliveries", refused)
     now = timezone.now()
     for minutes_ago in (4, 3, 2):
         sweep(now=now - timedelta(minutes=minutes_ago))
-    page = window_of(windows, live_server, moderator, size)
+    page = window_of(windows, live_server, moderator(), size)
     page.goto(live_server.url + "/status/")
     failing = page.locator("#jobs-failing")
     assert "Push notifications due" in failing.inner_text()
