@@ -44,12 +44,14 @@ lint: venv-dev
 # each with its own test database and Redis database (tests/conftest.py). Tests go out in
 # pytest-django's order, so each worker runs its database tests before its transactional
 # ones, which empty the tables (work stealing would hand a worker earlier tests after them).
+# One hash seed for every process: the order of a set of strings is then the same in every
+# run, and so is the story of the simulated community for a seed (tests/community/).
 test: venv-dev
 	@DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m azulsite.checkservices
 	$(MAKE) --no-print-directory lint
 	$(BIN)/python manage.py compilemessages --verbosity 0
-	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) $(BIN)/python -m pytest \
-		-n 2 --dist load --durations=15 $(PYTEST_ARGS)
+	PYTHONHASHSEED=0 DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
+		$(BIN)/python -m pytest -n 2 --dist load --durations=15 $(PYTEST_ARGS)
 
 bench: venv-dev
 	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python bench/store.py

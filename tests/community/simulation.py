@@ -8,6 +8,7 @@ every step the invariants are checked; a failure names the seed and the steps th
 to it, and the same seed plays the same steps again."""
 
 import json
+import os
 import random
 import tempfile
 import time
@@ -198,7 +199,8 @@ class Community:
         raise CommunityFailure(
             f"the community of seed {self.seed} ({self.count} people, {self.days} days) "
             f"broke at step {self.figures.steps} ({self.clock.now:%Y-%m-%d %H:%M} UTC).\n"
-            f"Replay: Community(seed={self.seed}, people={self.count}, days={self.days}).run()"
+            f"Replay (with PYTHONHASHSEED={os.environ.get('PYTHONHASHSEED', '')!r}, as make test "
+            f"sets it): Community(seed={self.seed}, people={self.count}, days={self.days}).run()"
             f" or bench/community.py --seed {self.seed} --people {self.count} --days "
             f"{self.days}\n\n{failures}\n\nThe last steps:\n{shown}"
         )
