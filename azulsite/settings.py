@@ -394,6 +394,20 @@ WEB_PUSH_TIMEOUT = float(os.environ.get("WEB_PUSH_TIMEOUT", "10"))
 # A claimed push not marked sent after this long was lost with its worker: never resent.
 WEB_PUSH_CLAIM_STALE_SECONDS = int(os.environ.get("WEB_PUSH_CLAIM_STALE_SECONDS", "600"))
 
+# --- people's data (issue 45; docs/privacy.md) --------------------------------------------
+# A download of one's data stays ready for this many days, and one may be asked for this
+# many times a day.
+DATA_EXPORT_DAYS = int(os.environ.get("DATA_EXPORT_DAYS", "7"))
+DATA_EXPORTS_PER_DAY = int(os.environ.get("DATA_EXPORTS_PER_DAY", "3"))
+# What is needed only for a while goes away by itself after this many days (the sweep's
+# "retention" job): received emails, sign-in emails and their codes, the bodies of sent
+# emails and pushes (their fact and time stay), finished downloads.
+RETENTION_DAYS = {
+    "inbound": int(os.environ.get("RETAIN_INBOUND_DAYS", "30")),
+    "sign_in": int(os.environ.get("RETAIN_SIGN_IN_DAYS", "2")),
+    "sent_bodies": int(os.environ.get("RETAIN_SENT_BODIES_DAYS", "90")),
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

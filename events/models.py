@@ -38,3 +38,17 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stream}#{self.seq} {self.type}"
+
+
+class StreamKey(models.Model):
+    """The key that encrypts a stream's free text (the ``reason`` of its events: what a
+    moderator or organiser wrote). Deleting it when a person of the stream is forgotten
+    (issue 45) leaves that text unreadable while the events themselves never change:
+    crypto-shredding."""
+
+    stream = models.CharField(max_length=64, unique=True)
+    key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"key of {self.stream}"

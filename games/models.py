@@ -313,6 +313,9 @@ class ChatMessage(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     hidden_at = models.DateTimeField(null=True, blank=True)
     hidden_reason = models.TextField(blank=True, default="")
+    # Set when the author's data was erased (their account closed and forgotten): the
+    # text is gone, the message's place in the chat stays.
+    erased_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "created_at", "pk"]
@@ -380,9 +383,44 @@ class PlayerSettings(models.Model):
     # hours (issue 32), "HH:MM" on their wall clock; an end before the start wraps midnight.
     hours_start = models.CharField(max_length=5, default="08:00")
     hours_end = models.CharField(max_length=5, default="22:00")
+    # Closing an account (issue 45): sign-in stops at ``closed_at``; ``forgotten_at`` is
+    # when the person's data was erased (the account row stays, empty, so that games and
+    # ratings keep their ids).
+    closed_at = models.DateTimeField(null=True, blank=True)
+    forgotten_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"settings of {self.user}"
+
+
+class DataExport(models.Model):
+    """A player's download of their data (issue 45): built by a task, kept as one archive
+    for ``DATA_EXPORT_DAYS``, readable by its owner alone."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        BUILDING = "building", _("Being built")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="data_exports"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    requested_at = models.DateTimeField(default=timezone.now)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    archive = models.BinaryField(null=True, blank=True)
+    size = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"data export {self.pk} of {self.user_id} ({self.status})"
 
 
 class SeatClock(models.Model):
