@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from events.cursors import execute, kept_cursor
 from events.models import Event
+from events.shredding import unseal
 from events.upcasting import upcast
 
 
@@ -258,7 +259,8 @@ def load(
     rows = Event.objects.filter(stream=stream, seq__gt=after)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
-    return [_stored(row, legacy_namespace) for row in rows.order_by("seq")]
+    keys: dict[str, str | None] = {}
+    return [_stored(row, legacy_namespace, keys) for row in rows.order_by("seq")]
 
 
 def appended_with(
@@ -269,10 +271,15 @@ def appended_with(
     if first is None:
         return []
     batch = Event.objects.filter(stream=stream, batch=first.batch).order_by("seq")
-    return [_stored(row, legacy_namespace) for row in batch]
+    keys: dict[str, str | None] = {}
+    return [_stored(row, legacy_namespace, keys) for row in batch]
 
 
-def _stored(row: Event, legacy_namespace: str | None = None) -> StoredEvent:
+def _stored(
+    row: Event, legacy_namespace: str | None = None, keys: dict[str, str | None] | None = None
+) -> StoredEvent:
+    """A row as read: upcast, and its reason unsealed (``events.shredding``: "" once the
+    stream's key is shredded)."""
     type_name, version, data = upcast(
         row.type, row.version, row.data, legacy_namespace=legacy_namespace
     )
@@ -283,6 +290,6 @@ def _stored(row: Event, legacy_namespace: str | None = None) -> StoredEvent:
         version=version,
         data=data,
         actor=row.actor,
-        reason=row.reason,
+        reason=unseal(row.stream, row.reason, keys),
         recorded_at=row.recorded_at,
     )

@@ -297,15 +297,21 @@ def players_of(game: Game) -> list[dict]:
         else {}
     )
     computers = computer_numbers([seat.bot if not seat.user else "" for seat in seats])
+    forgotten = forgotten_numbers([seat.user for seat in seats])
     return [
         {
             "seat": seat.position,
             "player": (
-                display_name(seat.user)
+                (
+                    deleted_name(forgotten.get(index))
+                    if is_forgotten(seat.user)
+                    else display_name(seat.user)
+                )
                 if seat.user
                 else bot_name(seat.bot, number=computers.get(index))
             ),
             "bot": seat.bot or None,
+            "deleted": bool(seat.user and is_forgotten(seat.user)),
             "status": seat.status,
             "invited": (
                 known.get(seat.invited_email.lower(), seat.invited_email.split("@")[0])
@@ -335,8 +341,43 @@ def time_left(game: Game, now: datetime) -> TimeLeft | None:
     return row_table(game).clock.time_left(now)
 
 
+FORGOTTEN_PREFIX = "deleted-"
+
+
+def forgotten_username(user_id: int) -> str:
+    """The username an account keeps once its person is forgotten (issue 45): no ``@``,
+    so no address can ever sign in as it."""
+    return f"{FORGOTTEN_PREFIX}{user_id}"
+
+
+def is_forgotten(user) -> bool:
+    return user.username == forgotten_username(user.pk)
+
+
 def display_name(user) -> str:
+    if is_forgotten(user):
+        return deleted_name()
     return user.first_name or user.email.split("@")[0]
+
+
+def deleted_name(number: int | None = None) -> str:
+    """A forgotten player's name: "Deleted player", or with its ``number`` at a table
+    where several were forgotten (``forgotten_numbers``), "Deleted player 2"."""
+    if number is None:
+        return gettext("Deleted player")
+    # Translators: one of several players of a game whose accounts were closed and data
+    # erased, told apart by number.
+    return gettext("Deleted player %(number)s") % {"number": number}
+
+
+def forgotten_numbers(users: list) -> dict[int, int]:
+    """The number each forgotten player of a game goes by, by index in ``users`` (the
+    seats in play order, ``None`` for a computer or an empty seat): counted from 1 in seat
+    order, and only where there are several, so that a game's players stay distinct."""
+    forgotten = [index for index, user in enumerate(users) if user and is_forgotten(user)]
+    if len(forgotten) < 2:
+        return {}
+    return {index: number for number, index in enumerate(forgotten, start=1)}
 
 
 BOT_ACTOR_PREFIX = "bot:"
@@ -453,6 +494,8 @@ def move_history(game: Game, *, upto: int | None = None) -> list[dict]:
     # The actor "bot:<level>" names a level, not a seat: a computer seat's own acts go by
     # the seat's name, so that two computers of one level stay apart.
     computer_seats = {p["seat"] for p in players if p["bot"] and p["seat"] is not None}
+    # A forgotten player's acts likewise go by their seat's numbered name.
+    forgotten_seats = {p["seat"] for p in players if p["deleted"] and p["seat"] is not None}
 
     def seat_name(seat: int) -> str:
         return seat_names.get(seat) or gettext("Player %(number)s") % {"number": seat + 1}
@@ -467,6 +510,8 @@ def move_history(game: Game, *, upto: int | None = None) -> list[dict]:
         actor = names.get(stored.actor, stored.actor)
         acting_seat = getattr(event, "seat", None)
         if acting_seat in computer_seats and stored.actor.startswith(BOT_ACTOR_PREFIX):
+            actor = seat_names[acting_seat]
+        elif acting_seat in forgotten_seats and not stored.actor.startswith("moderator:"):
             actor = seat_names[acting_seat]
         base = {
             "seq": stored.seq,

@@ -21,6 +21,9 @@ class SeatSerializer(serializers.Serializer):
         allow_null=True, help_text="a computer player's level (easy, medium, hard); null for people"
     )
     status = serializers.CharField(help_text="open, invited, joined or resigned")
+    deleted = serializers.BooleanField(
+        help_text="the player closed their account and their data was erased"
+    )
 
 
 @extend_schema_serializer(component_name="Event")

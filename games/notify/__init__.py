@@ -12,15 +12,18 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
-from games.models import Game, NoticeKind, Seat, Tournament, TournamentGame
+from games.models import DataExport, Game, NoticeKind, Seat, Tournament, TournamentGame
 from games.notify.channels import every_channel
 from games.notify.notice import Notice
-from games.selectors import display_name
+from games.selectors import display_name, is_forgotten
 
 
 def tell(notice: Notice) -> bool:
     """Hand ``notice`` to every channel; whether one of them took it as new (a notice
-    already given for the same key is not given twice)."""
+    already given for the same key is not given twice). A closed account is told nothing
+    (issue 45): its person is gone, and so is their address."""
+    if notice.user is not None and is_forgotten(notice.user) and not notice.address:
+        return False
     taken = [channel.deliver(notice) for channel in every_channel()]
     return any(taken)
 
@@ -200,6 +203,13 @@ def sign_in_link(
     payload = {"last": last, "next": next_url, "language": language}
     notice = Notice(NoticeKind.SIGN_IN, minute, user=user, address=address, payload=payload)
     return tell(notice)
+
+
+def data_export_ready(export: DataExport) -> None:
+    """The player whose download of their data (issue 45) is ready: once per download,
+    with until when it is kept. Nobody else learns of it."""
+    payload = {"export": export.pk, "expires_at": export.expires_at.isoformat()}
+    tell(Notice(NoticeKind.DATA_EXPORT_READY, export.pk, user=export.user, payload=payload))
 
 
 def digest(user, day: int) -> None:

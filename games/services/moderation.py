@@ -5,6 +5,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events.shredding import seal
 from games import table as tbl
 from games.clock import PlayingHours
 from games.errors import BadRequest, Conflict, Forbidden
@@ -15,6 +16,13 @@ from games.services.common import act, actor_of, locked_game
 from games.services.hours import hours_for_seat
 from games.services.reactions import joined_seats
 from games.services.tables import validate_bot_level
+
+
+def sealed(game: Game, reason: str) -> str:
+    """A moderator's reason as the game's events keep it: sealed under the game's key
+    (``events.shredding``), since it may name a player or quote their chat, and must
+    become unreadable once that player is forgotten (issue 45)."""
+    return seal(game.stream, reason.strip())
 
 
 def _check_moderator(moderator, reason: str) -> None:
@@ -40,7 +48,7 @@ def _moderating(game: Game, moderator, reason: str) -> tuple[Game, str]:
 
 def _moderate(game: Game, moderator, reason: str, command) -> Game:
     game, actor = _moderating(game, moderator, reason)
-    act(game, command, actor=actor, reason=reason.strip())
+    act(game, command, actor=actor, reason=sealed(game, reason))
     return game
 
 
@@ -70,7 +78,7 @@ def moderate_default_move(*, game: Game, moderator, reason: str) -> Game:
     game, actor = _moderating(game, moderator, reason)
     table = game_table(game)
     command = tbl.Play(table.to_move(), table.engine.default_command(table.state), "moderator")
-    act(game, command, actor=actor, reason=reason.strip(), table=table)
+    act(game, command, actor=actor, reason=sealed(game, reason), table=table)
     return game
 
 
@@ -93,7 +101,7 @@ def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user
     replaced = _seat_to_replace(game, seat)
     hours = hours_for_seat(game, user, None)
     replace = tbl.ReplaceSeat(seat, actor_of(user), PlayingHours(**hours) if hours else None)
-    act(game, replace, actor=actor, reason=reason.strip())
+    act(game, replace, actor=actor, reason=sealed(game, reason))
     replaced.user, replaced.playing_hours = user, hours
     replaced.save(update_fields=["user", "playing_hours"])
     return game
@@ -108,7 +116,7 @@ def moderate_replace_seat_bot(*, game: Game, moderator, reason: str, seat: int, 
     replaced = _seat_to_replace(game, seat)
     # Seated before the act, so that the read model saved by it queues the bot's turn.
     replaced.user, replaced.bot = None, level
-    act(game, tbl.ReplaceSeat(seat, bot_actor(level)), actor=actor, reason=reason.strip())
+    act(game, tbl.ReplaceSeat(seat, bot_actor(level)), actor=actor, reason=sealed(game, reason))
     replaced.save(update_fields=["user", "bot"])
     return game
 
@@ -134,7 +142,12 @@ def moderate_hide_message(*, message: ChatMessage, moderator, reason: str) -> Ch
     if message.hidden_at is not None:
         raise Conflict(_("this message is already hidden"), code="already_hidden")
     game = locked_game(message.game)
-    act(game, tbl.HideMessage(message.pk), actor=f"moderator:{moderator.pk}", reason=reason.strip())
+    act(
+        game,
+        tbl.HideMessage(message.pk),
+        actor=f"moderator:{moderator.pk}",
+        reason=sealed(game, reason),
+    )
     message.hidden_at = timezone.now()
     message.hidden_reason = reason.strip()
     message.save(update_fields=["hidden_at", "hidden_reason"])

@@ -1,0 +1,258 @@
+"""Closing an account and forgetting its person (issue 45; docs/privacy.md).
+
+Ruling: closing is final and forgets at once — there is no account to come back to, and
+nothing of the person waits for a later job. In one transaction: sign-in stops (every
+session and API token ends), what was about to be sent to them is withdrawn, their seats
+in games in play are resigned (or handed to a computer player where the game's timeout
+policy plays absent players so), open games they wait in are left or called off,
+tournaments withdrawn, plans deleted; then every row that holds their personal data is
+emptied or deleted, and the keys of the streams they took part in are shredded, so that
+free text written about them in events can no longer be read. Events are never touched:
+they hold ids, and names are looked up when read (``selectors.display_name``), so their
+games show "Deleted player" and still replay and verify."""
+
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth import get_user_model
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.db.models import Q, TextField
+from django.db.models.functions import Cast
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
+
+from events import store
+from events.models import Event
+from events.shredding import seal, shred
+from games import table as tbl
+from games.errors import BadRequest, Conflict, Forbidden
+from games.models import (
+    ChatMessage,
+    DataExport,
+    Game,
+    InboundMessage,
+    Outbox,
+    Plan,
+    PlayerSettings,
+    PushDelivery,
+    PushSubscription,
+    RefusedAddress,
+    Report,
+    Seat,
+    Tournament,
+)
+from games.selectors import (
+    TOURNAMENT_NAMESPACE,
+    bot_actor,
+    deleted_name,
+    display_name,
+    forgotten_username,
+    is_forgotten,
+    is_moderator,
+    tournaments_entered,
+)
+from games.services.common import act, actor_of, locked_game
+from games.services.moves import seat_resign
+from games.services.tables import game_cancel, game_leave
+from games.services.tournaments import tournament_withdraw
+from games.tournaments import core
+
+ACCOUNT_STREAM = "account:{}"
+CLOSED = "account.Closed"
+WITHDRAWN = "account closed"
+
+
+def account_stream(user_id: int) -> str:
+    """The stream of an account's own events: its closing, by whom and why."""
+    return ACCOUNT_STREAM.format(user_id)
+
+
+def account_close(*, user, by=None, reason: str = "") -> None:
+    """Close ``user``'s account and forget its person, by themselves or (``by``) by a
+    moderator, who must say why: the closing is an event of the account's stream, the
+    moderator its actor and the reason sealed under the account's key (shredded with the
+    rest). The caller checked that the person confirmed (password or a fresh sign-in)."""
+    if by is not None and by.pk != user.pk:
+        if not is_moderator(by):
+            raise Forbidden(_("only moderators may do this"), code="not_a_moderator")
+        if not reason.strip():
+            raise BadRequest(
+                _("say why: every moderation act is recorded with its reason"),
+                code="reason_required",
+            )
+        actor = f"moderator:{by.pk}"
+    else:
+        actor = actor_of(user)
+    if is_forgotten(user):
+        raise Conflict(_("this account is already closed"), code="account_closed")
+    # Before leaving: a seat handed to a computer player no longer names them.
+    streams = _streams_of(user)
+    _leave_everything(user)
+    with transaction.atomic():
+        user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        stream = account_stream(user.pk)
+        store.append(
+            stream,
+            store.current_seq(stream),
+            [store.NewEvent(CLOSED, {"user": user.pk})],
+            actor=actor,
+            reason=seal(stream, reason.strip()),
+        )
+        _forget(user, streams)
+
+
+def _leave_everything(user) -> None:
+    """What the person takes part in, left as a player would leave it, each through its
+    own service (each game and tournament under its own lock, as every writer takes
+    them)."""
+    going_on = _tournaments_of(user).filter(
+        status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
+    )
+    for tournament in going_on.filter(pk__in=tournaments_entered(user, going_on)):
+        tournament_withdraw(tournament=tournament, user=user)
+    for game_id in (
+        Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE)
+        .exclude(status=Seat.Status.RESIGNED)
+        .values_list("game_id", flat=True)
+    ):
+        _leave_game(game_id, user)
+    for game in Game.objects.filter(seats__user=user, status=Game.Status.OPEN).distinct():
+        if game.created_by_id == user.pk:
+            game_cancel(game=game, user=user)
+        else:
+            game_leave(game=game, user=user)
+    for game in Game.objects.filter(created_by=user, status=Game.Status.OPEN):
+        game_cancel(game=game, user=user)
+
+
+@transaction.atomic
+def _leave_game(game_id: int, user) -> None:
+    """Resign the seat, or, where the game's timeout policy has a computer play for an
+    absent player, hand the seat to that computer player: the others' game goes on as
+    they agreed it would."""
+    game = locked_game(game_id)
+    seat = game.seats.filter(user=user).exclude(status=Seat.Status.RESIGNED).first()
+    if game.status != Game.Status.ACTIVE or seat is None:
+        return
+    if game.timeout_policy == Game.TimeoutPolicy.BOT and game.timeout_bot:
+        seat.user, seat.bot = None, game.timeout_bot
+        act(game, tbl.ReplaceSeat(seat.position, bot_actor(game.timeout_bot)), actor=actor_of(user))
+        seat.save(update_fields=["user", "bot"])
+        return
+    seat_resign(game, seat, actor=actor_of(user))
+
+
+def _forget(user, streams: list[str]) -> None:
+    """Empty or delete every row holding the person's data, and shred the keys of the
+    ``streams`` they took part in. ``user`` is locked by the caller."""
+    now = timezone.now()
+    address = user.email.lower()
+    names = {name for name in (display_name(user), user.first_name, user.last_name) if name}
+    _withdraw_and_empty_mail(user, address, now)
+    _erase_texts(user, names | {address}, now)
+    PushSubscription.objects.filter(user=user).delete()
+    Plan.objects.filter(user=user).delete()
+    DataExport.objects.filter(user=user).delete()
+    InboundMessage.objects.filter(sender__iexact=address).update(sender="", outcome="")
+    RefusedAddress.objects.filter(address__iexact=address).delete()
+    Seat.objects.filter(invited_email__iexact=address, status=Seat.Status.INVITED).update(
+        invited_email="", status=Seat.Status.OPEN
+    )
+    Token.objects.filter(user=user).delete()
+    _end_sessions(user)
+    content_type = ContentType.objects.get_for_model(user)
+    LogEntry.objects.filter(content_type=content_type, object_id=str(user.pk)).update(
+        object_repr=deleted_name(), change_message=""
+    )
+    shred(streams)
+    PlayerSettings.objects.filter(user=user).delete()
+    PlayerSettings.objects.create(user=user, closed_at=now, forgotten_at=now)
+    user.username = forgotten_username(user.pk)
+    user.email = user.first_name = user.last_name = ""
+    user.is_active = False
+    user.last_login = None
+    user.set_unusable_password()
+    user.save()
+
+
+def _withdraw_and_empty_mail(user, address: str, now) -> None:
+    """Nothing more leaves for them; what was sent keeps its fact and time, not its
+    address or content."""
+    theirs = Q(user=user) | Q(recipient__iexact=address)
+    pending = Outbox.objects.filter(theirs, sent_at__isnull=True, cancelled_at__isnull=True)
+    pending.update(cancelled_at=now, withdrawn_because=WITHDRAWN)
+    Outbox.objects.filter(theirs).update(recipient="", payload={}, last_error="")
+    PushDelivery.objects.filter(
+        subscription__user=user, sent_at__isnull=True, cancelled_at__isnull=True
+    ).update(cancelled_at=now, withdrawn_because=WITHDRAWN)
+
+
+def _erase_texts(user, said: set[str], now) -> None:
+    """Their chat messages lose their text (the message's place stays, so the others'
+    answers still read in order); reports they wrote and reports about their messages
+    lose theirs; and notices still to be sent to others that name them or quote them
+    name "Deleted player" instead."""
+    messages = ChatMessage.objects.filter(author=user)
+    texts = [text for text in messages.values_list("text", flat=True) if text]
+    messages.update(text="", hidden_reason="", erased_at=now)
+    Report.objects.filter(Q(reporter=user) | Q(message__author=user)).update(reason="")
+    _scrub_payloads(Outbox, said | set(texts))
+    _scrub_payloads(PushDelivery, said | set(texts))
+
+
+def _scrub_payloads(model, said: set[str]) -> None:
+    """Rows of ``model`` whose payload holds one of ``said`` (a name, the address, a chat
+    text): each such string becomes "Deleted player"."""
+    said = {text for text in said if len(text) >= 2}
+    if not said:
+        return
+    found = Q()
+    for text in said:
+        found |= Q(as_text__contains=text)
+    rows = model.objects.annotate(as_text=Cast("payload", TextField())).filter(found)
+    for row in rows.only("pk", "payload"):
+        row.payload = _replaced(row.payload, said)
+        row.save(update_fields=["payload"])
+
+
+def _replaced(value, said: set[str]):
+    if isinstance(value, str):
+        for text in said:
+            value = value.replace(text, deleted_name())
+        return value
+    if isinstance(value, list):
+        return [_replaced(item, said) for item in value]
+    if isinstance(value, dict):
+        return {key: _replaced(item, said) for key, item in value.items()}
+    return value
+
+
+def _end_sessions(user) -> None:
+    """Every session signed in as them ends now. Sessions are signed data in the
+    database: each live one is read to find theirs (closing is rare; an index of
+    sessions by user would cost every sign-in)."""
+    ended = [
+        session.pk
+        for session in Session.objects.filter(expire_date__gt=timezone.now())
+        if session.get_decoded().get("_auth_user_id") == str(user.pk)
+    ]
+    Session.objects.filter(pk__in=ended).delete()
+
+
+def _tournaments_of(user):
+    """The tournaments they organised or ever registered for (entries live in the
+    tournaments' streams only)."""
+    registered = f"{TOURNAMENT_NAMESPACE}.{core.PlayerRegistered.__name__}"
+    streams = Event.objects.filter(type=registered, data__player=user.pk).values_list(
+        "stream", flat=True
+    )
+    ids = [int(stream.rpartition(":")[2]) for stream in streams]
+    return Tournament.objects.filter(Q(pk__in=ids) | Q(organiser=user))
+
+
+def _streams_of(user) -> list[str]:
+    games = Game.objects.filter(Q(seats__user=user) | Q(created_by=user) | Q(plans__user=user))
+    streams = [game.stream for game in games.distinct()]
+    streams += [tournament.stream for tournament in _tournaments_of(user)]
+    return [*streams, account_stream(user.pk)]

@@ -1,0 +1,203 @@
+"""Closing an account forgets its person, with history intact (issue 45): afterwards their
+address, name and chat text are nowhere in a dump of the whole database, nor in any
+export, replay or page of their games; the games still verify, and the other players'
+games, ratings and tournaments are as they were."""
+
+import base64
+import io
+import json
+import subprocess
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+
+from events.models import Event
+from games import selectors, services
+from games.errors import ServiceError
+from games.mail import services as mail
+from games.models import (
+    ChatMessage,
+    Game,
+    Outbox,
+    PlayerSettings,
+    PushSubscription,
+    Rating,
+    Seat,
+    Tournament,
+)
+from games.services.closing import account_close
+from tests.conftest import make_user
+from tests.games.helpers import every_player_moved, legal, play, play_to_end, started, to_move
+from tests.games.test_services_plans import factory_move, legal_after
+
+ADDRESS = "zq.quixote-1@example.org"
+NAME = "Zelfrida"
+SURNAME = "Quixotewski"
+CHAT = "my grandmother's lemon tart recipe"
+SAID_BY_EMAIL = "greetings from the orchard"
+TEXTS = (ADDRESS, NAME, SURNAME, CHAT, "zq.quixote-1")
+
+
+def moderator():
+    maud = make_user("maud", is_staff=True)
+    maud.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    return maud
+
+
+def the_person():
+    user = make_user("zq")
+    user.username = user.email = ADDRESS
+    user.first_name, user.last_name = NAME, SURNAME
+    user.save()
+    return user
+
+
+def device_key() -> str:
+    """A browser's P-256 public key, as a ``PushSubscription`` gives it."""
+    point = (
+        ec.generate_private_key(ec.SECP256R1())
+        .public_key()
+        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    )
+    return base64.urlsafe_b64encode(point).decode().rstrip("=")
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def database_dump() -> bytes:
+    """Every byte the database holds, as ``pg_dump`` writes it (data only)."""
+    db = connection.settings_dict
+    return subprocess.run(
+        [
+            "pg_dump",
+            "--data-only",
+            "-h",
+            db["HOST"] or "127.0.0.1",
+            "-p",
+            str(db["PORT"] or 5432),
+            "-U",
+            db["USER"] or "postgres",
+            db["NAME"],
+        ],
+        check=True,
+        capture_output=True,
+    ).stdout
+
+
+def a_full_life(zq, bob, carol, maud, smtp) -> dict:
+    """Zq plays a game of each kind (one to its end, rated), chats, is quoted by a
+    moderator, plans, subscribes a device, replies by email and plays a tournament."""
+    games = {}
+    finished = started("azul", zq, bob)
+    play_to_end(finished)
+    games["finished"] = finished
+    pavilion = every_player_moved(started("summer-pavilion", bob, zq))
+    games["pavilion"] = pavilion
+    miyabi = started("miyabi", zq, bob, carol)
+    games["miyabi"] = miyabi
+    message = services.chat_post(game=pavilion, user=zq, text=CHAT)
+    services.chat_post(game=pavilion, user=bob, text="a reply of Bob's")
+    services.moderate_pause(game=pavilion, moderator=maud, reason=f"{NAME} asked for a pause")
+    services.moderate_resume(game=pavilion, moderator=maud, reason=f"back: {NAME}")
+    services.moderate_hide_message(message=message, moderator=maud, reason=f"{NAME} wrote: {CHAT}")
+    services.push_subscribe(
+        user=zq,
+        endpoint="https://fcm.googleapis.com/fcm/send/zq-device",
+        p256dh=device_key(),
+        auth=base64.urlsafe_b64encode(b"sixteen byte key").decode().rstrip("="),
+    )
+    # A reply by email to the turn email of the Miyabi game, when it is Zq's turn.
+    while to_move(miyabi) != zq:
+        play(miyabi)
+    mail.sweep()
+    turn = [m for m in smtp.to(ADDRESS) if m["Reply-To"]][-1]
+    raw = (
+        f"From: {NAME} {SURNAME} <{ADDRESS}>\r\nTo: {turn['Reply-To']}\r\n"
+        f"Subject: Re: {turn['Subject']}\r\nMessage-ID: <zq-1@orchard.example>\r\n"
+        f"In-Reply-To: {turn['Message-ID']}\r\n\r\n1\r\n{SAID_BY_EMAIL}\r\n"
+    ).encode()
+    assert mail.reply_receive(raw=raw).startswith("played")
+    # A plan in the Azul game of the tournament-free kind: Zq answers Bob's next move.
+    planned = started("azul", bob, zq)
+    if to_move(planned) == zq:
+        play(planned)
+    first = factory_move(legal(planned))
+    services.plan_replace(
+        game=planned, user=zq, lines=[[first, factory_move(legal_after(planned, first), first)]]
+    )
+    tournament = services.tournament_create(
+        organiser=bob, name="Orchard Swiss", format="swiss", game="azul", per_game=2, rounds=2
+    )
+    for player in (bob, zq, carol):
+        services.tournament_join(tournament=tournament, user=player)
+    services.tournament_start(tournament=tournament, user=bob)
+    games["tournament"] = tournament
+    return games
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_closed_account_is_forgotten_everywhere_and_every_game_still_verifies(
+    bob, carol, smtp, tmp_path
+):
+    zq, maud = the_person(), moderator()
+    games = a_full_life(zq, bob, carol, maud, smtp)
+    assert any(text.encode() in database_dump() for text in TEXTS)
+    bob_rating = Rating.objects.get(user=bob, game_type="azul").display
+    events_before = Event.objects.count()
+
+    account_close(user=zq)
+
+    zq.refresh_from_db()
+    assert not zq.is_active and zq.email == "" and not zq.has_usable_password()
+    dump = database_dump()
+    for text in TEXTS:
+        assert text.encode() not in dump, text
+    assert SAID_BY_EMAIL.encode() not in dump
+    # History intact: no event changed or lost; every game replays and verifies.
+    assert Event.objects.count() > events_before
+    for game in Game.objects.filter(seats__user=zq).distinct():
+        record = selectors.export_record(game)
+        said = json.dumps(record)
+        assert not any(text in said for text in TEXTS)
+        path = tmp_path / f"{game.pk}.jsonl"
+        path.write_text("\n".join(json.dumps(row) for row in record) + "\n")
+        out = io.StringIO()
+        call_command("verify_game", str(path), stdout=out)
+        assert out.getvalue().startswith("OK")
+        for url in (
+            f"/games/{game.pk}/",
+            f"/games/{game.pk}/replay/",
+            f"/api/games/{game.pk}/export/",
+            f"/api/games/{game.pk}/events/",
+        ):
+            page = signed_in(bob).get(url)
+            assert page.status_code == 200, url
+            body = page.content.decode()
+            assert not any(text in body for text in TEXTS), url
+        if url.endswith("/") and game.pk == games["pavilion"].pk:
+            assert "Deleted player" in signed_in(bob).get(f"/games/{game.pk}/").content.decode()
+    # Games in play went on without them: resigned, or left to the others.
+    assert not Seat.objects.filter(
+        user=zq, game__status=Game.Status.ACTIVE, status=Seat.Status.JOINED
+    ).exists()
+    # The others are as they were.
+    assert Rating.objects.get(user=bob, game_type="azul").display == bob_rating
+    assert signed_in(bob).get(f"/tournaments/{games['tournament'].pk}/").status_code == 200
+    assert signed_in(bob).get(f"/players/{bob.pk}/").status_code == 200
+    # Nothing of them is left to read or to sign in with.
+    assert not PushSubscription.objects.filter(user=zq).exists()
+    assert set(ChatMessage.objects.filter(author=zq).values_list("text", flat=True)) == {""}
+    assert PlayerSettings.objects.get(user=zq).forgotten_at is not None
+    assert not Outbox.objects.filter(recipient__iexact=ADDRESS).exists()
+    assert Tournament.objects.get(pk=games["tournament"].pk).status == Tournament.Status.RUNNING
+    with pytest.raises(ServiceError):
+        account_close(user=zq)
