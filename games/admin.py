@@ -24,6 +24,7 @@ from games.errors import ServiceError
 from games.forms import AdminSignInForm
 from games.mail import selectors as mail_selectors
 from games.models import BotLevel, ChatMessage, Game, Outbox, PushDelivery, Report, Seat
+from games.services.closing import account_close
 
 User = get_user_model()
 
@@ -378,10 +379,39 @@ class PlayerAdmin(UserAdmin):
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.suspension_view)
+        closing = self.admin_site.admin_view(self.closing_view)
         return [
             path("<int:user_id>/suspension/", view, name="auth_user_suspension"),
+            path("<int:user_id>/close/", closing, name="auth_user_close"),
             *super().get_urls(),
         ]
+
+    def closing_view(self, request, user_id: int):
+        """Close an account and forget its person (issue 45), with a reason: an event of
+        the account's stream, as every moderator's act is."""
+        if not services.is_moderator(request.user):
+            raise PermissionDenied
+        player = get_object_or_404(User, pk=user_id)
+        form = ReasonForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                account_close(user=player, by=request.user, reason=form.cleaned_data["reason"])
+            except ServiceError as refused:
+                form.add_error(None, refused.message)
+            else:
+                messages.success(
+                    request, gettext("The account is closed and its person's data erased.")
+                )
+                return redirect("admin:auth_user_change", player.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "opts": self.model._meta,
+            "title": gettext("Close the account of %(email)s and erase their data")
+            % {"email": player.email},
+            "subject": gettext("Close and erase"),
+        }
+        return TemplateResponse(request, "admin/games/reason.html", context)
 
     def suspension_view(self, request, user_id: int):
         if not services.is_moderator(request.user):
