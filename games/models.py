@@ -51,6 +51,7 @@ class NoticeKind(models.TextChoices):
     TOURNAMENT_INVITATION = "tournament_invitation"
     SIGN_IN = "sign_in"
     PLAN_DROPPED = "plan_dropped"
+    DATA_EXPORT_READY = "data_export_ready"
 
 
 class Game(models.Model):

@@ -5,7 +5,9 @@ import logging
 from celery import shared_task
 
 from games import services
+from games.mail import render
 from games.mail import services as mail
+from games.services import data_export
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,12 @@ def plan_move(game_id: int) -> int:
 def analysis_run(game_id: int) -> int:
     """The post-game analysis of a finished game (queued when it was asked for)."""
     return services.analysis_run(game_id=game_id)
+
+
+@shared_task
+def data_export_build(export_id: int) -> str:
+    """The archive of a player's data (queued when they asked for it)."""
+    return data_export.data_export_build(export_id=export_id, email_text=render.sent_text)
 
 
 @shared_task

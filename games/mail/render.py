@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import services
 from games.boards import clickable_moves
 from games.i18n import speaking_to
-from games.mail import headlines, pictures, texts, tokens
+from games.mail import headlines, texts, tokens
 from games.mail.positions import position_text
 from games.mail.selectors import player_by_address
 from games.models import Game, NoticeKind, Outbox
@@ -203,9 +203,10 @@ def seat_of_user(game: Game, user) -> int | None:
     return seat.position if seat else None
 
 
-def section(game: Game, user, now: datetime) -> Section:
-    """The game as ``user`` sees it: players and scores, the position as text, and when it
-    is their turn the numbered legal moves and the seat's signed reply address."""
+def section(game: Game, user, now: datetime, *, pictures: bool = True) -> Section:
+    """The game as ``user`` sees it: players and scores, the position as text (and the
+    boards as pictures, unless ``pictures`` is false), and when it is their turn the
+    numbered legal moves and the seat's signed reply address."""
     table = game_table(game)
     engine = table.engine
     scores = list(game.scores or ())
@@ -223,7 +224,7 @@ def section(game: Game, user, now: datetime) -> Section:
     )
     seat = seat_of_user(game, user)
     view = engine.view(table.state) if table.started else None
-    if view is not None and settings.MAIL_BOARD_PICTURES:
+    if view is not None and pictures and settings.MAIL_BOARD_PICTURES:
         found.pictures = [
             Picture(
                 cid=f"boards-{game.pk}-" + ("table" if panel.seat is None else f"{panel.seat}"),
@@ -264,8 +265,9 @@ def grouped_moves(game: Game, table, view) -> tuple[list[Move], list[MoveGroup]]
     return moves, [MoveGroup(title, list(rows.values())) for title, rows in groups.items()]
 
 
-def compose(row: Outbox, now: datetime) -> Email:
-    """The email of an outbox row, from the game as it stands now."""
+def compose(row: Outbox, now: datetime, *, pictures: bool = True) -> Email:
+    """The email of an outbox row, from the game as it stands now (the boards' pictures
+    drawn unless ``pictures`` is false)."""
     user = player_by_address(row.recipient)
     game = row.game
     name = display_name(user) if user else ""
@@ -292,8 +294,10 @@ def compose(row: Outbox, now: datetime) -> Email:
             )
         ]
         email.preview = headlines.digest(waiting) if waiting else email.paragraphs[0]
-        email.sections = [section(each, user, now) for each in waiting]
+        email.sections = [section(each, user, now, pictures=pictures) for each in waiting]
         return _finish(email, row, user)
+    if kind == NoticeKind.DATA_EXPORT_READY:
+        return _finish(data_export_ready(email, payload), row, user)
     if kind in (
         NoticeKind.TOURNAMENT_JOINED,
         NoticeKind.TOURNAMENT_RESULTS,
@@ -319,7 +323,7 @@ def compose(row: Outbox, now: datetime) -> Email:
         email.paragraphs = [_("Open the invitation to take your seat.")]
         email.links = [(_("Open the invitation"), absolute("invitation", payload.get("token", "")))]
         return _finish(email, row, user)
-    email.sections = [section(game, user, now)]
+    email.sections = [section(game, user, now, pictures=pictures)]
     email.subject = texts.game_subject(game)
     email.preview = headlines.headline(row, seat_of_user(game, user), now)
     match kind:
@@ -401,6 +405,29 @@ def tournament_news(email: Email, kind: str, payload: dict) -> Email:
     return email
 
 
+def data_export_ready(email: Email, payload: dict) -> Email:
+    """The player's download of their data is ready (issue 45): the link opens the account
+    page, whose link downloads it (an email's link only opens a page)."""
+    email.subject = _("Your data is ready to download")
+    expires = payload.get("expires_at")
+    until = texts.when_text(datetime.fromisoformat(expires)) if expires else ""
+    # Translators: %(until)s is a date and time in the reader's time zone.
+    email.preview = _(
+        "The archive of your data you asked for is ready: download it from your account page "
+        "until %(until)s."
+    ) % {"until": until}
+    email.paragraphs = [
+        _(
+            "It is a ZIP file of JSON files: your account and settings, ratings, games, chat "
+            "messages, plans, tournaments, devices and emails. Its README.txt says what each "
+            "file holds."
+        ),
+        _("Only you can download it, signed in to your account."),
+    ]
+    email.links = [(_("Open your account page"), absolute("account") + "#your-data")]
+    return email
+
+
 def refusal_without_game(row: Outbox) -> Email:
     """The answer to a reply that names no game its sender may see."""
     return Email(
@@ -461,9 +488,10 @@ class EmailWithPictures(EmailMultiAlternatives):
         return related
 
 
-def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
+def message(row: Outbox, now: datetime, *, pictures: bool = True) -> EmailMultiAlternatives:
     """The message to send for ``row``, in its recipient's language and time zone (an
-    address with no account yet: the language its row was queued in)."""
+    address with no account yet: the language its row was queued in); without the boards'
+    pictures if ``pictures`` is false (the text of a sent email in a player's data)."""
     reader = player_by_address(row.recipient)
     with speaking_to(reader, language=(row.payload or {}).get("language")):
         if row.kind == NoticeKind.REPLY_REFUSED and row.game_id is None:
@@ -471,7 +499,7 @@ def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
         elif row.kind == NoticeKind.SIGN_IN:
             email = sign_in(row)
         else:
-            email = compose(row, now)
+            email = compose(row, now, pictures=pictures)
         context = {
             "email": email,
             "site_url": settings.SITE_URL,
@@ -498,6 +526,23 @@ def message(row: Outbox, now: datetime) -> EmailMultiAlternatives:
     )
     result.attach_alternative(html, "text/html")
     return result
+
+
+# A reply address (``tokens.reply_address``): its signature plays moves.
+REPLY_ADDRESS = re.compile(re.escape(tokens.REPLY_PREFIX) + r"[a-z0-9.\-]+@", re.IGNORECASE)
+
+
+def sent_text(row: Outbox, now: datetime) -> tuple[str, str]:
+    """The subject and text of an email sent to a player, as written now, for their data
+    (issue 45): without the boards' pictures, and without what acts for them (a reply
+    address's signature, the token of their preferences and unsubscribe links). Raises
+    what writing it raises (a row whose game is gone)."""
+    written = message(row, now, pictures=False)
+    text = REPLY_ADDRESS.sub(tokens.REPLY_PREFIX + "…@", written.body)
+    reader = row.user or player_by_address(row.recipient)
+    if reader is not None:
+        text = text.replace(tokens.player_token(reader.pk, reader.email), "…")
+    return written.subject, text
 
 
 def thread_headers(row: Outbox) -> dict[str, str]:
