@@ -182,7 +182,11 @@ def _withdraw_and_empty_mail(user, address: str, now) -> None:
     theirs = Q(user=user) | Q(recipient__iexact=address)
     pending = Outbox.objects.filter(theirs, sent_at__isnull=True, cancelled_at__isnull=True)
     pending.update(cancelled_at=now, withdrawn_because=WITHDRAWN)
-    Outbox.objects.filter(theirs).update(recipient="", payload={}, last_error="")
+    # The outbox keeps one row per (game, key, recipient, kind): the address gives way to
+    # the account's forgotten name, unique as the address was.
+    Outbox.objects.filter(theirs).update(
+        recipient=forgotten_username(user.pk), payload={}, last_error=""
+    )
     PushDelivery.objects.filter(
         subscription__user=user, sent_at__isnull=True, cancelled_at__isnull=True
     ).update(cancelled_at=now, withdrawn_because=WITHDRAWN)

@@ -1,0 +1,122 @@
+"""Closing one's account (issue 45): only with proof that it is the owner, final, and the
+person's games go on showing them as a deleted player, apart from any other."""
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Group
+from django.test import Client
+from django.utils import timezone
+
+from events import store
+from events.models import StreamKey
+from games import selectors, services
+from games.errors import ServiceError
+from games.models import Game, Outbox, Seat
+from games.services.closing import account_close, account_stream
+from tests.conftest import make_user
+from tests.games.helpers import every_player_moved, started
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_closing_asks_for_the_password_and_that_the_player_understands(alice, bob):
+    game = every_player_moved(started("azul", alice, bob))
+    client = signed_in(alice)
+    page = client.get("/account/close/").content.decode()
+    assert "Closing your account is final" in page and 'name="password"' in page
+    refused = client.post("/account/close/", {"password": "pw-alice"})
+    assert refused.status_code == 400
+    assert "Tick the box to say you understand." in refused.content.decode()
+    refused = client.post("/account/close/", {"password": "wrong", "understood": "on"})
+    assert "This is not your password." in refused.content.decode()
+    alice.refresh_from_db()
+    assert alice.is_active
+
+    closed = client.post("/account/close/", {"password": "pw-alice", "understood": "on"})
+
+    assert closed.status_code == 302 and closed["Location"] == "/"
+    alice.refresh_from_db()
+    assert selectors.is_forgotten(alice) and not alice.is_active
+    assert client.get("/account/").status_code == 302  # signed out
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED  # resigned: Bob wins
+    assert Seat.objects.get(game=game, user=alice).status == Seat.Status.RESIGNED
+
+
+def test_an_account_without_password_closes_after_a_fresh_sign_in_by_link(alice):
+    alice.set_unusable_password()
+    alice.save()
+    client = signed_in(alice)
+    alice.last_login = timezone.now() - timedelta(hours=3)
+    alice.save()
+    page = client.get("/account/close/").content.decode()
+    assert "we email you a sign-in link" in page and 'id="close-form"' not in page
+    # A POST without the fresh sign-in closes nothing.
+    client.post("/account/close/", {"understood": "on"})
+    alice.refresh_from_db()
+    assert alice.is_active
+    sent = client.post("/signin/", {"email": alice.email, "next": "/account/close/"})
+    assert sent.status_code == 200
+    row = Outbox.objects.get(kind="sign_in", recipient=alice.email)
+    assert row.payload["next"] == "/account/close/"
+
+    client = signed_in(alice)  # as following the link does, just now
+    assert 'id="close-form"' in client.get("/account/close/").content.decode()
+    assert client.post("/account/close/", {"understood": "on"}).status_code == 302
+    alice.refresh_from_db()
+    assert selectors.is_forgotten(alice)
+
+
+def test_two_forgotten_players_of_one_game_stay_apart_and_the_moves_say_whose(alice, bob, carol):
+    game = every_player_moved(started("azul", alice, bob, carol))
+    account_close(user=alice)
+    account_close(user=bob)
+    names = [player["player"] for player in selectors.players_of(game)]
+    assert sorted(names) == ["Carol", "Deleted player 1", "Deleted player 2"]
+    actors = {entry["actor"] for entry in selectors.move_history(game) if entry.get("actor")}
+    assert {"Deleted player 1", "Deleted player 2"} <= actors
+    assert not any("alice" in actor.lower() or "bob" in actor.lower() for actor in actors)
+
+
+def test_a_moderator_closes_an_account_with_a_reason_that_is_erased_with_the_person(alice):
+    maud = make_user("maud", is_staff=True)
+    maud.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    client = signed_in(maud)
+    refused = client.post(f"/admin/auth/user/{alice.pk}/close/", {"reason": ""})
+    assert refused.status_code == 200
+    alice.refresh_from_db()
+    assert alice.is_active
+
+    client.post(f"/admin/auth/user/{alice.pk}/close/", {"reason": "Alice spammed the chat"})
+
+    alice.refresh_from_db()
+    assert selectors.is_forgotten(alice)
+    (closed,) = store.load(account_stream(alice.pk))
+    assert closed.type == "account.Closed" and closed.actor == f"moderator:{maud.pk}"
+    assert closed.reason == ""  # sealed, and its key shredded with the rest
+    assert not StreamKey.objects.filter(stream=account_stream(alice.pk)).exists()
+    # Anyone else may not.
+    with pytest.raises(ServiceError):
+        account_close(user=maud, by=make_user("mallory"), reason="because")
+
+
+def test_a_forgotten_player_is_told_nothing_more(alice, bob):
+    game = every_player_moved(started("azul", alice, bob, timeout_policy="bot", timeout_bot="easy"))
+    account_close(user=alice)
+    game.refresh_from_db()
+    seat = Seat.objects.get(game=game, bot="easy")
+    assert game.status == Game.Status.ACTIVE and seat.user is None
+    before = Outbox.objects.count()
+    services.game_resign(game=game, user=bob)
+    assert (
+        not Outbox.objects.filter(pk__gt=0, recipient="")
+        .exclude(pk__in=Outbox.objects.order_by("pk").values("pk")[:before])
+        .exists()
+    )
