@@ -20,7 +20,16 @@ from django.utils import timezone
 
 from games import notify
 from games.models import ProcessBeat
-from games.services import analysis, bots, deadlines, drift, notices, plans, tournaments
+from games.services import (
+    analysis,
+    bots,
+    deadlines,
+    drift,
+    notices,
+    plans,
+    retention,
+    tournaments,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +59,8 @@ JOBS: tuple[tuple[str, Job], ...] = (
     # Every channel's notices due that no task sent (web push; email is the mail door's).
     ("deliveries", notify.send_due),
     ("read_models_drifted", drift.drift_check),
+    # What is needed only for a while goes (issue 45): settled emails and pushes only.
+    ("retention", retention.forget_expired),
 )
 
 
