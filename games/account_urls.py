@@ -1,4 +1,5 @@
-"""Routes of signing in and out."""
+"""Routes of signing in and out, and of one's account (settings, the download of one's
+data)."""
 
 from django.urls import path
 
@@ -10,5 +11,16 @@ urlpatterns = [
     path("signin/password/", account_views.sign_in_password, name="sign-in-password"),
     path("signout/", account_views.sign_out, name="sign-out"),
     path("account/", account_views.account, name="account"),
+    path("account/data/", account_views.data_export_request, name="data-export"),
+    path(
+        "account/data/progress/",
+        account_views.data_export_progress,
+        name="data-export-progress",
+    ),
+    path(
+        "account/data/<int:export_id>/download/",
+        account_views.data_export_download,
+        name="data-export-download",
+    ),
     path("language/", account_views.language_set, name="language-set"),
 ]

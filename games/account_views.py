@@ -6,8 +6,9 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import i18n, selectors, services, throttles
 from games.errors import ServiceError
 from games.forms import EmailForm, PasswordSignInForm, PreferencesForm
+from games.services import data_export
 
 
 def _next_url(request: HttpRequest, fallback: str = "/lobby/") -> str:
@@ -81,7 +83,8 @@ sign_out = auth_views.LogoutView.as_view(next_page="/")
 @login_required
 @require_http_methods(["GET", "POST"])
 def account(request: HttpRequest) -> HttpResponse:
-    """The account page: language and time zone, and the way to the other settings."""
+    """The account page: language and time zone, the way to the other settings, and the
+    download of one's data (issue 45)."""
     prefs = i18n.preferences_of(request.user)
     initial = {"language": prefs.language, "time_zone": prefs.time_zone or "UTC"} if prefs else {}
     initial.update(selectors.hours_of_player(request.user))
@@ -96,13 +99,72 @@ def account(request: HttpRequest) -> HttpResponse:
             )
         except ServiceError as error:
             form.add_error(None, error.message)
-            return render(request, "account.html", {"form": form}, status=400)
+            return render(request, "account.html", _account_context(request, form), status=400)
         response = redirect("account")
         _remember_language(response, form.cleaned_data["language"])
         with i18n.speaking_to(request.user, form.cleaned_data["language"]):
             messages.success(request, _("Your settings are saved."))
         return response
-    return render(request, "account.html", {"form": form}, status=400 if form.errors else 200)
+    return render(
+        request,
+        "account.html",
+        _account_context(request, form),
+        status=400 if form.errors else 200,
+    )
+
+
+def _account_context(request: HttpRequest, form: PreferencesForm) -> dict:
+    export = data_export.data_export_latest(request.user)
+    progress = data_export.data_export_progress(export) if export else None
+    return {"form": form, "export": export, "export_progress": progress}
+
+
+@login_required
+@require_POST
+def data_export_request(request: HttpRequest) -> HttpResponse:
+    """The account page's "Download your data" button: ask for an archive (or find the one
+    being built); a refusal (too many today) is said on the page."""
+    try:
+        data_export.data_export_request(user=request.user)
+    except ServiceError as error:
+        # Said at the top of the page, where the page opens.
+        messages.error(request, error.message)
+        return redirect("account")
+    return redirect(reverse("account") + "#your-data")
+
+
+@never_cache
+@login_required
+def data_export_progress(request: HttpRequest) -> JsonResponse:
+    """How far the player's latest archive is, for the account page's poll
+    (``data_export.js``)."""
+    export = data_export.data_export_latest(request.user)
+    if export is None:
+        raise Http404
+    progress = data_export.data_export_progress(export)
+    return JsonResponse(
+        {
+            "status": progress.status,
+            "done": progress.done,
+            "total": progress.total,
+            "text": progress.text,
+        }
+    )
+
+
+@never_cache
+@login_required
+def data_export_download(request: HttpRequest, export_id: int) -> HttpResponse:
+    """The archive, as a file to save: its owner's alone (anyone else finds nothing: 404),
+    while it is kept."""
+    export = data_export.data_export_for_download(request.user, export_id)
+    if export is None:
+        raise Http404
+    response = HttpResponse(bytes(export.archive), content_type="application/zip")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{data_export.archive_filename(export)}"'
+    )
+    return response
 
 
 @require_POST

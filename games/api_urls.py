@@ -61,6 +61,12 @@ urlpatterns = [
         )
     ),
     path("push-subscriptions/", push.PushSubscriptionApi.as_view(), name="api-push-subscriptions"),
+    path("data-export/", accounts.DataExportApi.as_view(), name="api-data-export"),
+    path(
+        "data-export/<int:export_id>/archive/",
+        accounts.DataExportArchiveApi.as_view(),
+        name="api-data-export-archive",
+    ),
     path("players/<int:player_id>/", ratings_apis.PlayerApi.as_view(), name="api-player"),
     path(
         "players/<int:player_id>/ratings/<str:game>/",

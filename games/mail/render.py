@@ -413,8 +413,8 @@ def data_export_ready(email: Email, payload: dict) -> Email:
     until = texts.when_text(datetime.fromisoformat(expires)) if expires else ""
     # Translators: %(until)s is a date and time in the reader's time zone.
     email.preview = _(
-        "The archive of your data you asked for is ready: download it from your account page "
-        "until %(until)s."
+        "The archive of your data you asked for is ready. Download it from your account page "
+        "until %(until)s; then it is deleted."
     ) % {"until": until}
     email.paragraphs = [
         _(

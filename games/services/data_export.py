@@ -182,10 +182,10 @@ def data_export_progress(export: DataExport, *, now: datetime | None = None) -> 
             text = _("Building your archive…")
         case DataExport.Status.READY:
             # Translators: %(size)s is e.g. "2.1 MB", %(until)s a date and time.
-            text = _("Your archive is ready (%(size)s). You can download it until %(until)s.") % {
-                "size": filesizeformat(export.size),
-                "until": _when(export.expires_at),
-            }
+            text = _(
+                "Your archive (%(size)s) is ready. You can download it until %(until)s; then "
+                "it is deleted."
+            ) % {"size": filesizeformat(export.size), "until": _when(export.expires_at)}
         case DataExport.Status.FAILED:
             text = _("Your archive could not be built. Please ask for it again.")
         case _:
@@ -224,10 +224,10 @@ def data_export_request(*, user, now: datetime | None = None) -> DataExport:
             again = asked[len(asked) - limit] + timedelta(days=1)
             raise TooManyRequests(
                 ngettext(
-                    "You can ask for your data %(count)s time a day. You can ask again "
-                    "from %(when)s.",
-                    "You can ask for your data %(count)s times a day. You can ask again "
-                    "from %(when)s.",
+                    "You can ask for your data %(count)s time a day. From %(when)s you can "
+                    "ask again.",
+                    "You can ask for your data %(count)s times a day. From %(when)s you can "
+                    "ask again.",
                     limit,
                 )
                 % {"count": limit, "when": _when(again)},
@@ -386,12 +386,12 @@ def readme(user) -> str:
         "",
         _(
             "This archive holds everything azulsite keeps about you (%(name)s), as JSON files. "
-            "It was made on %(when)s. Times are in UTC (ISO 8601)."
+            "It was made on %(when)s; the times in its files are in UTC (ISO 8601)."
         )
         % {"name": display_name(user), "when": _when(timezone.now())},
         _(
-            "It holds nothing of other players but what every player of your games sees: "
-            "their names in the games' records."
+            "It holds nothing of other players but what your games and tournaments show to "
+            "everyone in them: their names, moves and results."
         ),
         "",
     ]
