@@ -4,7 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from games import app_views, tournament_views, views
+from games import app_views, privacy_views, tournament_views, views
 from games.ratings import views as ratings_views
 
 urlpatterns = [
@@ -83,4 +83,5 @@ urlpatterns = [
     path("leaderboard/<str:game>/", ratings_views.leaderboard_page, name="leaderboard-game"),
     path("archive/", ratings_views.archive_page, name="archive"),
     path("archive/export/", ratings_views.archive_export, name="archive-export"),
+    path("privacy/", privacy_views.privacy_page, name="privacy"),
 ]
