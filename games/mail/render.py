@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import services
 from games.boards import clickable_moves
 from games.i18n import speaking_to
-from games.mail import headlines, texts, tokens
+from games.mail import headlines, pictures, texts, tokens
 from games.mail.positions import position_text
 from games.mail.selectors import player_by_address
 from games.models import Game, NoticeKind, Outbox
@@ -203,9 +203,9 @@ def seat_of_user(game: Game, user) -> int | None:
     return seat.position if seat else None
 
 
-def section(game: Game, user, now: datetime, *, pictures: bool = True) -> Section:
+def section(game: Game, user, now: datetime, *, with_pictures: bool = True) -> Section:
     """The game as ``user`` sees it: players and scores, the position as text (and the
-    boards as pictures, unless ``pictures`` is false), and when it is their turn the
+    boards as pictures, unless ``with_pictures`` is false), and when it is their turn the
     numbered legal moves and the seat's signed reply address."""
     table = game_table(game)
     engine = table.engine
@@ -224,7 +224,7 @@ def section(game: Game, user, now: datetime, *, pictures: bool = True) -> Sectio
     )
     seat = seat_of_user(game, user)
     view = engine.view(table.state) if table.started else None
-    if view is not None and pictures and settings.MAIL_BOARD_PICTURES:
+    if view is not None and with_pictures and settings.MAIL_BOARD_PICTURES:
         found.pictures = [
             Picture(
                 cid=f"boards-{game.pk}-" + ("table" if panel.seat is None else f"{panel.seat}"),
@@ -265,9 +265,9 @@ def grouped_moves(game: Game, table, view) -> tuple[list[Move], list[MoveGroup]]
     return moves, [MoveGroup(title, list(rows.values())) for title, rows in groups.items()]
 
 
-def compose(row: Outbox, now: datetime, *, pictures: bool = True) -> Email:
+def compose(row: Outbox, now: datetime, *, with_pictures: bool = True) -> Email:
     """The email of an outbox row, from the game as it stands now (the boards' pictures
-    drawn unless ``pictures`` is false)."""
+    drawn unless ``with_pictures`` is false)."""
     user = player_by_address(row.recipient)
     game = row.game
     name = display_name(user) if user else ""
@@ -294,7 +294,7 @@ def compose(row: Outbox, now: datetime, *, pictures: bool = True) -> Email:
             )
         ]
         email.preview = headlines.digest(waiting) if waiting else email.paragraphs[0]
-        email.sections = [section(each, user, now, pictures=pictures) for each in waiting]
+        email.sections = [section(each, user, now, with_pictures=with_pictures) for each in waiting]
         return _finish(email, row, user)
     if kind == NoticeKind.DATA_EXPORT_READY:
         return _finish(data_export_ready(email, payload), row, user)
@@ -323,7 +323,7 @@ def compose(row: Outbox, now: datetime, *, pictures: bool = True) -> Email:
         email.paragraphs = [_("Open the invitation to take your seat.")]
         email.links = [(_("Open the invitation"), absolute("invitation", payload.get("token", "")))]
         return _finish(email, row, user)
-    email.sections = [section(game, user, now, pictures=pictures)]
+    email.sections = [section(game, user, now, with_pictures=with_pictures)]
     email.subject = texts.game_subject(game)
     email.preview = headlines.headline(row, seat_of_user(game, user), now)
     match kind:
@@ -488,10 +488,10 @@ class EmailWithPictures(EmailMultiAlternatives):
         return related
 
 
-def message(row: Outbox, now: datetime, *, pictures: bool = True) -> EmailMultiAlternatives:
+def message(row: Outbox, now: datetime, *, with_pictures: bool = True) -> EmailMultiAlternatives:
     """The message to send for ``row``, in its recipient's language and time zone (an
     address with no account yet: the language its row was queued in); without the boards'
-    pictures if ``pictures`` is false (the text of a sent email in a player's data)."""
+    pictures if ``with_pictures`` is false (the text of a sent email in a player's data)."""
     reader = player_by_address(row.recipient)
     with speaking_to(reader, language=(row.payload or {}).get("language")):
         if row.kind == NoticeKind.REPLY_REFUSED and row.game_id is None:
@@ -499,7 +499,7 @@ def message(row: Outbox, now: datetime, *, pictures: bool = True) -> EmailMultiA
         elif row.kind == NoticeKind.SIGN_IN:
             email = sign_in(row)
         else:
-            email = compose(row, now, pictures=pictures)
+            email = compose(row, now, with_pictures=with_pictures)
         context = {
             "email": email,
             "site_url": settings.SITE_URL,
@@ -537,7 +537,7 @@ def sent_text(row: Outbox, now: datetime) -> tuple[str, str]:
     (issue 45): without the boards' pictures, and without what acts for them (a reply
     address's signature, the token of their preferences and unsubscribe links). Raises
     what writing it raises (a row whose game is gone)."""
-    written = message(row, now, pictures=False)
+    written = message(row, now, with_pictures=False)
     text = REPLY_ADDRESS.sub(tokens.REPLY_PREFIX + "…@", written.body)
     reader = row.user or player_by_address(row.recipient)
     if reader is not None:
