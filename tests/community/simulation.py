@@ -19,6 +19,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.color import no_style
@@ -31,7 +32,16 @@ from games import repository, selectors, services
 from games.errors import ServiceError
 from games.mail import services as mail
 from games.mail import tokens
-from games.models import Game, Outbox, Plan, PushDelivery, Tournament
+from games.models import (
+    ChatMessage,
+    Game,
+    Outbox,
+    Plan,
+    PushDelivery,
+    PushSubscription,
+    Seat,
+    Tournament,
+)
 from games.registry import GAME_TYPES
 from games.services import drift
 from games.services import ratings as ratings_service
@@ -114,6 +124,8 @@ class Community:
         self.seen_seq: dict[int, int] = {}
         self.verified: set[int] = set()
         self.faults: dict[str, datetime] = {}
+        # Who closed their account (issue 45), and how many emails they had had by then.
+        self.closed: list[tuple[Person, int]] = []
 
     # --- running -------------------------------------------------------------------------
 
@@ -286,7 +298,52 @@ class Community:
         # A browser signs in again now and then: the sessions the fake clock ages expire.
         for person in [*self.people, self.moderator]:
             person.web.force_login(person.user)
+        if not self.closed and self.clock.now >= self.start + timedelta(days=self.days * 0.6):
+            self._guarded("closing an account", self._close_account, self.people[-1])
         self._check_everything(final=False)
+
+    def _close_account(self, person: Person) -> None:
+        """One person closes their account through the page, with their password, in the
+        middle of their games and tournaments: from then on the site keeps nothing of
+        them and tells them nothing, and the others play on."""
+        address = person.user.email
+        answer = self._call(
+            person,
+            "post",
+            "/account/close/",
+            {"password": "pw-" + person.name, "understood": "on"},
+            page=True,
+        )
+        if answer.status_code != 302:
+            self._fail(f"{person.name} could not close their account: {answer.status_code}")
+            return
+        self.people.remove(person)
+        person.user.refresh_from_db()
+        person.user.email = address  # to look for it below
+        self.closed.append((person, len(self.mail.to(address))))
+        self._note(f"{person.name} closed their account")
+
+    def _check_forgotten(self) -> None:
+        """Nothing of a closed account is kept where the site keeps data about people,
+        and no email reaches its address after the closing."""
+        for person, emails in self.closed:
+            address = person.user.email
+            kept = {
+                "account": get_user_model().objects.filter(email__iexact=address).exists(),
+                "outbox": Outbox.objects.filter(recipient__iexact=address).exists(),
+                "devices": PushSubscription.objects.filter(user=person.user).exists(),
+                "plans": Plan.objects.filter(user=person.user).exists(),
+                "chat": ChatMessage.objects.filter(author=person.user).exclude(text="").exists(),
+                "seats in play": Seat.objects.filter(
+                    user=person.user, status=Seat.Status.JOINED, game__status=Game.Status.ACTIVE
+                ).exists(),
+            }
+            for where, found in kept.items():
+                if found:
+                    self._fail(f"{person.name} closed their account, yet {where} keeps them")
+            if len(self.mail.to(address)) != emails:
+                self._fail(f"{person.name} closed their account, yet was emailed after")
+        self.figures.checks["forgotten"] += len(self.closed)
 
     def _call(self, person: Person, method: str, url: str, data=None, *, page: bool = False):
         """A request through a real door; a 5xx (or an exception) is a failure."""
@@ -581,6 +638,7 @@ class Community:
         )
         for row in pushes[:5]:
             self._fail(f"push {row.pk} ({row.kind}) due {row.due_at} not pushed")
+        self._check_forgotten()
         overdue = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lt=now)
         for game in overdue[:5]:
             self._fail(f"game {game.pk}: its deadline {game.deadline} passed, no timeout applied")
@@ -612,8 +670,9 @@ class Community:
         """One deadline everywhere it is kept or said: the game row, the clock folded from
         the events, the API."""
         folded = repository.game_table(game).clock.deadline()
-        seat = game.seats.exclude(user=None).first()
-        person = next(p for p in self.people if seat and p.user.pk == seat.user_id)
+        person = self._player_of(game)
+        if person is None:
+            return
         answer = self._call(person, "get", f"/api/games/{game.pk}/")
         said = answer.json().get("deadline") if answer.status_code == 200 else None
         said = datetime.fromisoformat(said) if said else None
@@ -631,9 +690,13 @@ class Community:
                 if escape(text) not in page.content.decode():
                     self._fail(f"game {game.pk}: {where} does not say the API's {text!r}")
 
+    def _player_of(self, game: Game) -> Person | None:
+        """The first of the game's players still among the people (not one who left)."""
+        seated = list(game.seats.exclude(user=None).values_list("user_id", flat=True))
+        return next((p for user_id in seated for p in self.people if p.user.pk == user_id), None)
+
     def _verify(self, game: Game) -> None:
-        seat = game.seats.exclude(user=None).select_related("user").first()
-        person = next((p for p in self.people if seat and p.user.pk == seat.user_id), None)
+        person = self._player_of(game)
         if person is None:
             return
         export = self._call(person, "get", f"/api/games/{game.pk}/export/")

@@ -38,7 +38,7 @@ from tests.games.test_services_plans import factory_move, legal_after
 ADDRESS = "zq.quixote-1@example.org"
 NAME = "Zelfrida"
 SURNAME = "Quixotewski"
-CHAT = "my grandmother's lemon tart recipe"
+CHAT = "my grandmother and her lemon tart recipe"
 SAID_BY_EMAIL = "greetings from the orchard"
 TEXTS = (ADDRESS, NAME, SURNAME, CHAT, "zq.quixote-1")
 
