@@ -12,7 +12,7 @@ job of the minute sweep, on the schedule of ``settings.RETENTION_DAYS`` and
   body (``payload``) is emptied; the fact stays (kind, game, times, Message-ID). An email
   to an address with no account (an invitation) is deleted whole: its address is a
   stranger's, and no player's record needs it.
-- Downloads of one's data (``DataExport``) past their ``expires_at``: deleted.
+- Downloads of one's data (``DataExport``), ready and past their ``expires_at``: deleted.
 
 Cheap when there is nothing to do. The horizons fall on columns that have no index
 (``created_at``, ``received_at``), so each stream walks its table by primary key, the order
@@ -122,8 +122,12 @@ def _pushes_empty(cursors: Cursors, horizon: datetime) -> int:
 
 
 def _downloads_delete(now: datetime) -> int:
-    """Downloads past their ``expires_at`` are deleted, archive and all."""
-    expired = DataExport.objects.filter(expires_at__lt=now).values_list("pk", flat=True)
+    """Ready downloads past their ``expires_at`` are deleted, archive and all. Only ready
+    ones: while a download is built, ``expires_at`` is its build's lease, and one whose
+    lease ran out is built again (``data_export.resume_stale_exports``)."""
+    expired = DataExport.objects.filter(
+        expires_at__lt=now, status=DataExport.Status.READY
+    ).values_list("pk", flat=True)
     deleted, _by_model = DataExport.objects.filter(pk__in=list(expired[:RETENTION_BATCH])).delete()
     return deleted
 

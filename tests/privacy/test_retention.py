@@ -202,16 +202,21 @@ def test_sent_pushes_past_the_limit_lose_their_body(alice, bob, now):
     assert retention.forget_expired(now=now) == NOTHING
 
 
-def test_downloads_past_their_expiry_are_deleted(alice, now):
+def test_ready_downloads_past_their_expiry_are_deleted(alice, now):
     expired = DataExport.objects.create(
         user=alice, status=DataExport.Status.READY, expires_at=days_ago(now, 0.01), archive=b"z"
     )
     ready = DataExport.objects.create(
         user=alice, status=DataExport.Status.READY, expires_at=now + timedelta(days=1), archive=b"z"
     )
+    stalled = DataExport.objects.create(
+        user=alice, status=DataExport.Status.BUILDING, expires_at=days_ago(now, 0.01)
+    )
     assert retention.forget_expired(now=now)["downloads_deleted"] == 1
     assert not DataExport.objects.filter(pk=expired.pk).exists()
     assert DataExport.objects.filter(pk=ready.pk).exists()
+    # A build whose lease ran out is built again, not deleted.
+    assert DataExport.objects.filter(pk=stalled.pk).exists()
     assert retention.forget_expired(now=now) == NOTHING
 
 
