@@ -3,7 +3,7 @@ data)."""
 
 from django.urls import path
 
-from games import account_views
+from games import account_views, closing_views
 
 urlpatterns = [
     path("signin/", account_views.sign_in, name="sign-in"),
@@ -22,5 +22,6 @@ urlpatterns = [
         account_views.data_export_download,
         name="data-export-download",
     ),
+    path("account/close/", closing_views.account_close_page, name="account-close"),
     path("language/", account_views.language_set, name="language-set"),
 ]

@@ -26,6 +26,7 @@ JOB_TITLES = {
     "digests": gettext_lazy("Daily digests"),
     "deliveries": gettext_lazy("Push notifications due"),
     "read_models_drifted": gettext_lazy("Read models checked against their events"),
+    "data_exports": gettext_lazy("Downloads of players' data"),
     "retention": gettext_lazy("Old emails, sign-in links and downloads forgotten"),
     "emails": gettext_lazy("Emails due"),
 }

@@ -509,9 +509,9 @@ def move_history(game: Game, *, upto: int | None = None) -> list[dict]:
             continue
         actor = names.get(stored.actor, stored.actor)
         acting_seat = getattr(event, "seat", None)
-        if acting_seat in computer_seats and stored.actor.startswith(BOT_ACTOR_PREFIX):
-            actor = seat_names[acting_seat]
-        elif acting_seat in forgotten_seats and not stored.actor.startswith("moderator:"):
+        by_seat = stored.actor.startswith(BOT_ACTOR_PREFIX) and acting_seat in computer_seats
+        by_seat |= acting_seat in forgotten_seats and not stored.actor.startswith("moderator:")
+        if by_seat:
             actor = seat_names[acting_seat]
         base = {
             "seq": stored.seq,
@@ -942,9 +942,13 @@ def tournament_view(tournament: Tournament, viewer=None) -> dict:
     byes, live standings with tie-breaks (and, in a knockout, the round each player went
     out in), the viewer's own game in play or their exit, and what the viewer may do."""
     state = tournament_state(tournament)
+    users = get_user_model().objects.in_bulk([e.player for e in state.entrants])
+    entrants = [users.get(e.player) for e in state.entrants]
+    forgotten = forgotten_numbers(entrants)
     names = {
-        user.pk: display_name(user)
-        for user in get_user_model().objects.filter(pk__in=[e.player for e in state.entrants])
+        user.pk: deleted_name(forgotten.get(index)) if is_forgotten(user) else display_name(user)
+        for index, user in enumerate(entrants)
+        if user is not None
     }
     now = ratings_now(tournament, [e.player for e in state.entrants], viewer)
     exits = tournaments.knocked_out(state)

@@ -62,9 +62,14 @@ from games.selectors import legal_moves_of
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 8
-# Answers to what a person asked for themselves (a reply, a sign-in link): sent even after
-# an unsubscribe.
-ANSWER_KINDS = (NoticeKind.MOVE_CONFIRMED, NoticeKind.REPLY_REFUSED, NoticeKind.SIGN_IN)
+# Answers to what a person asked for themselves (a reply, a sign-in link, the download of
+# their data): sent even after an unsubscribe.
+ANSWER_KINDS = (
+    NoticeKind.MOVE_CONFIRMED,
+    NoticeKind.REPLY_REFUSED,
+    NoticeKind.SIGN_IN,
+    NoticeKind.DATA_EXPORT_READY,
+)
 IN_DOUBT = (
     "in doubt: the worker stopped after handing the message to the mail server (DATA) and "
     "before its answer; it may have gone out, so it is not sent again"

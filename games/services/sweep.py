@@ -23,6 +23,7 @@ from games.models import ProcessBeat
 from games.services import (
     analysis,
     bots,
+    data_export,
     deadlines,
     drift,
     notices,
@@ -59,6 +60,8 @@ JOBS: tuple[tuple[str, Job], ...] = (
     # Every channel's notices due that no task sent (web push; email is the mail door's).
     ("deliveries", notify.send_due),
     ("read_models_drifted", drift.drift_check),
+    # Downloads of one's data whose task was lost (issue 45).
+    ("data_exports", data_export.resume_stale_exports),
     # What is needed only for a while goes (issue 45): settled emails and pushes only.
     ("retention", retention.forget_expired),
 )

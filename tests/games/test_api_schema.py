@@ -12,6 +12,8 @@ pytestmark = pytest.mark.django_db
 
 ENDPOINTS = {
     "/api/token/": {"post"},
+    "/api/data-export/": {"get", "post"},
+    "/api/data-export/{export_id}/archive/": {"get"},
     "/api/games/": {"get", "post"},
     "/api/games/{game_id}/": {"get"},
     "/api/games/{game_id}/state/": {"get"},

@@ -304,6 +304,11 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
             for code in ("wrong_address", "not_the_seats_address", "forged")
         ),
         (None, NoticeKind.DIGEST, {}),
+        (
+            None,
+            NoticeKind.DATA_EXPORT_READY,
+            {"export": 1, "expires_at": "2026-12-05T12:00:00+00:00"},
+        ),
         (None, NoticeKind.SIGN_IN, {"next": "/lobby/"}),
         (game, NoticeKind.TOURNAMENT_ROUND, {"tournament": 1, "name": "Cup", "round": 2}),
         (None, NoticeKind.TOURNAMENT_JOINED, {"tournament": 1, "name": "Cup"}),
