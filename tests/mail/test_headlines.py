@@ -108,6 +108,8 @@ EVERY_KIND = {
         "Your email was not played: the receiving server could not confirm it came from your "
         "address (DMARC failed).",
         "{digest}",
+        "The archive of your data you asked for is ready. Download it from your account page "
+        "until 12/05/2026 noon; then it is deleted.",
         "Follow this link to sign in to azulsite (it works once, within 30 minutes):",
         "Round 2 of Cup: {title} has started. Seat order: {order}; {first}.",
         "You are registered for the tournament Cup. We will tell you when your first game starts.",
@@ -151,6 +153,8 @@ EVERY_KIND = {
         "Ruch z twojego e-maila nie został wykonany: serwer odbiorczy nie mógł potwierdzić, że "
         "wiadomość pochodzi z twojego adresu (błąd DMARC).",
         "{digest}",
+        "Archiwum twoich danych, o które prosiłeś(-aś), jest gotowe. Pobierz je ze strony "
+        "swojego konta do 05-12-2026 12:00; potem zostanie usunięte.",
         "Kliknij ten link, aby zalogować się do azulsite (działa jednorazowo, przez 30 minut):",
         "Runda 2 turnieju Cup: Gra {title} się rozpoczęła. Kolejność graczy: {order}; {first}.",
         "Jesteś zapisany na turniej Cup. Powiadomimy cię, gdy zacznie się twoja pierwsza partia.",
