@@ -103,6 +103,9 @@ def main() -> int:
     python = sys.executable
     # Before the processes start: each reads it into its settings.
     os.environ.setdefault("SITE_URL", site_url())
+    # runserver gives each request a thread: it holds the open pages' event streams itself
+    # (games/streams.py), where production has a stream process of its own.
+    os.environ.setdefault("NEWS_STREAM_IN_THREADS", "1")
     site = subprocess.Popen(
         [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload", "--skip-checks"]
     )

@@ -67,7 +67,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.middleware.gzip.GZipMiddleware",
+    "azulsite.middleware.GZipButStreams",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -87,8 +87,8 @@ MIDDLEWARE = [
 # few and too visible to guess a secret; (2) the secret every page carries, the CSRF token, is
 # masked anew in each response (Django), so there is nothing stable to guess; (3)
 # GZipMiddleware pads each body with up to 100 random bytes ("Heal the Breach"), so a guess
-# costs many requests more. So every page is compressed alike; a streamed answer meant to
-# arrive piece by piece (none today) would have to be left out, as gzip holds pieces back.
+# costs many requests more. So every page is compressed alike, but for the pages' event
+# streams (azulsite/middleware.py): gzip would hold their events back.
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 
@@ -208,6 +208,15 @@ else:
 # so they never hold up a computer player's move or an email (Procfile, compose.yaml,
 # ``make run``).
 CELERY_TASK_ROUTES = {"games.tasks.analysis_run": {"queue": "analysis"}}
+
+# --- news to open pages (issue 42; games/news.py, games/streams.py) -----------------------
+# Where news is published after each commit, for the stream server's subscriptions; empty
+# (make run's defaults): nothing is published, and streams watch the rows instead.
+NEWS_REDIS_URL = os.environ.get("NEWS_REDIS_URL") or REDIS_URL
+# Whether the WSGI site holds streams itself, a thread each: runserver's way (make run sets
+# it); never under gunicorn's synchronous workers, where the Procfile's stream process
+# (uvicorn, ASGI) holds them.
+NEWS_STREAM_IN_THREADS = env_bool("NEWS_STREAM_IN_THREADS")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

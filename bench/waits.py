@@ -73,9 +73,12 @@ def configure(config: str, var_dir: Path) -> None:
     if config == "make-run":
         for name in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "EMAIL_URL"):
             os.environ.pop(name, None)
+        # As azulsite/devrun.py starts runserver: it holds the pages' streams itself.
+        os.environ["NEWS_STREAM_IN_THREADS"] = "1"
         return
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/azulsite_bench_waits")
     os.environ["CELERY_BROKER_URL"] = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/4"
+    os.environ["NEWS_REDIS_URL"] = os.environ["CELERY_BROKER_URL"]
     os.environ["EMAIL_URL"] = "console://"
 
 
@@ -108,6 +111,27 @@ def start_web(config: str, port: int, workers: int = 2) -> subprocess.Popen:
         except OSError:
             time.sleep(0.2)
     raise SystemExit("the web server did not start")
+
+
+def start_stream(port: int) -> subprocess.Popen:
+    """The Procfile's ``stream`` process (uvicorn, the site's ASGI application): what the
+    proxy sends ``/stream/`` to."""
+    stream = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "azulsite.asgi:application", "--port", str(port)]
+        + ["--log-level", "warning"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return stream
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("the stream server did not start")
 
 
 def start_worker(config: str, thinking: Path, hard_seconds: float) -> subprocess.Popen:
@@ -145,7 +169,7 @@ def browser_for(user, url: str):
     session.cookies.set(
         settings.SESSION_COOKIE_NAME, client.cookies[settings.SESSION_COOKIE_NAME].value
     )
-    session.base = url
+    session.base = session.stream_base = url
     return session
 
 
@@ -167,11 +191,43 @@ def live_of(html: str) -> dict:
 
 
 def turn_seen(browser, game_id: int, html: str) -> None:
-    """Check as the page's script does, from the page ``html``, until it shows the
-    person's turn or the game's end."""
+    """Follow the game as the page's script does, from the page ``html``, until it shows
+    the person's turn or the game's end: its event stream, checking ``live`` at each
+    news (and at the stream's hello, if the game moved on since the page); the page's
+    polling where the site holds no stream."""
     if 'class="your-turn"' in html:
         return
     live = live_of(html)
+    seq, chat = live["seq"], live["chat"]
+    stream = browser.get(
+        f"{browser.stream_base}{live['stream']}", stream=True, timeout=LONGEST_WAIT
+    )
+    if stream.status_code == 204:
+        return polled(browser, game_id, live)
+    with stream:
+        event = ""
+        for line in stream.iter_lines(decode_unicode=True):
+            if line.startswith("event:"):
+                event = line[6:].strip()
+                continue
+            if not line.startswith("data:"):
+                continue
+            moved = event == "news" or str(json.loads(line[5:]).get("seq")) != seq
+            if moved and turn_checked(browser, game_id, seq, chat):
+                return
+    raise SystemExit(f"game {game_id}: the stream ended before the turn came back")
+
+
+def turn_checked(browser, game_id: int, seq: str, chat: str) -> bool:
+    """The page's check after news: whether the person's turn (or the end) came."""
+    answer = browser.get(
+        f"{browser.base}/games/{game_id}/live", params={"seq": seq, "chat": chat}
+    ).json()
+    return answer["status"] != "active" or bool(answer.get("my_turn"))
+
+
+def polled(browser, game_id: int, live: dict) -> None:
+    """The page's polling, at its own intervals, where the site holds no stream."""
     seq, chat, soon = live["seq"], live["chat"], live["soon"] == "1"
     every, soon_every = int(live["ms"]) / 1000, int(live["soon-ms"]) / 1000
     changed = time.monotonic()
@@ -285,6 +341,11 @@ def run(config: str, arguments) -> None:
         try:
             processes.append(start_web(config, port))
             browser = browser_for(person, f"http://127.0.0.1:{port}")
+            # The proxy's rule: /stream/ goes to the stream process (make run: runserver).
+            if config != "make-run":
+                stream_port = free_port()
+                processes.append(start_stream(stream_port))
+                browser.stream_base = f"http://127.0.0.1:{stream_port}"
             print(
                 f"{config}: the person's moves, {arguments.moves} per case, against computer "
                 f"players (hard: {arguments.hard_seconds} s CPU a move), from Confirm to the "

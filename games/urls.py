@@ -4,7 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from games import app_views, privacy_views, tournament_views, views
+from games import app_views, privacy_views, streams, tournament_views, views
 from games.ratings import views as ratings_views
 
 urlpatterns = [
@@ -19,6 +19,8 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/seq", views.game_seq, name="game-seq"),
     path("games/<int:game_id>/live", views.game_live, name="game-live"),
+    path("stream/games/<int:game_id>", streams.game_stream, name="game-stream"),
+    path("stream/lobby", streams.lobby_stream, name="lobby-stream"),
     path("games/<int:game_id>/rematch/", views.rematch_post, name="game-rematch"),
     path("games/<int:game_id>/move/", views.move_post, name="game-move"),
     path("games/<int:game_id>/undo/", views.undo_post, name="game-undo"),

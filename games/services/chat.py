@@ -4,6 +4,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import news
 from games.errors import BadRequest, Forbidden
 from games.models import ChatMessage, Game, Report, Seat
 from games.selectors import can_view, seat_of
@@ -31,7 +32,9 @@ def chat_post(*, game: Game, user, text: str) -> ChatMessage:
             % {"most": CHAT_MAX_LENGTH, "length": len(text)},
             code="message_too_long",
         )
-    return ChatMessage.objects.create(game=game, author=user, text=text)
+    message = ChatMessage.objects.create(game=game, author=user, text=text)
+    news.game_changed(game.pk)
+    return message
 
 
 @transaction.atomic

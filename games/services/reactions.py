@@ -17,7 +17,7 @@ from functools import partial
 from django.db import transaction
 
 from azulsite.celery import send_quickly
-from games import notify
+from games import news, notify
 from games import table as tbl
 from games.models import Game, NoticeKind, Seat
 from games.prepared import save_fields
@@ -186,6 +186,14 @@ def game_notices(change: Change) -> None:
             notify.your_turn(game, game.last_seq, seat, now=change.now)
 
 
+def news_told(change: Change) -> None:
+    """Open pages of the game hear of the change once it is committed (issue 42); the
+    lobby too when the game began or ended."""
+    news.game_changed(change.game.pk)
+    if change.started or change.ended:
+        news.lobby_changed()
+
+
 def tournament_moved_on(change: Change) -> None:
     """A tournament game that ended goes into its tournament, which starts its next round
     when it was the round's last (issue 31)."""
@@ -222,6 +230,7 @@ REACTIONS: tuple[Reaction, ...] = (
     plans_followed,
     game_notices,
     takeback_notices,
+    news_told,
     tournament_moved_on,
 )
 

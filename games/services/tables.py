@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, ngettext_lazy
 
-from games import notify
+from games import news, notify
 from games import table as tbl
 from games.clock import PlayingHours
 from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests
@@ -255,6 +255,7 @@ def game_create(
         seated(bot=level)
     for _seat in range(players - 1 - len(emails) - len(levels)):
         Seat.objects.create(game=new, status=Seat.Status.OPEN)
+    news.lobby_changed()
     if len(levels) == players - 1:
         _start(new, list(new.seats.all()), by=creator)
     return new
@@ -462,6 +463,7 @@ def game_join(*, game: Game, user, token: str | None = None, hours: dict | None 
     seat.status = Seat.Status.JOINED
     seat.joined_at = timezone.now()
     seat.save()
+    news.lobby_changed()
     if all(s.status == Seat.Status.JOINED for s in seats):
         _start(game, seats, by=user)
     return game
@@ -481,6 +483,7 @@ def game_leave(*, game: Game, user) -> Game:
     seat.user, seat.status, seat.joined_at = None, Seat.Status.OPEN, None
     seat.playing_hours = None
     seat.save()
+    news.lobby_changed()
     return game
 
 
@@ -495,6 +498,7 @@ def game_cancel(*, game: Game, user) -> Game:
     game.status = Game.Status.CANCELLED
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "finished_at"])
+    news.lobby_changed()
     return game
 
 

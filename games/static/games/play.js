@@ -401,9 +401,38 @@
     var timer = null, checking = false, over = false;
     var title = document.title;
     function clearUnread() { if (unread && chatInView()) { unread = 0; showUnread(title); } }
+    // News of the game comes by its stream the moment it is committed (issue 42): the page
+    // then checks at once, and its own checks are only a safety net. While the stream is
+    // down (reconnecting), or when the site holds none (it answers 204), the page polls.
+    var streaming = false, again = false;
+    var SAFETY_NET_MS = 60000;
     function interval() {
+      if (streaming) return SAFETY_NET_MS;
       if (document.hidden) return every * HIDDEN_SLOWER;
       return soon && Date.now() - changedAt < SOON_FOR_MS ? soonEvery : every;
+    }
+    function now() {
+      if (checking) again = true;
+      else checkIn(0);
+    }
+    function listen() {
+      var url = live.getAttribute("data-stream");
+      if (!url || !window.EventSource) return;
+      var source = new EventSource(url);
+      source.addEventListener("hello", function (event) {
+        streaming = true;
+        // A move may have come between the page and its stream.
+        var said = JSON.parse(event.data);
+        if (String(said.seq) !== seq || String(said.chat) !== chat) now();
+        else if (!checking) checkIn(interval());
+      });
+      source.addEventListener("news", now);
+      source.addEventListener("error", function () {
+        streaming = false;
+        if (over) source.close();
+        else if (!checking) checkIn(interval());
+      });
+      live.stream = source;
     }
     function checkIn(ms) {
       window.clearTimeout(timer);
@@ -471,10 +500,13 @@
           }
           checking = false;
           over = !!answer && answer.status !== "active";
-          if (!over) checkIn(interval());
+          if (over && live.stream) live.stream.close();
+          if (!over) checkIn(again ? 0 : interval());
+          again = false;
         })
         .catch(function () { checking = false; checkIn(interval() * 2); });
     }
+    listen();
     checkIn(interval());
   }
 

@@ -1,0 +1,80 @@
+"""News of the site, told the moment it is committed (issue 42): a game moved on or
+chatted (topic ``game:<id>``), the lobby's open games changed (``lobby``). Open pages hold
+a stream (``games.streams``) that passes the news on; what changed they then read as
+before (the game page's ``live`` answer, the lobby's own page).
+
+With Redis (``REDIS_URL``), news is a Redis PUBLISH after the commit, heard by every stream
+server at once. Without (``make run``'s defaults) there is nothing to publish: a stream
+there watches the game's row instead (``mark``), a read by primary key every
+``WATCH_SECONDS``. News is a hint, never the truth: a lost one costs a page at most its
+polling fallback, so publishing never fails a write."""
+
+import logging
+from functools import cache
+from urllib.parse import urlsplit
+
+import redis
+from django.conf import settings
+from django.db import transaction
+
+from games.models import ChatMessage, Game
+
+log = logging.getLogger(__name__)
+
+LOBBY = "lobby"
+# How often a stream without Redis reads the rows it watches.
+WATCH_SECONDS = 0.1
+
+
+def game_topic(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+def game_changed(game_id: int) -> None:
+    """The game's events or chat changed: told once the transaction commits."""
+    transaction.on_commit(lambda: publish(game_topic(game_id)))
+
+
+def lobby_changed() -> None:
+    """A game was opened, joined, left, started or called off: told after the commit."""
+    transaction.on_commit(lambda: publish(LOBBY))
+
+
+def channel(topic: str) -> str:
+    """The Redis channel of ``topic``. Channels are one namespace for a whole Redis server,
+    whatever its database: the site's database number keeps two sites (or two test
+    processes) that share a server apart."""
+    database = urlsplit(settings.NEWS_REDIS_URL).path.strip("/") or "0"
+    return f"azulsite:{database}:news:{topic}"
+
+
+def publish(topic: str) -> None:
+    """Tell the streams listening to ``topic``; without Redis, nothing (they watch)."""
+    client = _client()
+    if client is None:
+        return
+    try:
+        client.publish(channel(topic), "1")
+    except redis.RedisError as error:
+        log.warning("news of %s not published: %s", topic, error)
+
+
+@cache
+def _client() -> redis.Redis | None:
+    url = settings.NEWS_REDIS_URL
+    if not url:
+        return None
+    return redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+
+
+def mark(game_id: int) -> tuple[int, int]:
+    """What a page of the game has seen when nothing changed since: the game's last event
+    and its chat's last message (two reads by index)."""
+    seq = Game.objects.filter(pk=game_id).values_list("last_seq", flat=True).first() or 0
+    chat = (
+        ChatMessage.objects.filter(game_id=game_id)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return seq, chat or 0
