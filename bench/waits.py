@@ -96,8 +96,20 @@ def start_web(config: str, port: int, workers: int = 2) -> subprocess.Popen:
     else:
         gunicorn = ["-m", "gunicorn", "azulsite.wsgi", f"--workers={workers}"]
         command = [*gunicorn, f"--bind=127.0.0.1:{port}"]
-    web = subprocess.Popen(
-        [sys.executable, *command],
+    return serving([sys.executable, *command], port, "the web server")
+
+
+def start_stream(port: int) -> subprocess.Popen:
+    """The Procfile's ``stream`` process (uvicorn, the site's ASGI application): what the
+    proxy sends ``/stream/`` to."""
+    command = ["-m", "uvicorn", "azulsite.asgi:application", "--port", str(port)]
+    return serving([sys.executable, *command, "--log-level", "warning"], port, "the stream server")
+
+
+def serving(command: list[str], port: int, what: str) -> subprocess.Popen:
+    """``command`` started, once it answers ``/healthz`` on ``port``."""
+    server = subprocess.Popen(
+        command,
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -107,31 +119,10 @@ def start_web(config: str, port: int, workers: int = 2) -> subprocess.Popen:
     while time.monotonic() < deadline:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
-            return web
+            return server
         except OSError:
             time.sleep(0.2)
-    raise SystemExit("the web server did not start")
-
-
-def start_stream(port: int) -> subprocess.Popen:
-    """The Procfile's ``stream`` process (uvicorn, the site's ASGI application): what the
-    proxy sends ``/stream/`` to."""
-    stream = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "azulsite.asgi:application", "--port", str(port)]
-        + ["--log-level", "warning"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return stream
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("the stream server did not start")
+    raise SystemExit(f"{what} did not start")
 
 
 def start_worker(config: str, thinking: Path, hard_seconds: float) -> subprocess.Popen:
