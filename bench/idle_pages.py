@@ -119,7 +119,7 @@ def streamed(arguments, pairs) -> None:
         def page(browser, game) -> None:
             with browser.get(f"{url}/stream/games/{game.pk}", stream=True, timeout=600) as answer:
                 assert answer.status_code == 200, answer.status_code
-                lines = answer.iter_lines(decode_unicode=True)
+                lines = answer.iter_lines(chunk_size=1, decode_unicode=True)
                 for line in lines:
                     if line.startswith("data:"):
                         break  # the hello

@@ -196,8 +196,9 @@ def turn_seen(browser, game_id: int, html: str) -> None:
     if stream.status_code == 204:
         return polled(browser, game_id, live)
     with stream:
+        # Line by line as the bytes come (by default requests waits for 512 of them).
         event = ""
-        for line in stream.iter_lines(decode_unicode=True):
+        for line in stream.iter_lines(chunk_size=1, decode_unicode=True):
             if line.startswith("event:"):
                 event = line[6:].strip()
                 continue
