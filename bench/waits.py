@@ -190,11 +190,21 @@ def turn_seen(browser, game_id: int, html: str) -> None:
         return
     live = live_of(html)
     seq, chat = live["seq"], live["chat"]
-    stream = browser.get(
-        f"{browser.stream_base}{live['stream']}", stream=True, timeout=LONGEST_WAIT
-    )
-    if stream.status_code == 204:
-        return polled(browser, game_id, live)
+    deadline = time.monotonic() + LONGEST_WAIT
+    while time.monotonic() < deadline:
+        stream = browser.get(
+            f"{browser.stream_base}{live['stream']}", stream=True, timeout=LONGEST_WAIT
+        )
+        if stream.status_code == 204:
+            return polled(browser, game_id, live)
+        if turn_in_stream(browser, game_id, stream, seq, chat):
+            return
+        # The stream ended (a server ends it now and then): opened again, as EventSource does.
+    raise SystemExit(f"game {game_id}: no turn came back in {LONGEST_WAIT} s")
+
+
+def turn_in_stream(browser, game_id: int, stream, seq: str, chat: str) -> bool:
+    """Read ``stream`` until the person's turn comes (``True``) or the stream ends."""
     with stream:
         # Line by line as the bytes come (by default requests waits for 512 of them).
         event = ""
@@ -206,8 +216,8 @@ def turn_seen(browser, game_id: int, html: str) -> None:
                 continue
             moved = event == "news" or str(json.loads(line[5:]).get("seq")) != seq
             if moved and turn_checked(browser, game_id, seq, chat):
-                return
-    raise SystemExit(f"game {game_id}: the stream ended before the turn came back")
+                return True
+    return False
 
 
 def turn_checked(browser, game_id: int, seq: str, chat: str) -> bool:

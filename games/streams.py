@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 import redis.asyncio as aioredis
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connections
+from django.db import DatabaseError, connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
@@ -157,7 +157,12 @@ def _watching(hello: dict, mark: Callable[[], tuple]) -> Iterator[bytes]:
         pace = _Pace(THREAD_PING_SECONDS)
         while pace.running():
             time.sleep(news.WATCH_SECONDS)
-            now = mark()
+            try:
+                now = mark()
+            except DatabaseError:
+                # SQLite refuses a read now and then while the worker commits: the next
+                # tick reads again.
+                continue
             changed, seen = now != seen, now
             if frame := pace.after(changed):
                 yield frame
