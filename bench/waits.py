@@ -214,7 +214,10 @@ def turn_in_stream(browser, game_id: int, stream, seq: str, chat: str) -> bool:
                 continue
             if not line.startswith("data:"):
                 continue
-            moved = event == "news" or str(json.loads(line[5:]).get("seq")) != seq
+            said = json.loads(line[5:])
+            if event == "hello" and said["status"] != "active":
+                return True  # the person's own move ended the game
+            moved = event == "news" or str(said.get("seq")) != seq
             if moved and turn_checked(browser, game_id, seq, chat):
                 return True
     return False

@@ -51,14 +51,15 @@ PING = b": ping\n\n"
 @require_GET
 def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     """``/stream/games/<id>``: ``hello`` with what the game stands at (the page compares it
-    with what it shows, in case a move came between its render and the stream), then
+    with what it shows, in case a move came between its render and the stream; a finished
+    game's chat still changes), then
     ``news`` whenever the game moved or its chat changed."""
     try:
         game = selectors.game_for_viewer(game_id, request.user)
     except ServiceError as error:
         return HttpResponse(status=error.status)
     seq, chat = news.mark(game.pk)
-    hello = {"seq": seq, "chat": chat}
+    hello = {"seq": seq, "chat": chat, "status": game.status}
     return _stream(request, hello, [news.game_topic(game.pk)], lambda: news.mark(game.pk))
 
 

@@ -19,6 +19,8 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+import redis
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import call_command
@@ -28,7 +30,7 @@ from django.test import Client, override_settings
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
-from games import repository, selectors, services
+from games import news, repository, selectors, services
 from games.errors import ServiceError
 from games.mail import services as mail
 from games.mail import tokens
@@ -156,6 +158,12 @@ class Community:
             )
             self.broker = Broker(self.clock)
             stack.callback(self.broker.close)
+            # Every news the site publishes, as the stream server hears it.
+            self.news = redis.Redis.from_url(settings.NEWS_REDIS_URL).pubsub(
+                ignore_subscribe_messages=True
+            )
+            self.news.psubscribe(news.channel("*"))
+            stack.callback(self.news.close)
             _restart_ids()
             _commit_without_waiting_for_the_disk()
             self._populate()
@@ -644,11 +652,23 @@ class Community:
             self._fail(f"game {game.pk}: its deadline {game.deadline} passed, no timeout applied")
         self.figures.checks["step"] += 1
         moved = Game.objects.exclude(status=Game.Status.OPEN).values_list("pk", "last_seq")
+        told = self._news_heard()
         for game_id, seq in moved:
             if self.seen_seq.get(game_id) != seq:
                 self.seen_seq[game_id] = seq
                 self._guarded(f"checking game {game_id}", self._check_game, game_id)
+                if news.game_topic(game_id) not in told:
+                    self._fail(f"game {game_id} moved on and its open pages were not told")
         self._raise_if_failed()
+
+    def _news_heard(self) -> set[str]:
+        """The topics published since the last step (``games.news``): the open pages'
+        streams hear exactly these."""
+        heard = set()
+        while message := self.news.get_message(timeout=0):
+            heard.add(message["channel"].decode().split(":news:", 1)[1])
+        self.figures.checks["news"] += 1
+        return heard
 
     def _check_game(self, game_id: int) -> None:
         game = Game.objects.get(pk=game_id)
