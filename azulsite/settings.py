@@ -211,8 +211,9 @@ CELERY_TASK_ROUTES = {"games.tasks.analysis_run": {"queue": "analysis"}}
 
 # --- news to open pages (issue 42; games/news.py, games/streams.py) -----------------------
 # Where news is published after each commit, for the stream server's subscriptions; empty
-# (make run's defaults): nothing is published, and streams watch the rows instead.
+# (make run's defaults): a file per topic under NEWS_DIR is touched instead.
 NEWS_REDIS_URL = os.environ.get("NEWS_REDIS_URL") or REDIS_URL
+NEWS_DIR = VAR_DIR / "news"
 # Whether the WSGI site holds streams itself, a thread each: runserver's way (make run sets
 # it); never under gunicorn's synchronous workers, where the Procfile's stream process
 # (uvicorn, ASGI) holds them.

@@ -103,6 +103,7 @@ def start_stream(port: int) -> subprocess.Popen:
     """The Procfile's ``stream`` process (uvicorn, the site's ASGI application): what the
     proxy sends ``/stream/`` to."""
     command = ["-m", "uvicorn", "azulsite.asgi:application", "--port", str(port)]
+    command += ["--timeout-graceful-shutdown", "5"]
     return serving([sys.executable, *command, "--log-level", "warning"], port, "the stream server")
 
 
@@ -145,7 +146,11 @@ def stop(processes: list[subprocess.Popen]) -> None:
     for process in processes:
         if process.poll() is None:
             os.killpg(process.pid, 15)
-            process.wait(30)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, 9)
+                process.wait(30)
 
 
 def browser_for(user, url: str):

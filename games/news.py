@@ -4,13 +4,15 @@ a stream (``games.streams``) that passes the news on; what changed they then rea
 before (the game page's ``live`` answer, the lobby's own page).
 
 With Redis (``REDIS_URL``), news is a Redis PUBLISH after the commit, heard by every stream
-server at once. Without (``make run``'s defaults) there is nothing to publish: a stream
-there watches the game's row instead (``mark``), a read by primary key every
-``WATCH_SECONDS``. News is a hint, never the truth: a lost one costs a page at most its
-polling fallback, so publishing never fails a write."""
+server at once. Without (``make run``'s defaults: one machine) it is a file per topic under
+``NEWS_DIR`` whose time is set anew (the filesystem broker's way), which the streams of
+runserver's threads look at every ``WATCH_SECONDS``: a ``stat``, no database read. News is
+a hint, never the truth: a lost one costs a page at most its polling fallback, so
+publishing never fails a write."""
 
 import logging
 from functools import cache
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import redis
@@ -49,21 +51,41 @@ def channel(topic: str) -> str:
 
 
 def publish(topic: str) -> None:
-    """Tell the streams listening to ``topic``; without Redis, nothing (they watch)."""
-    client = _client()
-    if client is None:
+    """Tell the streams listening to ``topic``."""
+    if not settings.NEWS_REDIS_URL:
+        _stamp(topic)
         return
     try:
-        client.publish(channel(topic), "1")
+        _client(settings.NEWS_REDIS_URL).publish(channel(topic), "1")
     except redis.RedisError as error:
         log.warning("news of %s not published: %s", topic, error)
 
 
+def _file(topic: str) -> Path:
+    return Path(settings.NEWS_DIR) / topic.replace(":", "-")
+
+
+def _stamp(topic: str) -> None:
+    try:
+        _file(topic).parent.mkdir(parents=True, exist_ok=True)
+        _file(topic).touch()
+    except OSError as error:
+        log.warning("news of %s not written: %s", topic, error)
+
+
+def stamps(topics: list[str]) -> tuple[int, ...]:
+    """When each topic's news file was last written (0: never), in nanoseconds."""
+    found = []
+    for topic in topics:
+        try:
+            found.append(_file(topic).stat().st_mtime_ns)
+        except OSError:
+            found.append(0)
+    return tuple(found)
+
+
 @cache
-def _client() -> redis.Redis | None:
-    url = settings.NEWS_REDIS_URL
-    if not url:
-        return None
+def _client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
 
 

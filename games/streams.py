@@ -11,19 +11,21 @@ The serving model (docs/service.md, "The page follows the game"):
   synchronous workers) never holds a stream: a page that reaches it answers 204, which
   tells the browser not to retry, and the page polls.
 - **make run**: ``runserver`` gives each request a thread, so it holds the streams itself
-  (``NEWS_STREAM_IN_THREADS``), watching the game's row, as there is no Redis to listen to.
+  (``NEWS_STREAM_IN_THREADS``): listening to Redis where there is one, else watching the
+  news files (``news.stamps``).
 
 A stream lasts ``HOLD_SECONDS`` at most, then ends; the browser opens it again (and a
 changed session or a game become private is then checked again)."""
 
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 
+import redis
 import redis.asyncio as aioredis
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import DatabaseError, connections
+from django.db import connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
@@ -39,28 +41,26 @@ PING_SECONDS = 15
 THREAD_PING_SECONDS = 1
 # How soon the browser opens a stream again that ended or broke.
 RETRY_MILLISECONDS = 1000
+PING = b": ping\n\n"
 
 
 def _frame(event: str, data: dict | None = None) -> bytes:
     return f"event: {event}\ndata: {json.dumps(data or {})}\n\n".encode()
 
 
-PING = b": ping\n\n"
-
-
 @require_GET
 def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     """``/stream/games/<id>``: ``hello`` with what the game stands at (the page compares it
     with what it shows, in case a move came between its render and the stream; a finished
-    game's chat still changes), then
-    ``news`` whenever the game moved or its chat changed."""
+    game's chat still changes), then ``news`` whenever the game moved or its chat
+    changed."""
     try:
         game = selectors.game_for_viewer(game_id, request.user)
     except ServiceError as error:
         return HttpResponse(status=error.status)
     seq, chat = news.mark(game.pk)
     hello = {"seq": seq, "chat": chat, "status": game.status}
-    return _stream(request, hello, [news.game_topic(game.pk)], lambda: news.mark(game.pk))
+    return _stream(request, hello, [news.game_topic(game.pk)])
 
 
 @require_GET
@@ -68,34 +68,23 @@ def lobby_stream(request: HttpRequest) -> HttpResponse:
     """``/stream/lobby``: ``news`` when a game was opened, joined, left, started or
     called off, or one of the viewer's games moved on."""
     mine = (
-        list(
-            Seat.objects.filter(
-                user=request.user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
-            ).values_list("game_id", flat=True)
-        )
+        Seat.objects.filter(
+            user=request.user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
+        ).values_list("game_id", flat=True)
         if request.user.is_authenticated
         else []
     )
-    topics = [news.LOBBY, *map(news.game_topic, mine)]
-    return _stream(request, {}, topics, _lobby_mark(mine))
+    return _stream(request, {}, [news.LOBBY, *map(news.game_topic, mine)])
 
 
-def _lobby_mark(games: list[int]) -> Callable[[], tuple]:
-    """What the lobby shows, as a stream without Redis watches it: the newest open game
-    and each of the viewer's games' last event."""
-
-    def mark() -> tuple:
-        newest = Game.objects.order_by("-pk").values_list("pk", "status").first()
-        return newest, tuple(Game.objects.filter(pk__in=games).values_list("last_seq", "status"))
-
-    return mark
-
-
-def _stream(request, hello: dict, topics: list[str], mark: Callable[[], tuple]) -> HttpResponse:
+def _stream(request, hello: dict, topics: list[str]) -> HttpResponse:
     if isinstance(request, ASGIRequest) and settings.NEWS_REDIS_URL:
         events = _subscribed(hello, topics)
+        # The stream needs no database: this request's connection must not stay open for
+        # the minutes it lasts (one per open page would exhaust PostgreSQL's).
+        connections.close_all()
     elif not isinstance(request, ASGIRequest) and settings.NEWS_STREAM_IN_THREADS:
-        events = _watching(hello, mark)
+        events = _in_a_thread(hello, topics)
     else:
         # A synchronous worker held for minutes would be lost to every other request (and
         # an ASGI server without Redis has no news to wait on): the page polls.
@@ -109,9 +98,9 @@ def _stream(request, hello: dict, topics: list[str], mark: Callable[[], tuple]) 
 
 class _Pace:
     """A stream's clock: how long it still runs, and what to send after each wait: news,
-    a ping when the line has been quiet for ``PING_SECONDS``, or nothing."""
+    a ping when the line has been quiet for ``ping_seconds``, or nothing."""
 
-    def __init__(self, ping_seconds: float = PING_SECONDS) -> None:
+    def __init__(self, ping_seconds: float) -> None:
         self.ends = time.monotonic() + HOLD_SECONDS
         self.pinged = time.monotonic()
         self.ping_seconds = ping_seconds
@@ -139,7 +128,7 @@ async def _subscribed(hello: dict, topics: list[str]) -> AsyncIterator[bytes]:
     subscription = client.pubsub(ignore_subscribe_messages=True)
     try:
         await subscription.subscribe(*map(news.channel, topics))
-        pace = _Pace()
+        pace = _Pace(PING_SECONDS)
         while pace.running():
             message = await subscription.get_message(timeout=PING_SECONDS)
             if frame := pace.after(message is not None):
@@ -149,24 +138,30 @@ async def _subscribed(hello: dict, topics: list[str]) -> AsyncIterator[bytes]:
         await client.aclose()
 
 
-def _watching(hello: dict, mark: Callable[[], tuple]) -> Iterator[bytes]:
-    """``make run``'s stream, in runserver's thread for the request: ``mark`` read every
-    ``news.WATCH_SECONDS``."""
-    try:
-        yield _opening(hello)
-        seen = mark()
-        pace = _Pace(THREAD_PING_SECONDS)
-        while pace.running():
-            time.sleep(news.WATCH_SECONDS)
-            try:
-                now = mark()
-            except DatabaseError:
-                # SQLite refuses a read now and then while the worker commits: the next
-                # tick reads again.
-                continue
-            changed, seen = now != seen, now
-            if frame := pace.after(changed):
-                yield frame
-    finally:
-        # runserver's thread for the request ends with it: so does its connection.
-        connections.close_all()
+def _in_a_thread(hello: dict, topics: list[str]) -> Iterator[bytes]:
+    """``make run``'s stream, in runserver's thread for the request."""
+    # What the stream needed of the database is read: runserver's thread gives its
+    # connection back now rather than when the stream ends, minutes later.
+    connections.close_all()
+    yield _opening(hello)
+    pace = _Pace(THREAD_PING_SECONDS)
+    if settings.NEWS_REDIS_URL:
+        subscription = redis.Redis.from_url(settings.NEWS_REDIS_URL).pubsub(
+            ignore_subscribe_messages=True
+        )
+        try:
+            subscription.subscribe(*map(news.channel, topics))
+            while pace.running():
+                message = subscription.get_message(timeout=THREAD_PING_SECONDS)
+                if frame := pace.after(message is not None):
+                    yield frame
+        finally:
+            subscription.close()
+        return
+    seen = news.stamps(topics)
+    while pace.running():
+        time.sleep(news.WATCH_SECONDS)
+        now = news.stamps(topics)
+        changed, seen = now != seen, now
+        if frame := pace.after(changed):
+            yield frame

@@ -20,12 +20,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NO_POLLING_MS = 120_000
 
 
-@pytest.fixture
-def streams_in_threads(settings, monkeypatch):
-    """Streams held by the live server's threads; polling too slow to matter. Asked for
+@pytest.fixture(params=["redis", "files"])
+def streams_in_threads(request, settings, monkeypatch, tmp_path):
+    """Streams held by the live server's threads, news told by Redis or (``make run``
+    without Redis) by files; polling too slow to matter. Asked for
     before ``windows``, so that it ends after them: a stream's thread notices its page
     closed at its next ping, and must be gone before the test database is."""
     settings.NEWS_STREAM_IN_THREADS = True
+    if request.param == "files":
+        # make run's defaults: no Redis, news told by files.
+        settings.NEWS_REDIS_URL, settings.NEWS_DIR = "", tmp_path
     for name in ("POLL_MILLISECONDS", "SOON_POLL_MILLISECONDS"):
         monkeypatch.setattr(game_page, name, NO_POLLING_MS)
     monkeypatch.setattr("games.views.LOBBY_POLL_MILLISECONDS", NO_POLLING_MS)
