@@ -4,10 +4,14 @@ players may not see."""
 import json
 
 import pytest
+from django.utils import timezone
+from django.utils.text import capfirst
 
+from games.durations import time_left_text
 from games.i18n import speaking_to
 from games.models import Game, NoticeKind, PlayerSettings, PushDelivery, PushSubscription
 from games.notify.channels.push import texts
+from games.selectors import time_left
 from tests.mail.conftest import start_game
 
 pytestmark = pytest.mark.django_db
@@ -74,3 +78,13 @@ def test_a_takeback_push_names_the_player_asking(alice, bob):
     takeback = said(alice, game, NoticeKind.TAKEBACK_REQUEST, seat=bob_seat, to_seq=3)
 
     assert takeback["body"] == "Bob asks to take back moves: answer on the game's page."
+
+
+def test_a_deadline_warning_says_the_time_left_as_the_page_and_the_api_do(alice, bob):
+    game = start_game(alice, bob, time_control={"kind": "per_move", "days": 2})
+    left = time_left(game, timezone.now())
+
+    warning = said(alice, game, NoticeKind.DEADLINE_WARNING, seat=0)
+
+    assert warning["body"] == capfirst(time_left_text(left))
+    assert warning["body"].endswith("left")

@@ -6,16 +6,17 @@ plan is said to that player only)."""
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.boards import board_of
+from games.durations import time_left_text
 from games.models import Game, NoticeKind, PushDelivery
 from games.notify.wording import plan_dropped_reason, plan_dropped_title
 from games.repository import game_table
-from games.selectors import players_of
+from games.selectors import players_of, time_left
 
 # A push service takes 4096 bytes of encrypted payload; the text stays far below it.
 LONGEST_BODY = 400
@@ -69,13 +70,9 @@ def _said(row: PushDelivery, game: Game, title: str) -> tuple[str, str]:
         case NoticeKind.REMINDER:
             return _("%(game)s is waiting for your move") % values, _last_move(row, game)
         case NoticeKind.DEADLINE_WARNING:
-            deadline = game.deadline and formats.date_format(
-                timezone.localtime(game.deadline), "SHORT_DATETIME_FORMAT"
-            )
-            if deadline:
-                body = _("Move before %(deadline)s.") % {"deadline": deadline}
-            else:
-                body = _("It is your turn.")
+            # The time left as the page, the lobby, the API and the emails say it (issue 42).
+            left = time_left(game, timezone.now())
+            body = capfirst(time_left_text(left)) if left else _("It is your turn.")
             return _("Your time is running out in %(game)s") % values, body
         case NoticeKind.TIMEOUT:
             if row.payload.get("policy") == Game.TimeoutPolicy.FORFEIT:
