@@ -89,14 +89,14 @@ def _client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
 
 
-def mark(game_id: int) -> tuple[int, int]:
-    """What a page of the game has seen when nothing changed since: the game's last event
-    and its chat's last message (two reads by index)."""
-    seq = Game.objects.filter(pk=game_id).values_list("last_seq", flat=True).first() or 0
+def mark(game_id: int) -> dict:
+    """Where the game stands for its open pages: its last event, its chat's last message
+    and its status (two reads by index)."""
+    seq, status = Game.objects.filter(pk=game_id).values_list("last_seq", "status").first()
     chat = (
         ChatMessage.objects.filter(game_id=game_id)
         .order_by("-pk")
         .values_list("pk", flat=True)
         .first()
     )
-    return seq, chat or 0
+    return {"seq": seq, "chat": chat or 0, "status": status}

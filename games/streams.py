@@ -19,10 +19,12 @@ changed session or a game become private is then checked again)."""
 
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from functools import partial
 
 import redis
 import redis.asyncio as aioredis
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
@@ -58,9 +60,7 @@ def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
         game = selectors.game_for_viewer(game_id, request.user)
     except ServiceError as error:
         return HttpResponse(status=error.status)
-    seq, chat = news.mark(game.pk)
-    hello = {"seq": seq, "chat": chat, "status": game.status}
-    return _stream(request, hello, [news.game_topic(game.pk)])
+    return _stream(request, [news.game_topic(game.pk)], partial(news.mark, game.pk))
 
 
 @require_GET
@@ -74,17 +74,20 @@ def lobby_stream(request: HttpRequest) -> HttpResponse:
         if request.user.is_authenticated
         else []
     )
-    return _stream(request, {}, [news.LOBBY, *map(news.game_topic, mine)])
+    return _stream(request, [news.LOBBY, *map(news.game_topic, mine)], dict)
 
 
-def _stream(request, hello: dict, topics: list[str]) -> HttpResponse:
+def _stream(request, topics: list[str], hello: Callable[[], dict]) -> HttpResponse:
+    """The stream of ``topics``, opening with the ``hello`` read once it listens: news
+    published before that is then in the hello, news after it in an event, none lost."""
     if isinstance(request, ASGIRequest) and settings.NEWS_REDIS_URL:
-        events = _subscribed(hello, topics)
-        # The stream needs no database: this request's connection must not stay open for
-        # the minutes it lasts (one per open page would exhaust PostgreSQL's).
+        events = _subscribed(topics, hello)
+        # The stream reads the database once, in a thread of a small pool: this request's
+        # connection must not stay open for the minutes it lasts (one per open page would
+        # exhaust PostgreSQL's).
         connections.close_all()
     elif not isinstance(request, ASGIRequest) and settings.NEWS_STREAM_IN_THREADS:
-        events = _in_a_thread(hello, topics)
+        events = _in_a_thread(topics, hello)
     else:
         # A synchronous worker held for minutes would be lost to every other request (and
         # an ASGI server without Redis has no news to wait on): the page polls.
@@ -121,13 +124,15 @@ def _opening(hello: dict) -> bytes:
     return f"retry: {RETRY_MILLISECONDS}\n".encode() + _frame("hello", hello)
 
 
-async def _subscribed(hello: dict, topics: list[str]) -> AsyncIterator[bytes]:
+async def _subscribed(topics: list[str], hello: Callable[[], dict]) -> AsyncIterator[bytes]:
     """The stream server's stream: a Redis subscription to the topics."""
-    yield _opening(hello)
     client = aioredis.Redis.from_url(settings.NEWS_REDIS_URL)
     subscription = client.pubsub(ignore_subscribe_messages=True)
     try:
         await subscription.subscribe(*map(news.channel, topics))
+        # A pool's threads, each keeping its connection: a few connections for every
+        # stream of the process.
+        yield _opening(await sync_to_async(hello, thread_sensitive=False)())
         pace = _Pace(PING_SECONDS)
         while pace.running():
             message = await subscription.get_message(timeout=PING_SECONDS)
@@ -138,12 +143,8 @@ async def _subscribed(hello: dict, topics: list[str]) -> AsyncIterator[bytes]:
         await client.aclose()
 
 
-def _in_a_thread(hello: dict, topics: list[str]) -> Iterator[bytes]:
+def _in_a_thread(topics: list[str], hello: Callable[[], dict]) -> Iterator[bytes]:
     """``make run``'s stream, in runserver's thread for the request."""
-    # What the stream needed of the database is read: runserver's thread gives its
-    # connection back now rather than when the stream ends, minutes later.
-    connections.close_all()
-    yield _opening(hello)
     pace = _Pace(THREAD_PING_SECONDS)
     if settings.NEWS_REDIS_URL:
         subscription = redis.Redis.from_url(settings.NEWS_REDIS_URL).pubsub(
@@ -151,6 +152,7 @@ def _in_a_thread(hello: dict, topics: list[str]) -> Iterator[bytes]:
         )
         try:
             subscription.subscribe(*map(news.channel, topics))
+            yield _opened_in_a_thread(hello)
             while pace.running():
                 message = subscription.get_message(timeout=THREAD_PING_SECONDS)
                 if frame := pace.after(message is not None):
@@ -159,9 +161,18 @@ def _in_a_thread(hello: dict, topics: list[str]) -> Iterator[bytes]:
             subscription.close()
         return
     seen = news.stamps(topics)
+    yield _opened_in_a_thread(hello)
     while pace.running():
         time.sleep(news.WATCH_SECONDS)
         now = news.stamps(topics)
         changed, seen = now != seen, now
         if frame := pace.after(changed):
             yield frame
+
+
+def _opened_in_a_thread(hello: Callable[[], dict]) -> bytes:
+    opening = _opening(hello())
+    # What the stream needed of the database is read: runserver's thread gives its
+    # connection back now rather than when the stream ends, minutes later.
+    connections.close_all()
+    return opening

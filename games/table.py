@@ -523,7 +523,9 @@ def _decide(table: Table, command: Any, rng: random.Random) -> list:
         case ReplaceSeat(seat=seat, by=by, hours=hours):
             if not 0 <= seat < len(table.players):
                 raise Refused("invalid_seat", seats=len(table.players))
-            if by in table.players:
+            # A person sits once at a table; computer players of one level are alike and
+            # may sit several times (as a game may start with three easy ones).
+            if by in table.players and not by.startswith("bot:"):
                 raise Refused("already_seated")
             kept = hours if table.clock.hours else None
             return [SeatReplaced(seat, table.players[seat], by, kept)]

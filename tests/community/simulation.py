@@ -10,6 +10,7 @@ to it, and the same seed plays the same steps again."""
 import json
 import os
 import random
+import re
 import tempfile
 import time
 import traceback
@@ -323,7 +324,8 @@ class Community:
             page=True,
         )
         if answer.status_code != 302:
-            self._fail(f"{person.name} could not close their account: {answer.status_code}")
+            said = re.findall(r'<ul class="errorlist[^>]*>(.*?)</ul>', answer.content.decode())
+            self._fail(f"{person.name} could not close their account: {answer.status_code} {said}")
             return
         self.people.remove(person)
         person.user.refresh_from_db()
@@ -664,8 +666,19 @@ class Community:
     def _news_heard(self) -> set[str]:
         """The topics published since the last step (``games.news``): the open pages'
         streams hear exactly these."""
+        # A mark of our own, published now: Redis hands a subscriber its messages in the
+        # order it took them, so all that came before the mark is in by the time it is.
+        mark = news.channel("community-mark")
+        redis.Redis.from_url(settings.NEWS_REDIS_URL).publish(mark, "1")
         heard = set()
-        while message := self.news.get_message(timeout=0):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            # None also for the subscription's own confirmation: read on until the mark.
+            message = self.news.get_message(timeout=1)
+            if message is None:
+                continue
+            if message["channel"].decode() == mark:
+                break
             heard.add(message["channel"].decode().split(":news:", 1)[1])
         self.figures.checks["news"] += 1
         return heard

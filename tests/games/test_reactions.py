@@ -40,6 +40,7 @@ def test_the_reactions_run_in_order_projections_first_notices_last():
         "plans_followed",
         "game_notices",
         "takeback_notices",
+        "news_told",
         "tournament_moved_on",
     ]
 

@@ -120,3 +120,20 @@ def test_a_forgotten_player_is_told_nothing_more(alice, bob):
         .exclude(pk__in=Outbox.objects.order_by("pk").values("pk")[:before])
         .exists()
     )
+
+
+def test_a_seat_goes_to_a_computer_even_where_one_of_its_level_already_plays(alice, bob):
+    game = services.game_create(
+        creator=alice,
+        game="azul",
+        players=3,
+        bots=["easy"],
+        timeout_policy="bot",
+        timeout_bot="easy",
+    )
+    services.game_join(game=game, user=bob)
+    game = every_player_moved(game)
+    account_close(user=alice)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert list(game.seats.exclude(bot="").values_list("bot", flat=True)) == ["easy", "easy"]
