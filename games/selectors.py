@@ -901,6 +901,21 @@ def tournaments_entered(viewer, listed: Iterable[Tournament]) -> set[int]:
     return entered
 
 
+def tournaments_registered(user) -> set[int]:
+    """The ids of the tournaments ``user`` ever registered for, withdrawn since or not
+    (entries live in the tournaments' streams only)."""
+    registered = f"{TOURNAMENT_NAMESPACE}.{tournaments.PlayerRegistered.__name__}"
+    streams = Event.objects.filter(type=registered, data__player=user.pk).values_list(
+        "stream", flat=True
+    )
+    return {int(stream.rpartition(":")[2]) for stream in streams}
+
+
+def tournaments_of_person(user) -> QuerySet[Tournament]:
+    """The tournaments ``user`` registered for or organises (people's data, issue 45)."""
+    return Tournament.objects.filter(Q(pk__in=tournaments_registered(user)) | Q(organiser=user))
+
+
 def tournament_list_opening(viewer) -> str:
     """The list a viewer's tournaments page opens on (``TOURNAMENT_LISTS``): the running
     tournaments if they play in one, otherwise those open for registration."""

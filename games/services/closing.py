@@ -23,7 +23,6 @@ from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from events import store
-from events.models import Event
 from events.shredding import seal, shred
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
@@ -43,7 +42,6 @@ from games.models import (
     Tournament,
 )
 from games.selectors import (
-    TOURNAMENT_NAMESPACE,
     bot_actor,
     deleted_name,
     display_name,
@@ -51,12 +49,12 @@ from games.selectors import (
     is_forgotten,
     is_moderator,
     tournaments_entered,
+    tournaments_of_person,
 )
 from games.services.common import act, actor_of, locked_game
 from games.services.moves import seat_resign
 from games.services.tables import game_cancel, game_leave
 from games.services.tournaments import tournament_withdraw
-from games.tournaments import core
 
 ACCOUNT_STREAM = "account:{}"
 CLOSED = "account.Closed"
@@ -106,7 +104,7 @@ def _leave_everything(user) -> None:
     """What the person takes part in, left as a player would leave it, each through its
     own service (each game and tournament under its own lock, as every writer takes
     them)."""
-    going_on = _tournaments_of(user).filter(
+    going_on = tournaments_of_person(user).filter(
         status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
     )
     for tournament in going_on.filter(pk__in=tournaments_entered(user, going_on)):
@@ -244,19 +242,8 @@ def _end_sessions(user) -> None:
     Session.objects.filter(pk__in=ended).delete()
 
 
-def _tournaments_of(user):
-    """The tournaments they organised or ever registered for (entries live in the
-    tournaments' streams only)."""
-    registered = f"{TOURNAMENT_NAMESPACE}.{core.PlayerRegistered.__name__}"
-    streams = Event.objects.filter(type=registered, data__player=user.pk).values_list(
-        "stream", flat=True
-    )
-    ids = [int(stream.rpartition(":")[2]) for stream in streams]
-    return Tournament.objects.filter(Q(pk__in=ids) | Q(organiser=user))
-
-
 def _streams_of(user) -> list[str]:
     games = Game.objects.filter(Q(seats__user=user) | Q(created_by=user) | Q(plans__user=user))
     streams = [game.stream for game in games.distinct()]
-    streams += [tournament.stream for tournament in _tournaments_of(user)]
+    streams += [tournament.stream for tournament in tournaments_of_person(user)]
     return [*streams, account_stream(user.pk)]

@@ -37,7 +37,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from azulsite.celery import send_quickly
-from events.models import Event
 from games import notify
 from games.errors import TooManyRequests
 from games.i18n import speaking_to
@@ -53,16 +52,15 @@ from games.models import (
     Rating,
     RatingChange,
     Seat,
-    Tournament,
     TournamentGame,
 )
 from games.selectors import (
-    TOURNAMENT_NAMESPACE,
     display_name,
     export_record,
     tournament_view,
+    tournaments_of_person,
+    tournaments_registered,
 )
-from games.tournaments import core as tournaments
 
 log = logging.getLogger(__name__)
 
@@ -522,14 +520,8 @@ def plans(user) -> list[dict]:
 def tournaments_of(user) -> list[dict]:
     """The tournaments ``user`` registered for (withdrawn since or not) or organises: each
     as its page shows it to them, their role and their games in it."""
-    registered = f"{TOURNAMENT_NAMESPACE}.{tournaments.PlayerRegistered.__name__}"
-    streams = set(
-        Event.objects.filter(type=registered, data__player=user.pk).values_list("stream", flat=True)
-    )
-    entered = {int(stream.rpartition(":")[2]) for stream in streams}
-    found = Tournament.objects.filter(Q(pk__in=entered) | Q(organiser=user)).select_related(
-        "organiser"
-    )
+    entered = tournaments_registered(user)
+    found = tournaments_of_person(user).select_related("organiser")
     games = {}
     for table in TournamentGame.objects.filter(game__seats__user=user, tournament__in=found):
         games.setdefault(table.tournament_id, []).append(
