@@ -54,6 +54,10 @@ class NoticeKind(models.TextChoices):
     DATA_EXPORT_READY = "data_export_ready"
 
 
+# A game's stream: this and its id.
+GAME_STREAM = "game-"
+
+
 class Game(models.Model):
     """A table: its game, options, seats, and where the game stands."""
 
@@ -126,7 +130,7 @@ class Game(models.Model):
     @property
     def stream(self) -> str:
         """The event stream holding this game's history."""
-        return f"game-{self.pk}"
+        return f"{GAME_STREAM}{self.pk}"
 
 
 class Seat(models.Model):

@@ -21,6 +21,7 @@ from games.bots.accuracy import CLEARLY_WORSE, DUBIOUS, game_accuracy, stretch_o
 from games.clock import TimeLeft
 from games.errors import NotFound
 from games.models import (
+    GAME_STREAM,
     Analysis,
     BotLevel,
     Game,
@@ -199,6 +200,11 @@ def open_games(user=None) -> QuerySet[Game]:
 GAMES_TO_WATCH = 20
 
 
+# The store's newest events read to find the games moved last: on a busy site, a few
+# hundred games.
+NEWEST_EVENTS = 2000
+
+
 def games_to_watch(user=None) -> QuerySet[Game]:
     """Public games in play that ``user`` does not play in, the latest move first: what a
     spectator may watch (``can_view``)."""
@@ -206,6 +212,31 @@ def games_to_watch(user=None) -> QuerySet[Game]:
     if user is not None and user.is_authenticated:
         games = games.exclude(seats__user=user)
     return games.order_by(F("last_move_at").desc(nulls_last=True), "-started_at", "-pk")
+
+
+def games_to_watch_first(user=None, count: int = GAMES_TO_WATCH) -> list[Game]:
+    """The first ``count`` of ``games_to_watch``, for the lobby and home.
+
+    The game row keeps no index on its last move (``Game.Meta``), so sorting every game in
+    play reads all of them: a third of the games, 116 ms at 100,000 games. The games moved
+    last are the streams of the store's newest events (its primary key read backwards):
+    they are sorted instead, and the answer is the same whenever the last game kept moved
+    after the oldest of those events, as every game left out moved before it. When it is
+    not (a quiet site), every game in play is sorted."""
+    games = games_to_watch(user)
+    newest = list(
+        Event.objects.order_by("-pk").values_list("stream", "recorded_at")[:NEWEST_EVENTS]
+    )
+    ids = {
+        int(number)
+        for stream, _ in newest
+        if stream.startswith(GAME_STREAM) and (number := stream.removeprefix(GAME_STREAM)).isdigit()
+    }
+    first = list(games.filter(pk__in=ids)[:count])
+    oldest = newest[-1][1] if newest else None
+    if len(first) == count and first[-1].last_move_at and first[-1].last_move_at > oldest:
+        return first
+    return list(games[:count])
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ def home(request: HttpRequest) -> HttpResponse:
     players go to their lobby."""
     if request.user.is_authenticated:
         return redirect("lobby")
-    watch = _rows(selectors.games_to_watch()[: selectors.GAMES_TO_WATCH])
+    watch = _rows(selectors.games_to_watch_first())
     return render(request, "home.html", {"watch": watch})
 
 
@@ -95,7 +95,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "active": _rows(active),
         "finished": _rows(selectors.games_for_user(user, "finished")[:30]),
         "open": _rows(selectors.open_games(user)[:30]),
-        "watch": _rows(selectors.games_to_watch(user)[: selectors.GAMES_TO_WATCH]),
+        "watch": _rows(selectors.games_to_watch_first(user)),
         "invitations": _rows(selectors.invitations_for(user)),
         "poll_ms": LOBBY_POLL_MILLISECONDS,
     }

@@ -172,3 +172,23 @@ def test_a_private_game_in_play_is_neither_listed_nor_shown_to_a_spectator(alice
         str(hidden.pk + 1000), "N"
     ).count("There is no game N.")
     assert client_for(dave).get(url(hidden, "state")).status_code == 404
+
+
+@pytest.mark.parametrize("newest_events", [4, 40, 2000])
+def test_the_games_to_watch_are_the_latest_moved_however_few_of_the_newest_events_are_read(
+    alice, bob, carol, monkeypatch, newest_events
+):
+    """The lobby finds the games moved last among the store's newest events, and sorts every
+    game in play when those do not settle the list: the same list either way."""
+    monkeypatch.setattr(selectors, "NEWEST_EVENTS", newest_events)
+    games = [started_game(alice, bob, "azul") for _ in range(6)]
+    started_game(alice, carol, "azul", private=True)
+    for game in (games[3], games[0], games[4]):
+        play_moves(game, (alice, bob), 1)
+    dave = make_user("dave")
+    expected = list(selectors.games_to_watch(dave)[:4])
+    assert [g.pk for g in selectors.games_to_watch_first(dave, count=4)] == [
+        g.pk for g in expected
+    ]
+    assert [g.pk for g in expected[:3]] == [games[4].pk, games[0].pk, games[3].pk]
+    assert selectors.games_to_watch_first(alice) == []
