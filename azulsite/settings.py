@@ -364,6 +364,12 @@ MAIL_BOARD_PICTURES = os.environ.get("MAIL_BOARD_PICTURES", "1") == "1"
 MAIL_CLAIM_STALE_SECONDS = int(os.environ.get("MAIL_CLAIM_STALE_SECONDS", "600"))
 # Rows each periodic job handles per pass (the next pass, a minute later, takes the rest).
 MAIL_SWEEP_BATCH = int(os.environ.get("MAIL_SWEEP_BATCH", "500"))
+# The minute sweep times out games itself for this long; the games still due then are
+# handed to tasks, SWEEP_HAND_OUT a task, that the workers share (issue 44: a timeout is
+# a move and its notices, 5 to 30 ms: a thousand due would hold the sweep for half a
+# minute, and the emails due after it).
+SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "0.5"))
+SWEEP_HAND_OUT = int(os.environ.get("SWEEP_HAND_OUT", "50"))
 # An SMTP server that stops answering must not hold a worker for ever.
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "60"))
 # Inbound mail from hosted providers: /mail/anymail/<provider>/inbound/ (basic auth secret).
@@ -416,6 +422,7 @@ RETENTION_DAYS = {
     "inbound": int(os.environ.get("RETAIN_INBOUND_DAYS", "30")),
     "sign_in": int(os.environ.get("RETAIN_SIGN_IN_DAYS", "2")),
     "sent_bodies": int(os.environ.get("RETAIN_SENT_BODIES_DAYS", "90")),
+    "sent_rows": int(os.environ.get("RETAIN_SENT_ROWS_DAYS", "180")),
 }
 
 LOGGING = {

@@ -22,6 +22,7 @@ def privacy_page(request: HttpRequest) -> HttpResponse:
             "inbound_days": days["inbound"],
             "sign_in_days": days["sign_in"],
             "sent_bodies_days": days["sent_bodies"],
+            "sent_rows_days": days["sent_rows"],
             "export_days": settings.DATA_EXPORT_DAYS,
             "session_days": max(1, settings.SESSION_COOKIE_AGE // DAY_SECONDS),
         },

@@ -1,13 +1,14 @@
 """Celery tasks: thin doors that take ids, load, and call a service."""
 
 import logging
+from datetime import datetime
 
 from celery import shared_task
 
 from games import services
 from games.mail import render
 from games.mail import services as mail
-from games.services import data_export
+from games.services import data_export, deadlines
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,12 @@ def bot_move(game_id: int) -> int:
 def plan_move(game_id: int) -> int:
     """A move from a player's plan (queued when a change left its seat to move)."""
     return services.plan_play(game_id=game_id)
+
+
+@shared_task
+def timeouts_handed_out(game_ids: list[int], now: str) -> int:
+    """Timeouts the minute sweep had no time for (``services.common.games_swept``)."""
+    return deadlines.timeouts_handed_out(game_ids=game_ids, now=datetime.fromisoformat(now))
 
 
 @shared_task

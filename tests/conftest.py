@@ -82,6 +82,14 @@ def fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def sweep_does_its_timeouts_itself(settings):
+    """A test's minute sweep times out every game due before it returns, however loaded
+    the machine: handing the rest to the workers past ``SWEEP_SECONDS`` is the subject of
+    its own tests (tests/games/test_sweep_hands_out.py) and of the simulated community."""
+    settings.SWEEP_SECONDS = 3600
+
+
+@pytest.fixture(autouse=True)
 def own_rate_limits(settings):
     """Every test counts its own requests against the rate limits: the cache (the test
     Redis, where the suite has one) under a key prefix of its own."""

@@ -6,6 +6,7 @@ function here runs inside the caller's transaction, with the game row locked."""
 import hashlib
 import logging
 import random
+import time
 from datetime import datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from azulsite.celery import send_quickly
 from events import store
 from events.store import ConcurrencyConflict, NewEvent, StoredEvent
 from games import bots
@@ -270,16 +272,39 @@ def playing_seat(game: Game, user) -> Seat:
     return seat
 
 
-def games_swept(game_ids, sweep_one, *, now: datetime, what: str) -> int:
+def games_swept(game_ids, sweep_one, *, now: datetime, what: str, task: str = "") -> int:
     """The minute sweep's pass over ``game_ids``: ``sweep_one(game_id=…, now=now)`` for each
     (a transaction of its own), the counts it returns added up. A game whose ``what`` fails
-    is logged and rolled back alone: the other games still get theirs."""
+    is logged and rolled back alone: the other games still get theirs.
+
+    With ``task`` (a Celery task taking game ids and ``now``), the games left after
+    ``SWEEP_SECONDS`` are handed to it, ``SWEEP_HAND_OUT`` a task, and counted as done: the
+    sweep's time no longer grows with what is due. A game handed out twice (the next pass
+    found it before a worker did) is done once: ``sweep_one`` locks the game and looks
+    again. What the broker does not take is done here."""
     done = 0
-    for game_id in list(game_ids):
+    began = time.monotonic()
+    ids = list(game_ids)
+    for index, game_id in enumerate(ids):
+        if task and time.monotonic() - began > settings.SWEEP_SECONDS:
+            return done + _handed_out(ids[index:], sweep_one, now=now, what=what, task=task)
         try:
             done += sweep_one(game_id=game_id, now=now)
         except Exception:
             log.exception("game %s: the %s could not be done", game_id, what)
+    return done
+
+
+def _handed_out(ids: list[int], sweep_one, *, now: datetime, what: str, task: str) -> int:
+    size = settings.SWEEP_HAND_OUT
+    done = 0
+    for start in range(0, len(ids), size):
+        part = ids[start : start + size]
+        if send_quickly(task, [part, now.isoformat()]):
+            done += len(part)
+        else:
+            log.warning("broker unreachable: the sweep does the %s of %s games", what, len(part))
+            done += games_swept(part, sweep_one, now=now, what=what)
     return done
 
 

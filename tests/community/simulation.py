@@ -154,6 +154,10 @@ class Community:
                     MAIL_BOARD_PICTURES=False,
                     WEB_PUSH_ALLOWED_HOSTS=[f"127.0.0.1:{self.push.port}"],
                     ANALYSIS_SIMULATIONS=4,
+                    # Every timeout the sweep finds goes to the worker, a few a task (its
+                    # own when the broker is down).
+                    SWEEP_SECONDS=0,
+                    SWEEP_HAND_OUT=3,
                     PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
                 )
             )

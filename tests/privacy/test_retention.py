@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games import services
 from games.mail import services as mail
 from games.mail import tokens
 from games.models import (
@@ -32,6 +33,8 @@ NOTHING = {
     "sign_ins_deleted": 0,
     "emails_emptied": 0,
     "pushes_emptied": 0,
+    "emails_deleted": 0,
+    "pushes_deleted": 0,
     "downloads_deleted": 0,
 }
 
@@ -200,6 +203,49 @@ def test_sent_pushes_past_the_limit_lose_their_body(alice, bob, now):
     )
     assert young.payload == {"seat": 0, "seq": 2}
     assert retention.forget_expired(now=now) == NOTHING
+
+
+def test_sent_emails_past_the_row_limit_go_but_those_of_a_game_in_play(alice, bob, carol, now):
+    """Half a year after it went out an email's record goes too (issue 44), unless its game
+    is still in play: its next emails thread to the game's first one."""
+    over = start_game(alice, bob)
+    services.game_resign(game=over, user=alice)
+    playing = start_game(alice, carol)
+    Outbox.objects.create(
+        recipient=alice.email, user=alice, kind=NoticeKind.DIGEST, payload={"day": 1}
+    )
+    Outbox.objects.update(created_at=days_ago(now, 185), sent_at=days_ago(now, 181))
+    young = Outbox.objects.create(
+        game=over, seq=99, recipient=alice.email, user=alice, kind=NoticeKind.GAME_OVER,
+        payload={}, created_at=days_ago(now, 179), sent_at=days_ago(now, 179),
+    )  # fmt: skip
+    kept = set(Outbox.objects.filter(game=playing).values_list("pk", flat=True))
+    gone = Outbox.objects.exclude(pk__in=[*kept, young.pk]).count()
+    assert kept and gone >= 2
+    assert retention.forget_expired(now=now)["emails_deleted"] == gone
+    assert set(Outbox.objects.values_list("pk", flat=True)) == {*kept, young.pk}
+    assert retention.forget_expired(now=now)["emails_deleted"] == 0
+
+
+def test_sent_pushes_past_the_row_limit_are_deleted(alice, bob, now):
+    game = start_game(alice, bob)
+    device = PushSubscription.objects.create(
+        user=alice, endpoint="https://push.example/1", p256dh="k", auth="a"
+    )
+    old, young = (
+        PushDelivery.objects.create(
+            subscription=device,
+            game=game,
+            key=key,
+            kind=NoticeKind.YOUR_TURN,
+            payload={},
+            created_at=days_ago(now, age),
+            sent_at=days_ago(now, age),
+        )  # fmt: skip
+        for key, age in ((1, 181), (2, 179))
+    )
+    assert retention.forget_expired(now=now)["pushes_deleted"] == 1
+    assert list(PushDelivery.objects.values_list("pk", flat=True)) == [young.pk]
 
 
 def test_ready_downloads_past_their_expiry_are_deleted(alice, now):

@@ -9,7 +9,7 @@ import pytest
 from tests.web.test_browser_pages import SIZES, check_page, window_of
 
 # Days no default has, so that the page can only have them from the settings.
-DAYS = {"inbound": 17, "sign_in": 3, "sent_bodies": 61}
+DAYS = {"inbound": 17, "sign_in": 3, "sent_bodies": 61, "sent_rows": 123}
 EXPORT_DAYS = 5
 
 
@@ -25,6 +25,7 @@ def said(text: str) -> dict[str, bool]:
         "inbound": "after 17 days, we forget who sent them" in text,
         "sign_in": "deleted after 3 days" in text,
         "sent_bodies": "61 days after they went out" in text,
+        "sent_rows": "123 days after they went out, that fact goes too" in text,
         "export": "deleted 5 days after it is ready" in text,
     }
 
@@ -34,7 +35,9 @@ def test_the_page_answers_signed_out_and_names_the_days_of_the_settings(client):
     response = client.get("/privacy/")
     assert response.status_code == 200
     text = " ".join(response.text.split())
-    assert said(text) == dict.fromkeys(("inbound", "sign_in", "sent_bodies", "export"), True)
+    assert said(text) == dict.fromkeys(
+        ("inbound", "sign_in", "sent_bodies", "sent_rows", "export"), True
+    )
     assert "for an hour at most" in text
     assert 'href="/account/#your-data"' in text
 

@@ -187,8 +187,6 @@ def test_the_games_to_watch_are_the_latest_moved_however_few_of_the_newest_event
         play_moves(game, (alice, bob), 1)
     dave = make_user("dave")
     expected = list(selectors.games_to_watch(dave)[:4])
-    assert [g.pk for g in selectors.games_to_watch_first(dave, count=4)] == [
-        g.pk for g in expected
-    ]
+    assert [g.pk for g in selectors.games_to_watch_first(dave, count=4)] == [g.pk for g in expected]
     assert [g.pk for g in expected[:3]] == [games[4].pk, games[0].pk, games[3].pk]
     assert selectors.games_to_watch_first(alice) == []
