@@ -18,7 +18,8 @@ site from the smallest size to the largest, and measures each size in one run:
   leaderboard, an archive search, a profile, the tournament list and the 200-player
   tournament's page;
 - the minute sweep (``games.services.sweep``) with nothing due and with 1% of the games
-  in play past their deadline; ``game_reproject`` of one game and of every game (timed on
+  in play past their deadline, then the timeouts it handed to the workers run as one
+  worker runs them (the broker's other tasks dropped), and the games still overdue; ``game_reproject`` of one game and of every game (timed on
   up to ``--rebuild-sample`` games, the rest extrapolated) and ``ratings_rebuild`` (up to
   ``--ratings-up-to`` games); a game's export;
 - the event store at this size: an append, a stream's read, a cold replay (the whole
@@ -61,6 +62,7 @@ WATCHED = ("games_game", "games_seat", "events_event", "games_outbox", "games_pu
 # Correspondence games have a clock: every game in play has a deadline for the sweep.
 TIME_CONTROL = {"kind": "per_move", "days": 3}
 SEQ_SCAN = re.compile(r"Seq Scan on (\w+)")
+TIMEOUTS_HANDED_OUT = "games.tasks.timeouts_handed_out"
 
 
 def setup(url: str, *, reuse: bool) -> None:
@@ -627,11 +629,44 @@ def swept(explained: Explained) -> dict[str, float]:
     Game.objects.filter(pk__in=chosen).update(deadline=later - timezone.timedelta(seconds=30))
     started = time.perf_counter()
     explained("sweep, 1% due", sweep, now=later)
+    passed = time.perf_counter() - started
+    handed, worked = worker_ran(TIMEOUTS_HANDED_OUT)
+    overdue = Game.objects.filter(pk__in=chosen, status=Game.Status.ACTIVE, deadline__lte=later)
     return {
         "sweep, none due (s)": idle,
-        "sweep, 1% due (s)": time.perf_counter() - started,
+        "sweep, 1% due (s)": passed,
         "due": len(chosen),
+        "timeouts handed to workers": handed,
+        "their time in one worker (s)": worked,
+        "overdue after both": overdue.count(),
     }
+
+
+def worker_ran(task: str) -> tuple[int, float]:
+    """A worker's part: the broker emptied, the tasks named ``task`` run in this process
+    (the others, the emails and pushes of the measured moves, dropped); how many games they
+    took and the seconds they took."""
+    from kombu.simple import SimpleQueue
+
+    from azulsite.celery import app
+
+    games, seconds = 0, 0.0
+    with app.connection_for_read() as connection:
+        queue = SimpleQueue(connection, "celery", no_ack=True)
+        while True:
+            try:
+                message = queue.get(block=False)
+            except queue.Empty:
+                break
+            if message.headers["task"] != task:
+                continue
+            args, _kwargs, _embed = message.decode()
+            started = time.perf_counter()
+            app.tasks[task](*args)
+            seconds += time.perf_counter() - started
+            games += len(args[0])
+        queue.close()
+    return games, seconds
 
 
 def rebuilt(
