@@ -145,6 +145,9 @@ def act(
         raise kind(str(message), code=refused.code, **refused.params) from None
     if not events:
         return before, []
+    # One instant for the act: its events' time and the one its reactions stamp on the rows
+    # (the last move, the end), so that a rebuild from the events finds the same.
+    at = at or timezone.now()
     if by is None and actor.startswith(USER_ACTOR_PREFIX):
         by = int(actor.removeprefix(USER_ACTOR_PREFIX))
     if not looking:
@@ -174,7 +177,7 @@ def act(
         table,
         tuple(records),
         by,
-        at or timezone.now(),
+        at,
         voided=voided,
         computers_played_on=plays_on,
     )

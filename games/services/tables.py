@@ -28,6 +28,7 @@ from games.models import (
     TableSnapshot,
     Tournament,
 )
+from games.prepared import save_fields
 from games.refusals import plain_params, rules_error_text
 from games.registry import GAME_TYPES, game_type
 from games.repository import empty_table, records, table_snapshot_write
@@ -552,14 +553,23 @@ def game_reproject(*, game: Game) -> bool:
     TableSnapshot.objects.filter(game=game).delete()
     every = settings.TABLE_SNAPSHOT_EVERY
     table = empty_table(game)
+    # When each event was written, and when the game ended: the times its moves stamped
+    # on the row (its last move, its end), which a rebuild keeps.
+    written, ended = {}, None
     for record in records(game):
         table = tbl.evolve(table, record)
+        written[record.seq] = record.at
+        if table.over and ended is None:
+            ended = record.at
         if record.seq % every == 0:
             table_snapshot_write(game, table)
     before = (game.status, game.last_seq, game.to_move, game.scores, game.winners)
     if table.started and game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         game.status = Game.Status.ACTIVE
-    now = game.last_move_at or timezone.now()
-    change = Change(game, empty_table(game), table, (), None, now)
+    last_move = written[table.steps[-1].last] if table.steps else game.last_move_at
+    change = Change(game, empty_table(game), table, (), None, ended or last_move or timezone.now())
     react(change, PROJECTIONS)
+    if last_move is not None and game.last_move_at != last_move:
+        game.last_move_at = last_move
+        save_fields(game, ["last_move_at"])
     return before != (game.status, game.last_seq, game.to_move, game.scores, game.winners)

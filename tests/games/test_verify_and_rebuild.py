@@ -128,3 +128,34 @@ def test_rebuild_projections_restores_read_models_from_the_events(alice, bob):
     game.refresh_from_db()
     assert (game.status, game.last_seq, game.to_move, game.scores) == truth
     assert "1 read models had drifted" in out.getvalue()
+
+
+def test_a_rebuilt_game_keeps_when_it_ended_and_its_ladder_is_not_replayed(alice, bob, monkeypatch):
+    """A game resigned a day after its last move: rebuilt from its events, it still ended
+    when the resignation came (its page, the archive and its rating say so), and its
+    unchanged result does not make the ladder count again from it (issue 44: at 100,000
+    games, a rebuild that replays the ladder took seconds)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.services import ratings
+
+    game = started("azul", alice, bob)
+    for _ in range(4):
+        play(game)
+    later = timezone.now() + timedelta(days=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    services.game_resign(game=game, user=to_move(game))
+    game.refresh_from_db()
+    monkeypatch.undo()
+    truth = (game.status, game.finished_at, game.last_move_at)
+    assert game.status == Game.Status.FINISHED and game.finished_at - game.last_move_at > timedelta(
+        hours=23
+    )
+    replayed = []
+    monkeypatch.setattr(ratings, "_replay", lambda *a, **k: replayed.append(a))
+    assert services.game_reproject(game=game) is False
+    game.refresh_from_db()
+    assert (game.status, game.finished_at, game.last_move_at) == truth
+    assert replayed == []
