@@ -368,7 +368,7 @@ MAIL_SWEEP_BATCH = int(os.environ.get("MAIL_SWEEP_BATCH", "500"))
 # handed to tasks, SWEEP_HAND_OUT a task, that the workers share (issue 44: a timeout is
 # a move and its notices, 5 to 30 ms: a thousand due would hold the sweep for half a
 # minute, and the emails due after it).
-SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "0.5"))
+SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "0.3"))
 SWEEP_HAND_OUT = int(os.environ.get("SWEEP_HAND_OUT", "50"))
 # An SMTP server that stops answering must not hold a worker for ever.
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "60"))

@@ -19,9 +19,10 @@ site from the smallest size to the largest, and measures each size in one run:
   tournament's page;
 - the minute sweep (``games.services.sweep``) with nothing due and with 1% of the games
   in play past their deadline, then the timeouts it handed to the workers run as one
-  worker runs them (the broker's other tasks dropped), and the games still overdue; ``game_reproject`` of one game and of every game (timed on
-  up to ``--rebuild-sample`` games, the rest extrapolated) and ``ratings_rebuild`` (up to
-  ``--ratings-up-to`` games); a game's export;
+  worker runs them (the broker's other tasks dropped), and the games still overdue;
+  ``game_reproject`` of one game and of every game (timed on up to ``--rebuild-sample``
+  games, the rest extrapolated) and ``ratings_rebuild`` (up to ``--ratings-up-to``
+  games); a game's export;
 - the event store at this size: an append, a stream's read, a cold replay (the whole
   stream folded, no snapshot, no cache);
 - the database's size per game, the events table's and its indexes';
@@ -382,6 +383,9 @@ def grown(games: int, template_ids: list[int], tournament_template: int) -> floa
                 [last],
             )
     tournaments_cloned(games // GAMES_PER_TOURNAMENT, tournament_template)
+    # Events appended from now on are numbered after the clones', as a site's are numbered
+    # in the order they are written (the games to watch read the newest by number).
+    sql("SELECT setval(pg_get_serial_sequence('events_event', 'id'), max(id)) FROM events_event")
     sql("ANALYZE")
     return time.perf_counter() - started
 
@@ -419,6 +423,13 @@ def events_clone(names: list[str], stride: dict[str, int]) -> str:
         "actor": "CASE WHEN p.user_id IS NULL THEN s.actor ELSE 'user:' ||"
         f" ({CLONE_BASE} + ((k * 4 + p.position) * 7919) %% %(pool)s) END",
         "recorded_at": "s.recorded_at - k * interval '1 minute'",
+        # The start names its players (``table.Started``): the clone's, as its seats do, so
+        # that a result rebuilt from the events names the same people as the one cloned.
+        "data": "CASE WHEN s.type = 'table.Started' THEN jsonb_set(s.data, '{players}',"
+        " (SELECT jsonb_agg(CASE WHEN x LIKE 'user:%%' THEN to_jsonb('user:' ||"
+        " pop_user(t.id, substr(x, 6)::bigint, k, %(pool)s)) ELSE to_jsonb(x) END"
+        " ORDER BY i) FROM jsonb_array_elements_text(s.data -> 'players')"
+        " WITH ORDINALITY AS e(x, i))) ELSE s.data END",
     }
     values = ", ".join(rewritten.get(name, f"s.{name}") for name in names)
     return (

@@ -202,7 +202,7 @@ GAMES_TO_WATCH = 20
 
 # The store's newest events read to find the games moved last: on a busy site, a few
 # hundred games.
-NEWEST_EVENTS = 2000
+NEWEST_EVENTS = 1000
 
 
 def games_to_watch(user=None) -> QuerySet[Game]:
