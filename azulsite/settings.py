@@ -365,9 +365,9 @@ MAIL_CLAIM_STALE_SECONDS = int(os.environ.get("MAIL_CLAIM_STALE_SECONDS", "600")
 # Rows each periodic job handles per pass (the next pass, a minute later, takes the rest).
 MAIL_SWEEP_BATCH = int(os.environ.get("MAIL_SWEEP_BATCH", "500"))
 # The minute sweep times out games itself for this long; the games still due then are
-# handed to tasks, SWEEP_HAND_OUT a task, that the workers share (issue 44: a timeout is
-# a move and its notices, 5 to 30 ms: a thousand due would hold the sweep for half a
-# minute, and the emails due after it).
+# handed to tasks, SWEEP_HAND_OUT a task, that the workers share (issue 44: a timeout is a
+# move and its notices, and a thousand due at once held the sweep and the emails due
+# after it; docs/service.md, "The minute sweep").
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "0.3"))
 SWEEP_HAND_OUT = int(os.environ.get("SWEEP_HAND_OUT", "50"))
 # An SMTP server that stops answering must not hold a worker for ever.

@@ -10,7 +10,7 @@ from games.table import Table, takeback_points, undoable_step
 @dataclass(frozen=True)
 class SeatActions:
     """What one seat may do now: the single answer the game page, the API and the emails
-    all show (DESIGN.md, "Undo, as events")."""
+    all show (docs/service.md, "Rulings of the service": Undo, Takebacks)."""
 
     move: bool
     undo: bool

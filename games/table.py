@@ -701,7 +701,7 @@ def _turn(
 def undoable_step(table: Table, seat: int) -> Step | None:
     """The step ``seat`` may take back alone: its own last move, if no other player has
     acted since (moves nobody chose do not count, and are taken back with it) and no draw
-    (barrier) lies after it (DESIGN.md, "Undo, as events")."""
+    (barrier) lies after it (docs/service.md, "Rulings of the service": Undo)."""
     for step in reversed(table.steps[1:]):
         if step.barrier:
             return None

@@ -13,7 +13,7 @@ job of the minute sweep, on the schedule of ``settings.RETENTION_DAYS`` and
   to an address with no account (an invitation) is deleted whole: its address is a
   stranger's, and no player's record needs it.
 - Sent emails and pushes, ``sent_rows`` days after they were sent or given up: deleted,
-  the fact with them (issue 44: at 100,000 games these rows were 45% of the database).
+  the fact with them (issue 44: most of a large site's database, ``docs/scale.md``).
   An email of a game still open or in play keeps its row: the game's next emails thread to its
   first one (``render.thread_headers``).
 - Downloads of one's data (``DataExport``), ready and past their ``expires_at``: deleted.
