@@ -4,7 +4,6 @@ finished games. Thin doors over ``games.ratings.selectors`` and one service."""
 import json
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -90,13 +89,14 @@ def leaderboard_page(request: HttpRequest, game: str | None = None) -> HttpRespo
     game = game or next(iter(GAME_TYPES))
     if game not in GAME_TYPES:
         raise NotFound(_("there is no game called %(game)s") % {"game": game})
-    page = Paginator(selectors.leaderboard(game), LEADERBOARD_PAGE).get_page(
-        request.GET.get("page")
-    )
-    first = (page.number - 1) * LEADERBOARD_PAGE
+    ratings, page = _page(request, selectors.leaderboard(game), LEADERBOARD_PAGE)
+    if not ratings and page["number"] > 1:
+        # A page past the ladder's end (a link kept from when it was longer): its first.
+        return redirect(request.path)
+    first = (page["number"] - 1) * LEADERBOARD_PAGE
     rows = [
         selectors.leaderboard_row(rating, first + index, request.user)
-        for index, rating in enumerate(page, start=1)
+        for index, rating in enumerate(ratings, start=1)
     ]
     context = {
         "game": game,
@@ -122,27 +122,36 @@ def archive_page(request: HttpRequest) -> HttpResponse:
         return render(request, "ratings/archive.html", context, status=400)
     query = form.query() if request.GET else selectors.ArchiveQuery()
     results = selectors.archive_search(query, request.user)
+    rows, page = _page(request, results, ARCHIVE_PAGE)
+    count, exact = selectors.capped_count(results)
+    context.update(
+        searched=True,
+        results=selectors.with_seats(rows),
+        count=count,
+        exact=exact,
+        page=page,
+    )
+    return render(request, "ratings/archive.html", context)
+
+
+def _page(request: HttpRequest, rows, size: int) -> tuple[list, dict]:
+    """The page of ``rows`` that ``?page=`` asks for (the first when it is not a number),
+    and what ``ratings/_pages.html`` needs to link the pages around it. The rows are never
+    counted: one more than a page is read to know whether a next page exists, so a page
+    costs the same however long the list (issue 44)."""
     try:
         number = max(1, int(request.GET.get("page", 1)))
     except ValueError:
         number = 1
-    start = (number - 1) * ARCHIVE_PAGE
-    rows = list(results[start : start + ARCHIVE_PAGE + 1])
-    count, exact = selectors.capped_count(results)
-    context.update(
-        searched=True,
-        results=selectors.with_seats(rows[:ARCHIVE_PAGE]),
-        count=count,
-        exact=exact,
-        page={
-            "number": number,
-            "has_previous": number > 1,
-            "previous_page_number": number - 1,
-            "has_next": len(rows) > ARCHIVE_PAGE,
-            "next_page_number": number + 1,
-        },
-    )
-    return render(request, "ratings/archive.html", context)
+    start = (number - 1) * size
+    read = list(rows[start : start + size + 1])
+    return read[:size], {
+        "number": number,
+        "has_previous": number > 1,
+        "previous_page_number": number - 1,
+        "has_next": len(read) > size,
+        "next_page_number": number + 1,
+    }
 
 
 @login_required

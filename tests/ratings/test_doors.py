@@ -158,3 +158,19 @@ def test_rated_is_chosen_when_creating_a_game(client, alice):
     # An unticked box is an unrated game.
     client.post("/games/new/", {"game": "azul", "players": 2, "time_control": "none"})
     assert list(Game.objects.order_by("pk").values_list("rated", flat=True)) == [False, False]
+
+
+def test_the_leaderboard_pages_on_without_counting_and_a_page_past_its_end_opens_the_first(
+    client, alice, bob, monkeypatch
+):
+    from games.ratings import views
+
+    monkeypatch.setattr(views, "LEADERBOARD_PAGE", 1)
+    for _ in range(PROVISIONAL_GAMES):
+        finished("azul", alice, bob)
+    first = client.get("/leaderboard/azul/").content.decode()
+    assert "page=2" in first and "page 1" in first
+    second = client.get("/leaderboard/azul/?page=2").content.decode()
+    assert "page=1" in second and "page=3" not in second
+    assert client.get("/leaderboard/azul/?page=9").url == "/leaderboard/azul/"
+    assert client.get("/leaderboard/azul/?page=nine").status_code == 200
