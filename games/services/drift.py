@@ -73,32 +73,48 @@ def drift_check(*, now: datetime) -> int:
 
 def game_drifted(game: Game) -> bool:
     """Whether the game's row or one of its table snapshots differs from what its events
-    give."""
+    give: one fold of its events, for both."""
+    check = _SnapshotsCheck(game)
     try:
         with transaction.atomic():
-            raise _Undone(game_reproject(game=game))
+            raise _Undone(game_reproject(game=game, snapshots=False, folded=check))
     except _Undone as undone:
         row_drifted = undone.drifted
-    return row_drifted or snapshots_drifted(game)
+    return row_drifted or check.drifted()
 
 
 def snapshots_drifted(game: Game) -> bool:
     """Whether a snapshot of the game, folded by the code running now, holds another table
     than its events fold to at its event (or does not read as a table at all)."""
-    stored = {snapshot.seq: snapshot for snapshot in TableSnapshot.objects.filter(game=game)}
-    if not stored:
-        return False
-    table = empty_table(game)
-    code = storage.code_version(table.engine)
-    for record in records(game):
-        table = tbl.evolve(table, record)
-        snapshot = stored.pop(record.seq, None)
-        if snapshot is None or snapshot.code != code:
-            continue
+    check = _SnapshotsCheck(game)
+    if check.stored:
+        table = empty_table(game)
+        for record in records(game):
+            table = tbl.evolve(table, record)
+            check(table)
+    return check.drifted()
+
+
+class _SnapshotsCheck:
+    """The game's snapshots, each compared with the table folded to its event as the fold
+    passes it (snapshots of older code are left to be written again)."""
+
+    def __init__(self, game: Game) -> None:
+        self.stored = {s.seq: s for s in TableSnapshot.objects.filter(game=game)}
+        self.code = storage.code_version(empty_table(game).engine) if self.stored else ""
+        self.differs = False
+
+    def __call__(self, table: tbl.Table) -> None:
+        snapshot = self.stored.pop(table.last_seq, None)
+        if self.differs or snapshot is None or snapshot.code != self.code:
+            return
         try:
-            if storage.loads(bytes(snapshot.table), table.engine) != storage.compact(table):
-                return True
+            self.differs = storage.loads(bytes(snapshot.table), table.engine) != storage.compact(
+                table
+            )
         except (pickle.UnpicklingError, zlib.error, EOFError, ValueError, TypeError):
-            return True
-    # A snapshot past the last event folds nothing the events hold.
-    return any(snapshot.code == code for snapshot in stored.values())
+            self.differs = True
+
+    def drifted(self) -> bool:
+        # A snapshot past the last event folds nothing the events hold.
+        return self.differs or any(s.code == self.code for s in self.stored.values())

@@ -2,6 +2,7 @@
 rebuilt from the events."""
 
 import random
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
@@ -546,12 +547,17 @@ def seat_seen(*, game: Game, user) -> None:
 
 
 @transaction.atomic
-def game_reproject(*, game: Game) -> bool:
-    """Rebuild the game's read model and its table snapshots from its events, folded from
-    the first; whether the game row had drifted."""
+def game_reproject(
+    *, game: Game, snapshots: bool = True, folded: Callable[[tbl.Table], None] | None = None
+) -> bool:
+    """Rebuild the game's read model and (unless not ``snapshots``) its table snapshots from
+    its events, folded from the first, the table after each event handed to ``folded``
+    when given (the drift check compares its snapshots in the same fold); whether the game
+    row had drifted."""
     game = locked_game(game)
-    TableSnapshot.objects.filter(game=game).delete()
-    every = settings.TABLE_SNAPSHOT_EVERY
+    if snapshots:
+        TableSnapshot.objects.filter(game=game).delete()
+    every = settings.TABLE_SNAPSHOT_EVERY if snapshots else 0
     table = empty_table(game)
     # When each event was written, and when the game ended: the times its moves stamped
     # on the row (its last move, its end), which a rebuild keeps.
@@ -561,8 +567,10 @@ def game_reproject(*, game: Game) -> bool:
         written[record.seq] = record.at
         if table.over and ended is None:
             ended = record.at
-        if record.seq % every == 0:
+        if every and record.seq % every == 0:
             table_snapshot_write(game, table)
+        if folded is not None:
+            folded(table)
     before = (game.status, game.last_seq, game.to_move, game.scores, game.winners)
     if table.started and game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
         game.status = Game.Status.ACTIVE
