@@ -19,7 +19,8 @@ site from the smallest size to the largest, and measures each size in one run:
   tournament's page;
 - the minute sweep (``games.services.sweep``) with nothing due and with 1% of the games
   in play past their deadline, then the timeouts it handed to the workers run as one
-  worker runs them (the broker's other tasks dropped), and the games still overdue;
+  worker runs them (the broker's other tasks dropped), and the games still overdue; the
+  retention job's pass half a year on (the sent rows it deletes);
   ``game_reproject`` of one game and of every game (timed on up to ``--rebuild-sample``
   games, the rest extrapolated) and ``ratings_rebuild`` (up to ``--ratings-up-to``
   games); a game's export;
@@ -57,6 +58,8 @@ FINISHED_PER_KIND, IN_PLAY_PER_KIND = 2, 1
 # templates, the tournament's games, whatever the measured requests create).
 CLONE_BASE = 100_000_000
 # Pool users' ids: CLONE_BASE + n, named pop-<n>.
+# Events appended once the clones are made are numbered from here on.
+APPENDED_BASE = 10**12
 CLONES_PER_STATEMENT = 40
 GAMES_PER_TOURNAMENT = 50
 WATCHED = ("games_game", "games_seat", "events_event", "games_outbox", "games_pushdelivery")
@@ -384,8 +387,13 @@ def grown(games: int, template_ids: list[int], tournament_template: int) -> floa
             )
     tournaments_cloned(games // GAMES_PER_TOURNAMENT, tournament_template)
     # Events appended from now on are numbered after the clones', as a site's are numbered
-    # in the order they are written (the games to watch read the newest by number).
-    sql("SELECT setval(pg_get_serial_sequence('events_event', 'id'), max(id)) FROM events_event")
+    # in the order they are written (the games to watch read the newest by number), and
+    # apart from the numbers the clones of a larger size will take.
+    sql(
+        "SELECT setval(pg_get_serial_sequence('events_event', 'id'), GREATEST(max(id), %s))"
+        " FROM events_event",
+        [APPENDED_BASE],
+    )
     sql("ANALYZE")
     return time.perf_counter() - started
 
@@ -620,6 +628,7 @@ def swept(explained: Explained) -> dict[str, float]:
     from django.utils import timezone
 
     from games.models import Game
+    from games.services.retention import forget_expired
     from games.services.sweep import sweep
 
     now = timezone.now()
@@ -643,6 +652,10 @@ def swept(explained: Explained) -> dict[str, float]:
     passed = time.perf_counter() - started
     handed, worked = worker_ran(TIMEOUTS_HANDED_OUT)
     overdue = Game.objects.filter(pk__in=chosen, status=Game.Status.ACTIVE, deadline__lte=later)
+    # Half a year on, the retention job's pass: the sent rows it deletes at most a pass.
+    started = time.perf_counter()
+    forgotten = explained("retention", forget_expired, now=later + timezone.timedelta(days=200))
+    retained = time.perf_counter() - started
     return {
         "sweep, none due (s)": idle,
         "sweep, 1% due (s)": passed,
@@ -650,6 +663,8 @@ def swept(explained: Explained) -> dict[str, float]:
         "timeouts handed to workers": handed,
         "their time in one worker (s)": worked,
         "overdue after both": overdue.count(),
+        "retention pass, 200 days on (s)": retained,
+        "sent rows deleted in it": forgotten["emails_deleted"] + forgotten["pushes_deleted"],
     }
 
 
@@ -659,6 +674,7 @@ def worker_ran(task: str) -> tuple[int, float]:
     took and the seconds they took."""
     from kombu.simple import SimpleQueue
 
+    import games.tasks  # noqa: F401  (registers the site's tasks, as a worker does)
     from azulsite.celery import app
 
     games, seconds = 0, 0.0
@@ -809,11 +825,11 @@ def table(results: dict[int, dict]) -> None:
     """One line a figure, one column a size, the largest size's over the smallest's."""
     sizes_run = sorted(results)
     names = [n for n in results[sizes_run[0]] if n != "seq scans"]
-    print(f"\n{'figure':40}" + "".join(f"{size:>14,}" for size in sizes_run) + f"{'ratio':>8}")
+    print(f"\n{'figure':40}" + "".join(f"{size:>16,}" for size in sizes_run) + f"{'ratio':>8}")
     for name in names:
         values = [results[size].get(name) for size in sizes_run]
         line = f"{name:40}" + "".join(
-            f"{value:>14.2f}" if isinstance(value, float) else f"{value!s:>14}" for value in values
+            f"{value:>16.2f}" if isinstance(value, float) else f"{value!s:>16}" for value in values
         )
         numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
         if len(numbers) == len(values) > 1 and numbers[0]:
