@@ -62,7 +62,14 @@ CLONE_BASE = 100_000_000
 APPENDED_BASE = 10**12
 CLONES_PER_STATEMENT = 40
 GAMES_PER_TOURNAMENT = 50
-WATCHED = ("games_game", "games_seat", "events_event", "games_outbox", "games_pushdelivery")
+WATCHED = (
+    "games_game",
+    "games_seat",
+    "events_event",
+    "games_outbox",
+    "games_pushdelivery",
+    "auth_user",
+)
 # Correspondence games have a clock: every game in play has a deadline for the sweep.
 TIME_CONTROL = {"kind": "per_move", "days": 3}
 SEQ_SCAN = re.compile(r"Seq Scan on (\w+)")
@@ -608,7 +615,8 @@ def pages(explained: Explained, tournament: int, times: int) -> dict[str, tuple[
         # Home sends a signed-in player to their lobby: a visitor's.
         "home": ("/", Client()),
         "leaderboard": ("/leaderboard/azul/",),
-        "archive search": (f"/archive/?player={viewer.username}&game=azul",),
+        # By the name the pages show (the pool's first names: "Pop 76").
+        "archive search": (f"/archive/?player={viewer.first_name}&game=azul",),
         "profile": (f"/players/{viewer.pk}/",),
         "tournament list": ("/tournaments/",),
         "tournament, 200 players": (f"/tournaments/{tournament}/",),
@@ -624,7 +632,10 @@ def pages(explained: Explained, tournament: int, times: int) -> dict[str, tuple[
 
 def swept(explained: Explained) -> dict[str, float]:
     """The minute sweep with nothing due, then with 1% of the games past their deadline
-    (the clones in play first, at random): seconds, and how many were due."""
+    (the clones in play first, at random), pass after pass with the workers' part between
+    them until none is left, and the retention job's pass half a year on: seconds, and
+    how many were due, handed out and left."""
+    from django.db import transaction
     from django.utils import timezone
 
     from games.models import Game
@@ -647,22 +658,31 @@ def swept(explained: Explained) -> dict[str, float]:
         .values_list("pk", flat=True)[:due]
     )
     Game.objects.filter(pk__in=chosen).update(deadline=later - timezone.timedelta(seconds=30))
-    started = time.perf_counter()
-    explained("sweep, 1% due", sweep, now=later)
-    passed = time.perf_counter() - started
-    handed, worked = worker_ran(TIMEOUTS_HANDED_OUT)
     overdue = Game.objects.filter(pk__in=chosen, status=Game.Status.ACTIVE, deadline__lte=later)
-    # Half a year on, the retention job's pass: the sent rows it deletes at most a pass.
-    started = time.perf_counter()
-    forgotten = explained("retention", forget_expired, now=later + timezone.timedelta(days=200))
-    retained = time.perf_counter() - started
+    # A pass a minute takes at most MAIL_SWEEP_BATCH games due, and the workers the games
+    # it hands them, until none is left.
+    passes, handed, worked = [], 0, 0.0
+    while overdue.exists() and len(passes) < 10:
+        started = time.perf_counter()
+        explained("sweep, 1% due", sweep, now=later)
+        passes.append(time.perf_counter() - started)
+        games, seconds = worker_ran(TIMEOUTS_HANDED_OUT)
+        handed, worked = handed + games, worked + seconds
+    # Half a year on, the retention job's pass (the sent rows it deletes at most in one),
+    # rolled back: the templates' rows are cloned again for a larger size.
+    with transaction.atomic():
+        started = time.perf_counter()
+        forgotten = explained("retention", forget_expired, now=later + timezone.timedelta(days=200))
+        retained = time.perf_counter() - started
+        transaction.set_rollback(True)
     return {
         "sweep, none due (s)": idle,
-        "sweep, 1% due (s)": passed,
+        "sweep, 1% due, longest pass (s)": max(passes),
         "due": len(chosen),
+        "passes": len(passes),
         "timeouts handed to workers": handed,
         "their time in one worker (s)": worked,
-        "overdue after both": overdue.count(),
+        "overdue after": overdue.count(),
         "retention pass, 200 days on (s)": retained,
         "sent rows deleted in it": forgotten["emails_deleted"] + forgotten["pushes_deleted"],
     }
