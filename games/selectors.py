@@ -218,12 +218,12 @@ def games_to_watch_first(user=None, count: int = GAMES_TO_WATCH) -> list[Game]:
     """The first ``count`` of ``games_to_watch``, for the lobby and home.
 
     The game row keeps no index on its last move (``Game.Meta``), so sorting every game in
-    play reads all of them (``docs/scale.md``). The games moved
-    last are the streams of the store's newest events (its primary key read backwards):
-    they are sorted instead, and the answer is the same whenever the last game kept moved
-    after the oldest of those events, as every game left out moved before it (events are
-    numbered in the order they are written). When it is not (a quiet site), every game in
-    play is sorted."""
+    play reads all of them (``docs/scale.md``). The games moved last are the streams of the
+    store's newest events (its primary key read backwards): they are sorted instead, and
+    the answer is the same whenever the last game kept moved no earlier than the oldest of
+    those events, as every game left out moved before it (events are numbered in the order
+    they are written; a tie to the microsecond, as the timeouts of one sweep have, may put
+    one game for another). When it is not (a quiet site), every game in play is sorted."""
     games = games_to_watch(user)
     newest = list(
         Event.objects.order_by("-pk").values_list("stream", "recorded_at")[:NEWEST_EVENTS]
@@ -235,7 +235,7 @@ def games_to_watch_first(user=None, count: int = GAMES_TO_WATCH) -> list[Game]:
     }
     first = list(games.filter(pk__in=ids)[:count])
     oldest = newest[-1][1] if newest else None
-    if len(first) == count and first[-1].last_move_at and first[-1].last_move_at > oldest:
+    if len(first) == count and first[-1].last_move_at and first[-1].last_move_at >= oldest:
         return first
     return list(games[:count])
 
