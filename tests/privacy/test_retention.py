@@ -176,12 +176,13 @@ def test_a_reply_to_an_email_whose_body_was_emptied_is_still_played(alice, bob, 
     assert game.last_seq > 0 and game.status == Game.Status.ACTIVE
 
 
-def test_sent_pushes_past_the_limit_lose_their_body(alice, bob, now):
+def pushes_sent(alice, bob, now, ages: tuple[int, int]) -> list[PushDelivery]:
+    """Two "your turn" pushes to Alice's device, sent ``ages`` days ago (keys 1 and 2)."""
     game = start_game(alice, bob)
     device = PushSubscription.objects.create(
         user=alice, endpoint="https://push.example/1", p256dh="k", auth="a"
     )
-    old, young = (
+    return [
         PushDelivery.objects.create(
             subscription=device,
             game=game,
@@ -190,9 +191,13 @@ def test_sent_pushes_past_the_limit_lose_their_body(alice, bob, now):
             payload={"seat": 0, "seq": key},
             created_at=days_ago(now, age),
             sent_at=days_ago(now, age),
-        )  # fmt: skip
-        for key, age in ((1, 91), (2, 89))
-    )
+        )
+        for key, age in zip((1, 2), ages, strict=True)
+    ]
+
+
+def test_sent_pushes_past_the_limit_lose_their_body(alice, bob, now):
+    old, young = pushes_sent(alice, bob, now, (91, 89))
     assert retention.forget_expired(now=now)["pushes_emptied"] == 1
     old.refresh_from_db()
     young.refresh_from_db()
@@ -228,22 +233,7 @@ def test_sent_emails_past_the_row_limit_go_but_those_of_a_game_in_play(alice, bo
 
 
 def test_sent_pushes_past_the_row_limit_are_deleted(alice, bob, now):
-    game = start_game(alice, bob)
-    device = PushSubscription.objects.create(
-        user=alice, endpoint="https://push.example/1", p256dh="k", auth="a"
-    )
-    old, young = (
-        PushDelivery.objects.create(
-            subscription=device,
-            game=game,
-            key=key,
-            kind=NoticeKind.YOUR_TURN,
-            payload={},
-            created_at=days_ago(now, age),
-            sent_at=days_ago(now, age),
-        )  # fmt: skip
-        for key, age in ((1, 181), (2, 179))
-    )
+    _old, young = pushes_sent(alice, bob, now, (181, 179))
     assert retention.forget_expired(now=now)["pushes_deleted"] == 1
     assert list(PushDelivery.objects.values_list("pk", flat=True)) == [young.pk]
 
