@@ -129,6 +129,9 @@ class Community:
         self.faults: dict[str, datetime] = {}
         # Who closed their account (issue 45), and how many emails they had had by then.
         self.closed: list[tuple[Person, int]] = []
+        # The emails to players of games still open or in play, by id: (game, player). Kept
+        # whatever their age, for the game's next emails to thread to (issue 44).
+        self.emails_of_games_going: dict[int, tuple[int, int]] = {}
 
     # --- running -------------------------------------------------------------------------
 
@@ -154,6 +157,12 @@ class Community:
                     MAIL_BOARD_PICTURES=False,
                     WEB_PUSH_ALLOWED_HOSTS=[f"127.0.0.1:{self.push.port}"],
                     ANALYSIS_SIMULATIONS=4,
+                    # Sent emails and pushes go within the two weeks (180 days on a site).
+                    RETENTION_DAYS={
+                        **settings.RETENTION_DAYS,
+                        "sent_bodies": 2,
+                        "sent_rows": 4,
+                    },
                     # Every timeout the sweep finds goes to the worker, a few a task (its
                     # own when the broker is down).
                     SWEEP_SECONDS=0,
@@ -358,6 +367,30 @@ class Community:
             if len(self.mail.to(address)) != emails:
                 self._fail(f"{person.name} closed their account, yet was emailed after")
         self.figures.checks["forgotten"] += len(self.closed)
+
+    def _check_emails_of_games_going(self) -> None:
+        """Old sent emails and pushes are deleted (retention, issue 44), but the emails of a
+        game still open or in play: none of those seen before is missing while its game is
+        (unless its player closed their account, which erases them)."""
+        going = (Game.Status.OPEN, Game.Status.ACTIVE)
+        seen = self.emails_of_games_going
+        kept = set(Outbox.objects.filter(pk__in=seen).values_list("pk", flat=True))
+        missing = {pk: seen[pk] for pk in set(seen) - kept}
+        status = dict(
+            Game.objects.filter(pk__in={game for game, _ in missing.values()}).values_list(
+                "pk", "status"
+            )
+        )
+        closed = {person.user.pk for person, _emails in self.closed}
+        for pk, (game, user) in sorted(missing.items())[:5]:
+            if status.get(game) in going and user not in closed:
+                self._fail(f"outbox {pk} of game {game}, still going, was deleted")
+        rows = Outbox.objects.filter(game__status__in=going, user__isnull=False)
+        self.emails_of_games_going = {
+            pk: (game, user) for pk, game, user in rows.values_list("pk", "game_id", "user_id")
+        }
+        written = Outbox.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        self.figures.checks["outbox rows gone"] = written - Outbox.objects.count()
 
     def _call(self, person: Person, method: str, url: str, data=None, *, page: bool = False):
         """A request through a real door; a 5xx (or an exception) is a failure."""
@@ -653,6 +686,7 @@ class Community:
         for row in pushes[:5]:
             self._fail(f"push {row.pk} ({row.kind}) due {row.due_at} not pushed")
         self._check_forgotten()
+        self._check_emails_of_games_going()
         overdue = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lt=now)
         for game in overdue[:5]:
             self._fail(f"game {game.pk}: its deadline {game.deadline} passed, no timeout applied")
