@@ -343,17 +343,20 @@ def turn_passed(
 ) -> Clock:
     """The turn goes from ``clock.turn`` to ``to``. The seat that had it keeps what is
     left and, when it was the seat that just moved (``mover``), gains the increment (never
-    above the cap) and takes up the hours it changed to during its turn; the seat now to
-    move gets its days (``per_move``: its days of playing hours), or, when the turn
-    came back because moves were ``voided`` (an undo, a takeback), gives back the increment
-    its voided move had earned, so moving and undoing gains no time."""
+    above the cap; nothing when an extension put it past the cap) and takes up the hours
+    it changed to during its turn; the seat now to move gets its days (``per_move``: its
+    days of playing hours), or, when the turn came back because moves were ``voided`` (an
+    undo, a takeback), gives back the increment its voided move had earned, so moving and
+    undoing gains no time."""
     clock = _hours_taken_up(settled(clock, at))
     control = clock.control
     banks, earned = clock.banks, clock.earned
     before = clock.turn
     if before is not None and control.kind == "bank" and before == mover:
         left = banks[before]
-        after = min(control.cap, left + control.increment)
+        # A bank already past the cap (an extension, a day granted) keeps it and gains
+        # nothing: the cap stops the increment, it takes no time away.
+        after = max(left, min(control.cap, left + control.increment))
         banks, earned = _with(banks, before, after), _with(earned, before, after - left)
     if to is not None:
         if control.kind == "per_move":

@@ -107,6 +107,21 @@ def test_a_bank_gains_the_increment_per_move_up_to_its_cap(alice, bob, smtp):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_day_granted_past_the_cap_is_kept_when_the_player_moves(alice, bob, smtp):
+    """A bank at its cap, a day granted on top by the opponent: the player's move keeps
+    that day and gains nothing more (it used to take the day away, and the move failed)."""
+    control = {"kind": "bank", "bank_hours": 20, "increment_hours": 12, "cap_hours": 20}
+    game = start_game(alice, bob, time_control=control)
+    player = player_to_move(game)
+    services.deadline_grant(game=game, user=opponent_of(game, player))
+    play_first_legal(game, player)
+    bank = SeatClock.objects.get(seat__game=game, seat__user=player).bank_seconds
+    assert 44 * 3600 - 60 < bank <= 44 * 3600, "20 hours, a few seconds used, a day granted"
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and player_to_move(game) != player
+
+
+@pytest.mark.django_db(transaction=True)
 def test_moving_and_taking_the_move_back_gains_no_time(alice, bob, smtp):
     control = {"kind": "bank", "bank_hours": 10, "increment_hours": 12, "cap_hours": 20}
     game = start_game(alice, bob, time_control=control)
