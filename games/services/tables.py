@@ -501,6 +501,8 @@ def game_cancel(*, game: Game, user) -> Game:
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "finished_at"])
     news.lobby_changed()
+    # Its own page too: whoever waits on it learns it will not start.
+    news.game_changed(game.pk)
     return game
 
 

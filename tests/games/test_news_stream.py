@@ -127,6 +127,21 @@ def test_a_move_is_published_once_committed(alice, bob):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_game_called_off_before_it_starts_is_published_to_its_page(alice):
+    """Whoever waits on an open game's page learns that its creator called it off (found
+    by the simulated community when a closed account cancelled its open games)."""
+    game = services.game_create(creator=alice, game="azul", players=2)
+    subscription = redis.Redis.from_url(settings.NEWS_REDIS_URL).pubsub(
+        ignore_subscribe_messages=True
+    )
+    subscription.subscribe(news.channel(news.game_topic(game.pk)))
+    assert subscription.get_message(timeout=0.2) is None
+    services.game_cancel(game=game, user=alice)
+    assert subscription.get_message(timeout=2) is not None
+    subscription.close()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_stream_server_tells_an_open_page_of_a_move_within_half_a_second(
     alice, bob, stream_server
 ):

@@ -520,7 +520,8 @@
       fetch(poll.getAttribute("data-url"), { credentials: "same-origin" })
         .then(function (r) { return r.ok ? r.json() : null; })
         .then(function (answer) {
-          if (answer && String(answer.last_seq) !== seq) { window.location.reload(); return; }
+          // Started (its first events), or called off by its creator.
+          if (answer && (String(answer.last_seq) !== seq || answer.status !== "open")) { window.location.reload(); return; }
           window.setTimeout(check, every);
         })
         .catch(function () { window.setTimeout(check, every * 2); });
