@@ -4,6 +4,7 @@ import logging
 from datetime import datetime
 
 from celery import shared_task
+from django.utils import timezone
 
 from games import services
 from games.mail import render
@@ -47,8 +48,11 @@ def plan_move(game_id: int) -> int:
 
 @shared_task
 def timeouts_handed_out(game_ids: list[int], now: str) -> int:
-    """Timeouts the minute sweep had no time for (``services.common.games_swept``)."""
-    return deadlines.timeouts_handed_out(game_ids=game_ids, now=datetime.fromisoformat(now))
+    """Timeouts the minute sweep had no time for (``services.common.games_swept``), at the
+    time the worker takes them (never before the sweep's): a game that moved on meanwhile
+    keeps its events in the order they happened."""
+    at = max(datetime.fromisoformat(now), timezone.now())
+    return deadlines.timeouts_handed_out(game_ids=game_ids, now=at)
 
 
 @shared_task
