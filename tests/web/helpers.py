@@ -50,3 +50,12 @@ def looked_at(page, url: str, shot: str, viewport: dict, shoot) -> None:
     shoot(page, shot)
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= viewport["width"], f"{url} scrolls sideways at {viewport['width']} px"
+
+
+def choose_its_colour(page) -> None:
+    """After a source is tapped on an Azul board: its first colour, when the page asks. A
+    factory of one colour is not asked about (its four tiles are taken at once), which the
+    first factory is in about one deal of 125."""
+    colours = page.locator('#choices button.choice[data-choice^="col:"]')
+    if colours.count():
+        colours.first.click()

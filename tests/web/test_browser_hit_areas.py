@@ -4,11 +4,10 @@ piece itself: targets do not overlap, and nothing lies over them. Then a Miyabi 
 on the board before it is placed."""
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games import repository, selectors, services
 from tests.conftest import make_user
-from tests.web.helpers import player_to_move, started_game
+from tests.web.helpers import choose_its_colour, player_to_move, started_game
 from tests.web.test_browser_pages import window_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -74,24 +73,11 @@ def tap(page, pick: str) -> None:
     page.locator(f'svg .pickable[data-pick="{pick}"]').click()
 
 
-def picked_a_colour(page, source: str, tries: int = 3) -> None:
-    """A factory tapped and its first colour chosen, until the board offers the places:
-    the board offers them once the page has taken the choice (a busy machine measured it a
-    moment before, and found no target yet), and on a loaded machine a tap made while the
-    page was still setting up was once lost (1 run of the suite in 2, never alone)."""
-    floor = 'svg .pickable[data-pick="line:floor"]'
-    for _ in range(tries - 1):
-        tap(page, source)
-        page.locator("#choices button.choice").first.click()
-        try:
-            page.wait_for_selector(floor, timeout=10_000)
-            return
-        except PlaywrightTimeout:
-            page.reload()
-            page.wait_for_selector("svg .pickable")
+def picked_a_colour(page, source: str) -> None:
+    """A factory tapped and its first colour chosen: the board offers the places."""
     tap(page, source)
-    page.locator("#choices button.choice").first.click()
-    page.wait_for_selector(floor)
+    choose_its_colour(page)
+    page.wait_for_selector('svg .pickable[data-pick="line:floor"]')
 
 
 def test_azul_sources_pattern_lines_and_floor_line_are_44_px_targets_on_a_phone(

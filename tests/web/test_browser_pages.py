@@ -11,7 +11,7 @@ from django.test import Client
 from games import repository, selectors, services
 from games.models import NoticeKind, Outbox
 from tests.conftest import make_user
-from tests.web.helpers import play_moves, player_to_move
+from tests.web.helpers import choose_its_colour, play_moves, player_to_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -211,7 +211,7 @@ def test_on_a_phone_confirm_is_in_view_after_choosing_a_target(windows, live_ser
     page = window_of(windows, live_server, mover, "phone")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.locator("#table-area .factory.pickable").first.click()
-    page.locator("#choices button.choice").first.click()
+    choose_its_colour(page)
     target = page.locator("figure.mine .pattern-line.pickable").last
     target.scroll_into_view_if_needed()
     target.click()
@@ -227,6 +227,25 @@ def test_on_a_phone_confirm_is_in_view_after_choosing_a_target(windows, live_ser
         confirm.click()
     assert repository.game_table(game).last_seq > before
     assert page.locator("#move-list li.latest").is_visible()
+
+
+def test_a_factory_of_one_colour_is_taken_without_asking_its_colour(windows, live_server):
+    """Four tiles of one colour: the tap takes them, and the lines are offered at once."""
+    alice, bob = make_user("alice"), make_user("bob")
+    for _ in range(400):
+        game = services.game_create(creator=alice, game="azul", players=2)
+        services.game_join(game=game, user=bob)
+        factories = repository.game_table(game).state.factories
+        one = next((i for i, f in enumerate(factories) if sum(map(bool, f)) == 1), None)
+        if one is not None:
+            break
+    assert one is not None, "no deal of 400 had a factory of one colour"
+    page = window_of(windows, live_server, player_to_move(game, alice, bob), "phone")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator(f'svg .pickable[data-pick="src:f{one}"]').click()
+    assert not page.locator('#choices button.choice[data-choice^="col:"]').count()
+    assert page.locator("figure.mine .pattern-line.pickable").count() >= 1
+    assert page.locator("#chosen").inner_text().startswith(f"factory {one + 1} → take 4")
 
 
 def test_board_pieces_are_reached_and_chosen_with_the_keyboard(windows, live_server, shoot):
