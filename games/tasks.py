@@ -10,6 +10,7 @@ from games import services
 from games.mail import render
 from games.mail import services as mail
 from games.services import data_export, deadlines
+from games.services.tournaments import rounds
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,12 @@ def timeouts_handed_out(game_ids: list[int], now: str) -> int:
     keeps its events in the order they happened."""
     at = max(datetime.fromisoformat(now), timezone.now())
     return deadlines.timeouts_handed_out(game_ids=game_ids, now=at)
+
+
+@shared_task
+def tournament_round_begin(tournament_id: int) -> bool:
+    """A paired round's games (queued when the change that paired it committed)."""
+    return rounds.round_begin(tournament_id)
 
 
 @shared_task

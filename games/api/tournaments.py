@@ -20,7 +20,8 @@ from rest_framework.response import Response
 from games import selectors, services
 from games.api.toolkit import MAX_SEQ, Api, errors, invalid_input, validated
 from games.registry import GAME_TYPES
-from games.tournaments.core import FORMATS, MOST_PLAYERS, MOST_ROUND_DAYS
+from games.tournaments.core import MOST_PLAYERS, MOST_ROUND_DAYS
+from games.tournaments.formats import FORMATS
 
 TOURNAMENT_ID = OpenApiParameter("tournament_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 

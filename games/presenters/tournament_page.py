@@ -105,6 +105,11 @@ def tournament_context(view: dict) -> dict:
         "standings": standings,
         "rounds": rounds,
         "players": players,
+        # A round paired whose games a worker is creating (a moment, after the write that
+        # paired it): the page says so and looks again shortly.
+        "round_being_set_up": view["status"] == Tournament.Status.RUNNING
+        and bool(rounds)
+        and any(not table["game"] for table in rounds[0]["tables"]),
     }
 
 

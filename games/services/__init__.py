@@ -19,8 +19,8 @@ input and call one of these.
 - ``push``: a player's devices for Web Push, and pushing one notice.
 - ``notices``: the notices the clock causes (reminders, warnings, digests), and each
   player's choice of channels; who is told what is ``games.notify``'s.
-- ``tournaments``: creating, joining, starting tournaments; each round's games; a
-  tournament game's end moving its tournament on (issue 31).
+- ``tournaments``: a package by job: entry, the organiser's acts, rounds, results, all
+  through its own write path (issue 31).
 - ``sweep``: the minute sweep, every periodic job in order.
 - ``common``: the write path they share; ``reactions``: the seam after every append (read
   model, ratings, notices…, in one ordered list); ``clocks``: the clock columns.
@@ -119,18 +119,24 @@ from games.services.tables import (
     validate_reminders,
     validate_time_control,
 )
-from games.services.tournaments import (
-    tournament_cancel,
+from games.services.tournaments.entry import (
     tournament_create,
     tournament_join,
-    tournament_pause,
-    tournament_reproject,
-    tournament_resume,
-    tournament_start,
     tournament_withdraw,
-    tournaments_deadlines_apply,
     tournaments_start_due,
 )
+from games.services.tournaments.organiser import (
+    tournament_cancel,
+    tournament_pause,
+    tournament_resume,
+    tournament_start,
+)
+from games.services.tournaments.rounds import (
+    round_begin,
+    tournaments_deadlines_apply,
+    tournaments_rounds_begin,
+)
+from games.services.tournaments.stream import tournament_reproject
 
 __all__ = [
     "CHAT_MAX_LENGTH",
@@ -213,6 +219,8 @@ __all__ = [
     "tournament_start",
     "tournament_withdraw",
     "tournaments_deadlines_apply",
+    "tournaments_rounds_begin",
+    "round_begin",
     "tournaments_start_due",
     "user_reinstate",
     "user_suspend",

@@ -54,7 +54,7 @@ from games.selectors import (
 from games.services.common import act, actor_of, locked_game
 from games.services.moves import seat_resign
 from games.services.tables import game_cancel, game_leave
-from games.services.tournaments import tournament_withdraw
+from games.services.tournaments.entry import tournament_withdraw
 
 ACCOUNT_STREAM = "account:{}"
 CLOSED = "account.Closed"

@@ -26,6 +26,7 @@ from games.services import clocks
 from games.services.analysis import analysis_request
 from games.services.plan_following import plans_followed
 from games.services.ratings import ratings_game_finished
+from games.services.tournaments.results import tournament_game_ended
 
 log = logging.getLogger(__name__)
 
@@ -195,14 +196,11 @@ def news_told(change: Change) -> None:
 
 
 def tournament_moved_on(change: Change) -> None:
-    """A tournament game that ended goes into its tournament, which starts its next round
-    when it was the round's last (issue 31)."""
+    """A tournament game that ended goes into its tournament, which pairs its next round
+    when it was the round's last (issue 31; the round's games are created after the
+    commit)."""
     if change.ended:
-        # Imported here: the tournament service creates the next round's games, and game
-        # creation runs these reactions.
-        from games.services.tournaments import tournament_game_ended
-
-        tournament_game_ended(change.game, now=change.now)
+        tournament_game_ended(change.game, change.after, now=change.now)
 
 
 def takeback_notices(change: Change) -> None:

@@ -29,8 +29,8 @@ from games.services import (
     notices,
     plans,
     retention,
-    tournaments,
 )
+from games.services.tournaments import entry, rounds
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +51,11 @@ JOBS: tuple[tuple[str, Job], ...] = (
     ("analyses_queued", analysis.analyses_sweep),
     ("timeouts", deadlines.timeouts_apply),
     # Entry windows that closed: started, or cancelled with too few players.
-    ("tournaments_started", tournaments.tournaments_start_due),
+    ("tournaments_started", entry.tournaments_start_due),
+    # Paired rounds whose games the task asked for did not create.
+    ("tournament_rounds_begun", rounds.tournaments_rounds_begin),
     # Rounds whose deadline passed: their games forfeited by the player to move.
-    ("tournament_rounds_ended", tournaments.tournaments_deadlines_apply),
+    ("tournament_rounds_ended", rounds.tournaments_deadlines_apply),
     ("warnings", notices.warnings_queue),
     ("reminders", notices.reminders_queue),
     ("digests", notices.digests_queue),

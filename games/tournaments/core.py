@@ -13,17 +13,15 @@ from typing import Any, assert_never
 
 from games.rules.common.codec import Codec
 from games.tournaments import pairing
+from games.tournaments.formats import FORMATS
+from games.tournaments.formats.base import KnockedOut
 from games.tournaments.standings import Result, Standing, default_points, standings, valid_places
 
 SWISS, ROUND_ROBIN, KNOCKOUT = "swiss", "round_robin", "knockout"
-FORMATS = (SWISS, ROUND_ROBIN, KNOCKOUT)
 PER_GAME = (2, 3, 4)
 # The most players one tournament takes (the pairing is measured for this many:
 # bench/tournaments.py).
 MOST_PLAYERS = 1000
-# Ruling (the rulebooks have no draws, but a shared victory is possible): in a knockout,
-# a game whose two players share the win sends the higher seed on.
-SHARED_WIN_ADVANCES_HIGHER_SEED = True
 # A player who times out of this many games in a row is withdrawn (issue 31).
 TIMEOUTS_TO_WITHDRAW = 2
 # The longest round deadline an organiser may set, in days.
@@ -78,24 +76,22 @@ def settings_checked(settings: Settings) -> Settings:
     """``settings`` with the defaults filled in (points, fewest players), or
     ``TournamentRefused`` saying which setting is wrong and what is accepted."""
     if settings.format not in FORMATS:
-        raise TournamentRefused("invalid_format", accepted=FORMATS)
+        raise TournamentRefused("invalid_format", accepted=tuple(FORMATS))
     if settings.per_game not in PER_GAME:
         raise TournamentRefused("invalid_per_game", accepted=PER_GAME)
-    if settings.format == KNOCKOUT and settings.per_game != 2:
-        raise TournamentRefused("knockout_for_two")
     settings = replace(settings, min_players=settings.min_players or settings.per_game)
     if not 2 <= settings.min_players <= settings.max_players <= MOST_PLAYERS:
         raise TournamentRefused("invalid_player_limits", most=MOST_PLAYERS)
     if settings.min_players < settings.per_game:
         raise TournamentRefused("too_few_for_a_table", per_game=settings.per_game)
-    if settings.format == SWISS and not 1 <= settings.rounds < settings.max_players:
-        raise TournamentRefused("invalid_rounds", most=settings.max_players - 1)
+    refused = FORMATS[settings.format].refusal(settings)
+    if refused is not None:
+        code, facts = refused
+        raise TournamentRefused(code, **facts)
     if not 0 <= settings.round_days <= MOST_ROUND_DAYS:
         raise TournamentRefused("invalid_round_days", most=MOST_ROUND_DAYS)
     if settings.invited and settings.public:
         raise TournamentRefused("invitations_need_invitation_only")
-    if settings.format != SWISS and settings.rounds:
-        raise TournamentRefused("rounds_for_swiss_only")
     points = settings.points or default_points(settings.per_game)
     descending = all(a >= b for a, b in zip(points, points[1:], strict=False))
     if len(points) != settings.per_game or not descending or points[-1] < 0:
@@ -574,8 +570,7 @@ def _start(state: Tournament) -> list[Event]:
     if state.status != REGISTRATION:
         raise TournamentRefused("registration_closed")
     active, settings = state.active(), state.settings
-    # Ruling: a Swiss of as many rounds as players would have to repeat pairings.
-    needed = max(settings.min_players, settings.rounds + 1 if settings.format == SWISS else 0)
+    needed = FORMATS[settings.format].needed(settings)
     if len(active) < needed:
         raise TournamentRefused("too_few_players", players=len(active), needed=needed)
     rating = {e.player: e.rating for e in state.entrants}
@@ -642,7 +637,7 @@ def _next_round(state: Tournament) -> list[Event]:
     or a walkover) is over at once and the one after it follows."""
     events: list[Event] = []
     while True:
-        paired = _pairing(state) if len(state.active()) >= 2 else None
+        paired = _pairing(state)
         if paired is None:
             ranking = tuple(standing.player for standing in state.standings())
             events.append(TournamentFinished(ranking))
@@ -671,93 +666,14 @@ def _seated(state: Tournament, tables: tuple[tuple[int, ...], ...]) -> tuple[tup
 
 
 def _pairing(state: Tournament) -> pairing.Round | None:
-    """The next round's tables and byes, or None when the tournament is over."""
-    settings, number = state.settings, state.round + 1
-    active = state.active()
-    if settings.format == SWISS:
-        if number > settings.rounds:
-            return None
-        return _swiss(state, active)
-    if settings.format == ROUND_ROBIN:
-        schedule = pairing.round_robin_schedule(state.seeds, settings.per_game)
-        if number > len(schedule):
-            return None
-        return _without_withdrawn(schedule[number - 1], set(active))
-    seeds = {player: index for index, player in enumerate(state.seeds, start=1)}
-    alive = set(active) - set(knocked_out(state))
-    if len(alive) < 2:
+    """The next round's tables and byes (by the tournament's format), or None when the
+    tournament is over."""
+    if len(state.active()) < 2:
         return None
-    return pairing.knockout_round(seeds, alive, number)
-
-
-def _swiss(state: Tournament, active: tuple[int, ...]) -> pairing.Round:
-    ranked = [s.player for s in state.standings() if s.player in set(active)]
-    per_game, met = state.settings.per_game, state.met()
-    if per_game > 2:
-        return pairing.Round(pairing.swiss_groups(ranked, per_game, met))
-    byes: tuple[int, ...] = ()
-    if len(ranked) % 2:
-        had = {bye.player for bye in state.byes}
-        # The lowest-ranked player without a bye yet; if everyone has had one, the
-        # lowest-ranked sits out with nothing (a bye is once per player).
-        eligible = [player for player in ranked if player not in had]
-        sitting = eligible[-1] if eligible else ranked[-1]
-        ranked.remove(sitting)
-        byes = (sitting,) if eligible else ()
-    points = {s.player: s.points for s in state.standings()}
-    return pairing.Round(pairing.swiss_pairs(ranked, points, met), byes)
-
-
-def _without_withdrawn(scheduled: pairing.Round, active: set[int]) -> pairing.Round:
-    """A scheduled round without the withdrawn: one left alone at a table has a walkover."""
-    tables, walkovers = [], []
-    for table in scheduled.tables:
-        staying = tuple(player for player in table if player in active)
-        if len(staying) >= 2:
-            tables.append(staying)
-        elif staying:
-            walkovers.append(staying[0])
-    byes = tuple(player for player in scheduled.byes if player in active)
-    return pairing.Round(tuple(tables), byes, tuple(walkovers))
-
-
-@dataclass(frozen=True)
-class KnockedOut:
-    """A knockout's player who lost a game: the round they lost it in and the places they
-    finish in, level with everyone out in that round (``first`` to ``last``)."""
-
-    round: int
-    first: int
-    last: int
-
-    @property
-    def places(self) -> str:
-        """The places as one reads them: one place, or a range for a place shared."""
-        return str(self.first) if self.first == self.last else f"{self.first}–{self.last}"
+    return FORMATS[state.settings.format].pairing(state)
 
 
 def knocked_out(state: Tournament) -> dict[int, KnockedOut]:
-    """In a knockout, every player who lost a game, with their final places: behind all who
-    went further (still in, or out in a later round), level with the others out in the
-    same round. Nothing in other formats."""
-    if state.settings.format != KNOCKOUT:
-        return {}
-    seeds = {player: index for index, player in enumerate(state.seeds, start=1)}
-    out_in = {
-        _loser(table, seeds): table.round for table in state.tables if table.result is not None
-    }
-    still_in = [player for player in state.active() if player not in out_in]
-    exits = {}
-    for player, number in out_in.items():
-        further = len(still_in) + sum(later > number for later in out_in.values())
-        level = sum(same == number for same in out_in.values())
-        exits[player] = KnockedOut(number, further + 1, further + level)
-    return exits
-
-
-def _loser(table: Table, seeds: dict[int, int]) -> int:
-    """The player a finished knockout game sends out."""
-    (a, b), (place_a, place_b) = table.players, table.result.places
-    if place_a == place_b and SHARED_WIN_ADVANCES_HIGHER_SEED:
-        return a if seeds[a] > seeds[b] else b
-    return a if place_a > place_b else b
+    """Every player out of the tournament by a game they lost (a knockout's), with their
+    final places: nobody in other formats."""
+    return FORMATS[state.settings.format].knocked_out(state)

@@ -6,7 +6,7 @@ import pytest
 
 from games.models import Game
 from tests.games.api_helpers import client_for, moderator_user, post
-from tests.tournaments.test_services import players
+from tests.tournaments.test_services import players, rounds_begun
 
 pytestmark = pytest.mark.django_db
 
@@ -33,6 +33,7 @@ def test_a_tournament_is_created_joined_started_and_shows_its_standings():
     started = post(client_for(alice), path + "start/").json()
     assert started["status"] == "running" and started["current_round"] == 1
     assert [len(t["players"]) for t in started["rounds"][0]["tables"]] == [2, 2]
+    rounds_begun()
     mine = client_for(bob).get(path).json()
     assert mine["my_game"] == mine["rounds"][0]["tables"][0]["game"]
     assert Game.objects.get(pk=mine["my_game"]).status == Game.Status.ACTIVE

@@ -10,7 +10,13 @@ from django.test import Client
 from games import selectors, services
 from games.models import Game, PlayerSettings, Rating, Tournament, TournamentSnapshot
 from games.tournaments import storage
-from tests.tournaments.test_services import finish_round, opened, players
+from tests.tournaments.test_services import (
+    finish_round,
+    opened,
+    organiser_starts,
+    players,
+    rounds_begun,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +35,7 @@ def test_the_list_shows_open_running_and_finished_tournaments_and_the_menu_links
     assert 'id="tournaments-link"' in page.content.decode()
     assert "Autumn cup" in page.content.decode()
     assert "Autumn cup" not in Client().get("/tournaments/?status=running").content.decode()
-    services.tournament_start(tournament=tournament, user=alice)
+    organiser_starts(tournament, alice)
     assert "Autumn cup" in Client().get("/tournaments/?status=running").content.decode()
     finish_round(tournament)
     assert "Autumn cup" in Client().get("/tournaments/?status=finished").content.decode()
@@ -43,6 +49,7 @@ def test_a_player_joins_sees_their_game_highlighted_and_the_standings():
     assert f'action="/tournaments/{tournament.pk}/join/"' in page
     assert signed_in(dan).post(path + "join/").status_code == 302
     assert signed_in(alice).post(path + "start/").status_code == 302
+    rounds_begun()
     page = signed_in(bob).get(path).content.decode()
     assert 'id="my-game"' in page
     assert "Buchholz" in page and "Sonneborn–Berger" in page
@@ -160,7 +167,7 @@ def test_an_open_tournament_calls_a_signed_in_newcomer_to_join_at_the_top():
 def test_the_list_opens_on_the_running_tournaments_the_viewer_plays_in():
     alice, bob, carol, dan = players(4)
     running = opened([alice, bob, carol], format="swiss", per_game=2, rounds=2)
-    services.tournament_start(tournament=running, user=alice)
+    organiser_starts(running, alice)
     services.tournament_create(
         organiser=dan, name="Winter cup", format="swiss", game="azul", per_game=2, rounds=1
     )
@@ -179,7 +186,7 @@ def test_the_list_opens_on_the_running_tournaments_the_viewer_plays_in():
 def test_a_player_knocked_out_reads_on_the_page_that_they_are_out_and_their_places():
     people = players(8)
     tournament = opened(people, format="knockout", per_game=2)
-    services.tournament_start(tournament=tournament, user=people[0])
+    organiser_starts(tournament, people[0])
     finish_round(tournament)
     path = f"/tournaments/{tournament.pk}/"
     out = signed_in(people[7]).get(path).content.decode()
@@ -211,7 +218,7 @@ def test_the_page_shows_the_same_standings_folded_from_a_snapshot(monkeypatch):
     monkeypatch.setattr(storage, "SNAPSHOT_EVERY", 5)
     people = players(6)
     tournament = opened(people, format="swiss", per_game=2, rounds=3)
-    services.tournament_start(tournament=tournament, user=people[0])
+    organiser_starts(tournament, people[0])
     finish_round(tournament)
     finish_round(tournament)
     tournament.refresh_from_db()

@@ -14,7 +14,13 @@ from games.models import Game, Tournament
 from games.selectors import tournament_state
 from tests.games.api_helpers import client_for, moderator_user, post
 from tests.tournaments.test_pages import signed_in
-from tests.tournaments.test_services import finish_round, opened, players, running_games
+from tests.tournaments.test_services import (
+    finish_round,
+    opened,
+    organiser_starts,
+    players,
+    running_games,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +28,7 @@ pytestmark = pytest.mark.django_db
 def started(count: int = 4, **settings) -> tuple[Tournament, list]:
     users = players(count)
     tournament = opened(users, format="swiss", per_game=2, rounds=2, **settings)
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     return tournament, users
 
 

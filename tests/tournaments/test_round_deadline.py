@@ -15,7 +15,7 @@ from games.selectors import tournament_state
 from tests.games.api_helpers import client_for, post
 from tests.games.helpers import every_player_moved
 from tests.tournaments.test_api import SWISS
-from tests.tournaments.test_services import opened, players, running_games
+from tests.tournaments.test_services import opened, organiser_starts, players, running_games
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def test_when_the_round_deadline_passes_the_player_to_move_forfeits_and_the_next_round_starts():
     users = players(4)
     tournament = opened(users, format="swiss", per_game=2, rounds=2, round_days=3)
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     games = running_games(tournament)
     for game in games:
         every_player_moved(game)
@@ -58,7 +58,7 @@ def test_when_the_round_deadline_passes_the_player_to_move_forfeits_and_the_next
 def test_the_deadline_is_shown_on_the_page_and_in_the_api(client):
     users = players(2)
     tournament = opened(users, format="round_robin", per_game=2, round_days=2)
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     client.force_login(users[1])
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "This round ends on" in page
@@ -80,7 +80,7 @@ def test_days_per_round_out_of_range_are_refused_saying_what_is_accepted():
 def test_at_a_table_of_three_the_players_to_move_forfeit_until_one_is_left():
     users = players(3)
     tournament = opened(users, format="round_robin", per_game=3, round_days=1)
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     (game,) = running_games(tournament)
     every_player_moved(game)
     game.refresh_from_db()

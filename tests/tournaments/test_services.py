@@ -49,7 +49,22 @@ def opened(users: list, **settings) -> Tournament:
     return tournament
 
 
+def rounds_begun() -> None:
+    """A paired round's games begin, as the worker begins them once the write that paired
+    the round commits: here, where no worker runs and no test's write commits, by the
+    sweep's part (``rounds.tournaments_rounds_begin``)."""
+    services.tournaments_rounds_begin(now=timezone.now())
+
+
+def organiser_starts(tournament: Tournament, user) -> None:
+    """The organiser starts the tournament, and its first round's games begin."""
+    services.tournament_start(tournament=tournament, user=user)
+    rounds_begun()
+
+
 def running_games(tournament: Tournament) -> list[Game]:
+    """The tournament's games in play, once the worker has begun a round paired since."""
+    rounds_begun()
     return list(
         Game.objects.filter(
             tournament_table__tournament=tournament, status=Game.Status.ACTIVE
@@ -70,6 +85,7 @@ def finish_round(tournament: Tournament, *, skip=()) -> None:
             game.refresh_from_db()
             if game.status == Game.Status.ACTIVE:
                 services.game_resign(game=game, user=seat.user)
+    rounds_begun()
 
 
 def play_out(tournament: Tournament) -> core.Tournament:
@@ -96,7 +112,7 @@ def test_an_eight_player_swiss_of_three_rounds_runs_to_the_end_by_itself():
     tournament = opened(
         users, format="swiss", per_game=2, rounds=3, time_control={"kind": "per_move", "days": 3}
     )
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
     first = running_games(tournament)
@@ -122,7 +138,7 @@ def test_an_eight_player_swiss_of_three_rounds_runs_to_the_end_by_itself():
 def test_a_nine_player_swiss_for_three_seats_plays_three_tables_a_round():
     users = players(9)
     tournament = opened(users, format="swiss", per_game=3, rounds=2)
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     assert [g.players for g in running_games(tournament)] == [3, 3, 3]
     state = play_out(tournament)
     assert tournament.status == Tournament.Status.FINISHED
@@ -138,7 +154,7 @@ def test_a_nine_player_swiss_for_three_seats_plays_three_tables_a_round():
 def test_a_six_player_round_robin_plays_fifteen_games():
     users = players(6)
     tournament = opened(users, format="round_robin", per_game=2)
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     state = play_out(tournament)
     assert state.status == core.FINISHED and state.round == 5
     assert len(state.tables) == 15
@@ -148,7 +164,7 @@ def test_a_six_player_round_robin_plays_fifteen_games():
 def test_an_eight_player_knockout_crowns_the_top_seed_in_seven_games():
     users = players(8)
     tournament = opened(users, format="knockout", per_game=2)
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     state = play_out(tournament)
     assert [len(state.round_tables(r)) for r in (1, 2, 3)] == [4, 2, 1]
     assert ranking_names(state)[:2] == ["Player1", "Player2"]
@@ -157,7 +173,7 @@ def test_an_eight_player_knockout_crowns_the_top_seed_in_seven_games():
 def test_a_withdrawal_resigns_the_game_in_play_and_later_rounds_give_a_bye():
     users = players(4)
     tournament = opened(users, format="swiss", per_game=2, rounds=3)
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     # Player 1 (top seed) withdraws during round 1: Player 2 wins that game.
     services.tournament_withdraw(tournament=tournament, user=users[0])
     finish_round(tournament)
@@ -174,7 +190,7 @@ def test_a_player_who_times_out_of_two_games_in_a_row_is_withdrawn():
     tournament = opened(
         users, format="swiss", per_game=2, rounds=3, time_control={"kind": "per_move", "days": 1}
     )
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     absent = users[3]
     for _round in (1, 2):
         for game in running_games(tournament):
@@ -207,7 +223,7 @@ def test_refusals_say_who_may_do_what():
         services.tournament_join(tournament=tournament, user=users[1])
     assert twice.value.code == "already_registered"
     with pytest.raises(Forbidden) as outsider:
-        services.tournament_start(tournament=tournament, user=users[2])
+        organiser_starts(tournament, users[2])
     assert outsider.value.code == "not_organiser"
     with pytest.raises(Forbidden):
         services.tournament_withdraw(tournament=tournament, user=users[2], player=users[1])
@@ -228,7 +244,7 @@ def test_the_sweep_starts_a_tournament_whose_entry_window_closed_or_cancels_it()
 def test_the_read_model_is_rebuilt_from_the_events():
     users = players(4)
     tournament = opened(users, format="knockout", per_game=2)
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     finish_round(tournament)
     tournament.refresh_from_db()
     columns = ("status", "current_round", "players", "last_seq", "started_at")
@@ -247,7 +263,7 @@ def test_a_resignation_before_every_player_moved_aborts_the_game_but_loses_the_t
     tournament = opened(
         users, format="swiss", per_game=2, rounds=1, time_control={"kind": "per_move", "days": 3}
     )
-    services.tournament_start(tournament=tournament, user=users[0])
+    organiser_starts(tournament, users[0])
     (game,) = running_games(tournament)
     services.game_resign(game=game, user=users[1])
 

@@ -1,0 +1,90 @@
+"""A tournament's write path, the same as a game's (``services.common.act``): the row
+locked (one writer per tournament at a time), the pure decider's decision
+(``games.tournaments.core``) appended to the stream ``tournament:<id>``, folded, and the
+change handed to the tournament's reactions (``reactions.REACTIONS``), in the caller's
+transaction."""
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from events import store
+from games.models import Tournament, TournamentSnapshot
+from games.selectors import TOURNAMENT_NAMESPACE, tournament_get, tournament_state
+from games.services.tournaments.reactions import (
+    REACTIONS,
+    TournamentChange,
+    project,
+    snapshot_write,
+)
+from games.services.tournaments.refusals import refusal
+from games.tournaments import core
+from games.tournaments import storage as snapshots
+
+
+def locked_tournament(tournament: Tournament | int) -> Tournament:
+    """The tournament row, locked until the transaction ends."""
+    pk = tournament.pk if isinstance(tournament, Tournament) else tournament
+    # Not found: the reader's answer (``NotFound`` naming the number).
+    return Tournament.objects.select_for_update().filter(pk=pk).first() or tournament_get(pk)
+
+
+def tournament_act(
+    tournament: Tournament,
+    command: core.Command,
+    *,
+    actor: str,
+    now: datetime,
+    state: core.Tournament | None = None,
+) -> TournamentChange:
+    """Decide ``command`` on the tournament (its ``state`` as the caller read it, else
+    folded from its stream), append the events it causes at ``now``, and run the
+    reactions over the change. Raises the service error of a refusal."""
+    before = state if state is not None else tournament_state(tournament)
+    try:
+        events = core.decide(before, command)
+    except core.TournamentRefused as error:
+        raise refusal(error) from None
+    after = before
+    for event in events:
+        after = core.evolve(after, event)
+    seq = tournament.last_seq
+    # Recorded at ``now``: the row's times are the events' (``tournament_reproject``).
+    store.append(
+        tournament.stream, seq, [_encoded(e) for e in events], actor=actor, recorded_at=now
+    )
+    tournament.last_seq += len(events)
+    change = TournamentChange(tournament, before, after, tuple(events), seq, now)
+    for reaction in REACTIONS:
+        reaction(change)
+    return change
+
+
+def _encoded(event: core.Event) -> store.NewEvent:
+    data = core.CODEC.encode(event)
+    name, version = data.pop("type"), data.pop("version")
+    return store.NewEvent(f"{TOURNAMENT_NAMESPACE}.{name}", data, version)
+
+
+@transaction.atomic
+def tournament_reproject(*, tournament: Tournament) -> bool:
+    """The row rebuilt from the tournament's events (``manage.py rebuild_projections``):
+    status, round, players, last seq, and when it started and ended (the times of those
+    events), and its snapshot written anew from them; whether the row had drifted."""
+    tournament = locked_tournament(tournament)
+    TournamentSnapshot.objects.filter(tournament=tournament).delete()
+    events = store.load(tournament.stream)
+    columns = ("status", "current_round", "players", "last_seq", "started_at", "finished_at")
+    before = [getattr(tournament, column) for column in columns]
+    when = {event.type: event.recorded_at for event in events}
+    tournament.started_at = when.get(f"{TOURNAMENT_NAMESPACE}.TournamentStarted")
+    tournament.finished_at = when.get(f"{TOURNAMENT_NAMESPACE}.TournamentFinished") or when.get(
+        f"{TOURNAMENT_NAMESPACE}.TournamentCancelled"
+    )
+    tournament.last_seq = events[-1].seq if events else 0
+    state = tournament_state(tournament)
+    if tournament.last_seq >= snapshots.SNAPSHOT_EVERY:
+        snapshot_write(tournament, state)
+    project(tournament, state, now=timezone.now())
+    return [getattr(tournament, column) for column in columns] != before
