@@ -24,7 +24,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from azulsite.celery import send_quickly
-from games import bots, notify
+from games import bots
 from games import table as tbl
 from games.models import BotLevel, Game, Seat
 from games.repository import game_table
@@ -72,22 +72,17 @@ def _owed(game: Game | None, now: datetime) -> _Owed | None:
 def bot_move(*, game_id: int, now: datetime | None = None) -> int:
     """Play what bots owe in the game now, while they owe it: bot seats' moves, and the
     whole turn of a seat whose time ran out (timeout policy ``bot``; its player is told, as
-    for every timeout). After ``BOT_TASK_SECONDS`` a new task is asked to go on. Returns the
-    moves played."""
+    for every timeout: the reaction ``timeout_notices``). After ``BOT_TASK_SECONDS`` a new
+    task is asked to go on. Returns the moves played."""
     began = time.monotonic()
-    count, seat, played = 0, None, []
+    count = 0
     while (owed := _owed(_read(game_id), now or timezone.now())) is not None:
         if count and time.monotonic() - began > settings.BOT_TASK_SECONDS:
             if not send_quickly("games.tasks.bot_move", [game_id]):
                 log.warning("game %s: broker unreachable; the sweep will play on", game_id)
             break
-        if seat is None or owed.seat.position != seat.position:
-            # The moves of one seat's turn, for the notice of a timeout.
-            seat, played = owed.seat, []
-        move = _play(game_id, owed, now, played)
-        if move is None:
+        if _play(game_id, owed, now) is None:
             break
-        played.append(move)
         count += 1
     return count
 
@@ -96,7 +91,7 @@ def _read(game_id: int) -> Game | None:
     return Game.objects.filter(pk=game_id).prefetch_related("seats").first()
 
 
-def _play(game_id: int, owed: _Owed, now: datetime | None, played: list[str]) -> str | None:
+def _play(game_id: int, owed: _Owed, now: datetime | None) -> str | None:
     """Decide outside the lock, then submit under it with the seq read; read again after a
     stale seq. The move played (notation), or ``None`` when nothing is owed any more."""
     for _ in range(STALE_TRIES):
@@ -113,20 +108,20 @@ def _play(game_id: int, owed: _Owed, now: datetime | None, played: list[str]) ->
             budget_seconds=settings.BOT_HARD_SECONDS,
         )
         move = table.engine.format(command)
-        if _submit(game, table, owed, command, now, [*played, move]):
+        if _submit(game, table, owed, command, now):
             return move
     log.warning("game %s: the bot's move kept going stale; the sweep will retry", game_id)
     return None
 
 
 @transaction.atomic
-def _submit(game: Game, table: tbl.Table, owed: _Owed, command, now, played: list[str]) -> bool:
+def _submit(game: Game, table: tbl.Table, owed: _Owed, command, now) -> bool:
     """Lock the game and play ``command`` if nobody acted since ``table`` was read."""
     game = locked_game(game)
     if game.last_seq != table.last_seq:
         return False
     reason = tbl.TIME_RAN_OUT if owed.auto == "timeout" else ""
-    after, _ = act(
+    act(
         game,
         tbl.Play(owed.seat.position, command, owed.auto),
         actor=bot_actor(owed.level),
@@ -135,8 +130,6 @@ def _submit(game: Game, table: tbl.Table, owed: _Owed, command, now, played: lis
         at=now,
         plays_on=True,
     )
-    if owed.auto == "timeout" and after.to_move() != owed.seat.position:
-        notify.timed_out(game, owed.seat, moves=played)
     return True
 
 

@@ -134,9 +134,7 @@ def _leave_game(game_id: int, user) -> None:
     if game.status != Game.Status.ACTIVE or seat is None:
         return
     if game.timeout_policy == Game.TimeoutPolicy.BOT and game.timeout_bot:
-        seat.user, seat.bot = None, game.timeout_bot
         act(game, tbl.ReplaceSeat(seat.position, bot_actor(game.timeout_bot)), actor=actor_of(user))
-        seat.save(update_fields=["user", "bot"])
         return
     seat_resign(game, seat, actor=actor_of(user))
 

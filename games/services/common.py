@@ -180,6 +180,7 @@ def act(
         at,
         voided=voided,
         computers_played_on=plays_on,
+        reason=reason,
     )
     with writes_together():
         react(change)

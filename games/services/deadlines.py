@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import notify
 from games import table as tbl
 from games.errors import Conflict
 from games.models import Game, PlayerSettings, Seat
@@ -82,15 +81,14 @@ def game_timeout(*, game_id: int, now: datetime) -> bool:
             table=table,
             at=now,
         )
-    notify.timed_out(game, seat, moves=played)
     return True
 
 
 def seat_forfeits(game: Game, seat: Seat, *, now: datetime) -> bool:
     """The time-out policy ``forfeit``: ``seat`` (the one to move, its time run out)
-    resigns and its player is told. In the game's transaction, the game locked."""
+    resigns (its player is told: the reaction ``timeout_notices``). In the game's
+    transaction, the game locked."""
     seat_resign(game, seat, actor="system", reason=tbl.TIME_RAN_OUT, at=now)
-    notify.timed_out(game, seat, moves=[])
     return True
 
 

@@ -127,10 +127,10 @@ def hours_follow_zone(*, user, now: datetime | None = None) -> int:
             playing_hours__isnull=False,
         )
         .order_by("game_id")
-        .values_list("pk", "game_id", "position", "playing_hours")
+        .values_list("game_id", "position", "playing_hours")
     )
     told = 0
-    for pk, game_id, position, hours in list(seats):
+    for game_id, position, hours in list(seats):
         moved = {**hours, "zone": prefs.time_zone or "UTC"}
         if moved == hours:
             continue
@@ -138,6 +138,5 @@ def hours_follow_zone(*, user, now: datetime | None = None) -> int:
         _table, written = act(
             game, tbl.ChangeHours(position, PlayingHours(**moved)), actor=actor_of(user), at=now
         )
-        Seat.objects.filter(pk=pk).update(playing_hours=moved)
         told += bool(written)
     return told

@@ -98,12 +98,10 @@ def _seat_to_replace(game: Game, seat: int):
 def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user) -> Game:
     """Someone else takes over a seat (e.g. for a player who vanished)."""
     game, actor = _moderating(game, moderator, reason)
-    replaced = _seat_to_replace(game, seat)
+    _seat_to_replace(game, seat)
     hours = hours_for_seat(game, user, None)
     replace = tbl.ReplaceSeat(seat, actor_of(user), PlayingHours(**hours) if hours else None)
     act(game, replace, actor=actor, reason=sealed(game, reason))
-    replaced.user, replaced.playing_hours = user, hours
-    replaced.save(update_fields=["user", "playing_hours"])
     return game
 
 
@@ -113,11 +111,8 @@ def moderate_replace_seat_bot(*, game: Game, moderator, reason: str, seat: int, 
     vanished; it plays the seat's turns from then on."""
     game, actor = _moderating(game, moderator, reason)
     level = validate_bot_level(level)
-    replaced = _seat_to_replace(game, seat)
-    # Seated before the act, so that the read model saved by it queues the bot's turn.
-    replaced.user, replaced.bot = None, level
+    _seat_to_replace(game, seat)
     act(game, tbl.ReplaceSeat(seat, bot_actor(level)), actor=actor, reason=sealed(game, reason))
-    replaced.save(update_fields=["user", "bot"])
     return game
 
 

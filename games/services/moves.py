@@ -218,5 +218,3 @@ def seat_resign(game: Game, seat: Seat, *, actor: str, reason: str = "", at=None
     """The seat resigns (a player's choice, or a forfeit on timeout at ``at``). For
     services only: the caller holds the game's lock."""
     act(game, tbl.Resign(seat.position), actor=actor, reason=reason, at=at)
-    seat.status = Seat.Status.RESIGNED
-    seat.save(update_fields=["status"])

@@ -10,7 +10,7 @@ players, conditional moves, notices)."""
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from functools import partial
 
@@ -21,7 +21,7 @@ from games import news, notify
 from games import table as tbl
 from games.models import Game, NoticeKind, Seat
 from games.prepared import save_fields
-from games.selectors import bot_seat_to_move
+from games.selectors import BOT_ACTOR_PREFIX, bot_seat_to_move
 from games.services import clocks
 from games.services.analysis import analysis_request
 from games.services.plan_following import plans_followed
@@ -37,8 +37,9 @@ class Change:
     ``after`` it, the events ``appended`` (as the table reads them), the moves ``voided``
     (the steps after that seq, by an undo, a takeback or a revert), ``by`` whom (the id of
     the person whose act it was, who is looking at its result; ``None`` for the system, a
-    computer player or the sweep) and when (``now``); ``computers_played_on``: the write is a
-    computer player's in a task that goes on while computers are to move."""
+    computer player or the sweep), when (``now``) and why (``reason``: ``TIME_RAN_OUT`` for
+    what a time-out policy did); ``computers_played_on``: the write is a computer player's
+    in a task that goes on while computers are to move."""
 
     game: Game
     before: tbl.Table
@@ -48,6 +49,7 @@ class Change:
     now: datetime
     voided: int | None = None
     computers_played_on: bool = False
+    reason: str = ""
 
     @property
     def started(self) -> bool:
@@ -107,6 +109,35 @@ def project(game: Game, table: tbl.Table, *, before: tbl.Table | None, now: date
         game.finished_at = now
     clocks.project(game, table.clock, before=before.clock if before else None, now=now)
     save_fields(game, PROJECTED)
+
+
+def seat_rows(change: Change) -> None:
+    """The seats' rows from what the change did to them: a seat that resigned (or forfeited,
+    or whose resignation a revert took back), a seat given to another player or to a
+    computer player, a seat's new playing hours."""
+    events = (tbl.SeatReplaced, tbl.HoursChanged)
+    resigned = change.after.resigned ^ change.before.resigned
+    if not resigned and not any(change.events(kind) for kind in events):
+        return
+    seats = {seat.position: seat for seat in change.game.seats.all()}
+    for position in resigned:
+        seat = seats[position]
+        seat.status = (
+            Seat.Status.RESIGNED if position in change.after.resigned else Seat.Status.JOINED
+        )
+        seat.save(update_fields=["status"])
+    for replaced in change.events(tbl.SeatReplaced):
+        seat = seats[replaced.seat]
+        if replaced.by.startswith(BOT_ACTOR_PREFIX):
+            seat.user, seat.bot = None, replaced.by.removeprefix(BOT_ACTOR_PREFIX)
+        else:
+            seat.user_id = int(replaced.by.partition(":")[2])
+            seat.playing_hours = asdict(replaced.hours) if replaced.hours else None
+        seat.save(update_fields=["user", "bot", "playing_hours"])
+    for changed in change.events(tbl.HoursChanged):
+        seat = seats[changed.seat]
+        seat.playing_hours = asdict(changed.hours)
+        seat.save(update_fields=["playing_hours"])
 
 
 def _last_step(table: tbl.Table) -> tuple[int, int] | None:
@@ -187,6 +218,26 @@ def game_notices(change: Change) -> None:
             notify.your_turn(game, game.last_seq, seat, now=change.now)
 
 
+def timeout_notices(change: Change) -> None:
+    """A seat whose time ran out, once the time-out policy is done with its turn: its player
+    is told what was done (the moves played for them, or the forfeit)."""
+    if change.reason != tbl.TIME_RAN_OUT:
+        return
+    seats = {seat.position: seat for seat in change.game.seats.all()}
+    for forfeit in change.events(tbl.Resigned):
+        notify.timed_out(change.game, seats[forfeit.seat], moves=[])
+    after, since = change.after, change.before.last_seq
+    played = [step for step in after.steps if step.seq > since and step.auto == "timeout"]
+    if not played or after.to_move() == played[-1].seat:
+        return
+    seat, turn = played[-1].seat, []
+    for step in reversed(after.steps[: after.steps.index(played[-1]) + 1]):
+        if step.seat != seat or step.auto != "timeout":
+            break
+        turn.insert(0, step.move)
+    notify.timed_out(change.game, seats[seat], moves=turn)
+
+
 def news_told(change: Change) -> None:
     """Open pages of the game hear of the change once it is committed (issue 42); the
     lobby too when the game began or ended."""
@@ -218,7 +269,7 @@ Reaction = Callable[[Change], None]
 
 # What the game's rows say of it: also what rebuilding them from the events runs
 # (``tables.game_reproject``), which tells nobody anything.
-PROJECTIONS: tuple[Reaction, ...] = (read_model, ratings, analysis_asked)
+PROJECTIONS: tuple[Reaction, ...] = (read_model, seat_rows, ratings, analysis_asked)
 
 # The reactions, in order, after every append (``react``).
 REACTIONS: tuple[Reaction, ...] = (
@@ -227,6 +278,7 @@ REACTIONS: tuple[Reaction, ...] = (
     computer_player_queued,
     plans_followed,
     game_notices,
+    timeout_notices,
     takeback_notices,
     news_told,
     tournament_moved_on,

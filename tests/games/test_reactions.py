@@ -1,27 +1,31 @@
 """The seam after every append (``games.services.reactions``): each reaction on its own,
 over a ``Change`` built from a real game's events, and the order they run in."""
 
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 
 from games import services
 from games import table as tbl
-from games.models import Analysis, Game, GameResult, NoticeKind, Outbox
+from games.models import Analysis, Game, GameResult, NoticeKind, Outbox, Seat
 from games.repository import game_table, records
 from games.services import reactions
-from games.services.common import locked_game
+from games.services.common import act, locked_game
 from tests.games.helpers import every_player_moved, play, started, to_move
 
 pytestmark = pytest.mark.django_db
 
 
-def change_of(game: Game, *, after_seq: int, by=None, voided=None) -> reactions.Change:
+def change_of(
+    game: Game, *, after_seq: int, by=None, voided=None, reason: str = ""
+) -> reactions.Change:
     """What the events after ``after_seq`` did to ``game``, as the write path hands it on."""
     game = locked_game(game.pk)
     before = game_table(game, upto=after_seq)
     appended = tuple(records(game, after=after_seq))
     return reactions.Change(
-        game, before, game_table(game), appended, by, timezone.now(), voided=voided
+        game, before, game_table(game), appended, by, timezone.now(), voided=voided, reason=reason
     )
 
 
@@ -33,12 +37,14 @@ def notices(game: Game, kind: str) -> list[str]:
 def test_the_reactions_run_in_order_projections_first_notices_last():
     assert [reaction.__name__ for reaction in reactions.REACTIONS] == [
         "read_model",
+        "seat_rows",
         "ratings",
         "analysis_asked",
         "turn_notices_withdrawn",
         "computer_player_queued",
         "plans_followed",
         "game_notices",
+        "timeout_notices",
         "takeback_notices",
         "news_told",
         "tournament_moved_on",
@@ -174,3 +180,50 @@ def test_a_takeback_request_is_told_to_the_other_players(alice, bob, carol):
     reactions.takeback_notices(change)
     others = sorted(user.email for user in (alice, bob, carol) if user != mover)
     assert notices(game, NoticeKind.TAKEBACK_REQUEST) == others
+
+
+def test_the_seat_rows_follow_a_resignation_and_a_seat_given_to_a_computer(alice, bob, carol):
+    game = started("azul", alice, bob, carol)
+    seq = game.last_seq
+    services.game_resign(game=game, user=bob)
+    Seat.objects.filter(game=game, user=bob).update(status=Seat.Status.JOINED)
+    reactions.seat_rows(change_of(game, after_seq=seq))
+    assert game.seats.get(user=bob).status == Seat.Status.RESIGNED
+    carols = game.seats.get(user=carol).position
+    seq = Game.objects.get(pk=game.pk).last_seq
+    act(locked_game(game.pk), tbl.ReplaceSeat(carols, "bot:easy"), actor="system")
+    seat = game.seats.get(position=carols)
+    assert (seat.user_id, seat.bot) == (None, "easy")
+    Seat.objects.filter(pk=seat.pk).update(user=carol, bot="")
+    reactions.seat_rows(change_of(game, after_seq=seq))
+    seat.refresh_from_db()
+    assert (seat.user_id, seat.bot) == (None, "easy")
+
+
+def test_a_timeout_is_told_once_the_policy_has_played_the_turn(alice, bob):
+    game = started("azul", alice, bob, time_control={"kind": "per_move", "days": 1})
+    late, seq = to_move(game), game.last_seq
+    services.game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
+    (told,) = Outbox.objects.filter(game=game, kind=NoticeKind.TIMEOUT)
+    assert told.recipient == late.email and told.payload["move"]
+    told.delete()
+    reactions.timeout_notices(change_of(game, after_seq=seq, reason=tbl.TIME_RAN_OUT))
+    assert notices(game, NoticeKind.TIMEOUT) == [late.email]
+    # A move that is not a time-out policy's is told nothing of the kind.
+    Outbox.objects.filter(game=game, kind=NoticeKind.TIMEOUT).delete()
+    reactions.timeout_notices(change_of(game, after_seq=seq))
+    assert notices(game, NoticeKind.TIMEOUT) == []
+
+
+def test_a_forfeit_on_timeout_is_told_to_the_player_who_forfeited(alice, bob):
+    game = started(
+        "azul",
+        alice,
+        bob,
+        time_control={"kind": "per_move", "days": 1},
+        timeout_policy=Game.TimeoutPolicy.FORFEIT,
+    )
+    late = to_move(game)
+    services.game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
+    assert notices(game, NoticeKind.TIMEOUT) == [late.email]
+    assert game.seats.get(user=late).status == Seat.Status.RESIGNED
