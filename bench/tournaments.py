@@ -36,7 +36,7 @@ os.environ.setdefault(
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azulsite.settings")
 os.environ.setdefault("LOG_LEVEL", "ERROR")
 
-from games.tournaments import core  # noqa: E402
+from games.tournaments import core, decider  # noqa: E402
 from games.tournaments.standings import competition_places  # noqa: E402
 
 PAGE_PLAYERS = 200
@@ -66,29 +66,33 @@ def pairing(players: int, rounds: int, per_game: int) -> None:
         rounds=rounds,
         max_players=players,
     )
-    state = core.fold(core.decide(core.Tournament(), core.CreateTournament("Bench", 1, settings)))
+    state = core.fold(
+        decider.decide(core.Tournament(), decider.CreateTournament("Bench", 1, settings))
+    )
     for player in range(1, players + 1):
-        state = core.fold(core.decide(state, core.Register(player, rng.gauss(1500, 200))), state)
+        state = core.fold(
+            decider.decide(state, decider.Register(player, rng.gauss(1500, 200))), state
+        )
     timings = []
     started = time.perf_counter()
-    state = core.fold(core.decide(state, core.Start()), state)
+    state = core.fold(decider.decide(state, decider.Start()), state)
     timings.append(time.perf_counter() - started)
     game = 0
     while state.status == core.RUNNING:
         tables = state.round_tables()
         games = tuple(range(game + 1, game + 1 + len(tables)))
         game += len(tables)
-        state = core.fold(core.decide(state, core.StartRound(state.round, games)), state)
+        state = core.fold(decider.decide(state, decider.StartRound(state.round, games)), state)
         for table in tables[:-1]:
             scores = tuple(rng.randint(30, 90) for _ in table.players)
-            command = core.RecordResult(
+            command = decider.RecordResult(
                 games[tables.index(table)], competition_places(scores), scores
             )
-            state = core.fold(core.decide(state, command), state)
+            state = core.fold(decider.decide(state, command), state)
         scores = tuple(rng.randint(30, 90) for _ in tables[-1].players)
-        last = core.RecordResult(games[-1], competition_places(scores), scores)
+        last = decider.RecordResult(games[-1], competition_places(scores), scores)
         started = time.perf_counter()
-        state = core.fold(core.decide(state, last), state)
+        state = core.fold(decider.decide(state, last), state)
         timings.append(time.perf_counter() - started)
     for number, seconds in enumerate(timings, start=1):
         print(f"round {number}: paired in {seconds:.2f} s")

@@ -27,6 +27,7 @@ from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.color import no_style
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.test import Client, override_settings
 from django.utils.html import escape
 from rest_framework.test import APIClient
@@ -44,6 +45,7 @@ from games.models import (
     PushSubscription,
     Seat,
     Tournament,
+    TournamentGame,
 )
 from games.registry import GAME_TYPES
 from games.services import drift
@@ -690,6 +692,19 @@ class Community:
         overdue = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lt=now)
         for game in overdue[:5]:
             self._fail(f"game {game.pk}: its deadline {game.deadline} passed, no timeout applied")
+        # A paired round's games come from the worker after the commit (or the sweep, when
+        # the broker was down): by the end of a step, both have run.
+        played = TournamentGame.objects.filter(
+            tournament=OuterRef("pk"), round=OuterRef("current_round")
+        )
+        waiting = Tournament.objects.filter(
+            status=Tournament.Status.RUNNING, current_round__gt=0
+        ).exclude(Exists(played))
+        for tournament in waiting[:5]:
+            self._fail(
+                f"tournament {tournament.pk}: round {tournament.current_round} paired, "
+                "its games never begun"
+            )
         self.figures.checks["step"] += 1
         moved = Game.objects.exclude(status=Game.Status.OPEN).values_list("pk", "last_seq")
         told = self._news_heard()

@@ -3,7 +3,7 @@
 from collections.abc import Callable
 from itertools import count
 
-from games.tournaments import core
+from games.tournaments import core, decider
 
 Results = Callable[[core.Table], tuple[tuple[int, ...], tuple[int, ...]]]
 
@@ -20,7 +20,7 @@ def by_rating(ratings: dict[int, float]) -> Results:
 
 
 def apply(state: core.Tournament, command) -> tuple[core.Tournament, list]:
-    events = core.decide(state, command)
+    events = decider.decide(state, command)
     for event in events:
         state = core.evolve(state, event)
     return state, events
@@ -30,11 +30,11 @@ def opened(players: dict[int, float], **settings) -> tuple[core.Tournament, list
     """A tournament in registration with ``players`` (id → rating) registered."""
     log: list = []
     state, events = apply(
-        core.Tournament(), core.CreateTournament("Spring cup", 1, core.Settings(**settings))
+        core.Tournament(), decider.CreateTournament("Spring cup", 1, core.Settings(**settings))
     )
     log += events
     for player, rating in players.items():
-        state, events = apply(state, core.Register(player, rating))
+        state, events = apply(state, decider.Register(player, rating))
         log += events
     return state, log
 
@@ -50,11 +50,11 @@ def run(
     result from ``results``; ``between`` gives commands to run before each round's
     results (withdrawals)."""
     games = count(1000)
-    state, log = apply(state, core.Start())
+    state, log = apply(state, decider.Start())
     while state.status == core.RUNNING:
         tables = state.round_tables()
         state, events = apply(
-            state, core.StartRound(state.round, tuple(next(games) for _ in tables))
+            state, decider.StartRound(state.round, tuple(next(games) for _ in tables))
         )
         log += events
         for command in between(state):
@@ -65,7 +65,7 @@ def run(
                 break
             places, scores = results(table)
             state, events = apply(
-                state, core.RecordResult(table.game, places, scores, timed_out(table))
+                state, decider.RecordResult(table.game, places, scores, timed_out(table))
             )
             log += events
     return state, log

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from games.tournaments import core
+from games.tournaments import core, decider
 from games.tournaments.standings import Result, competition_places, place_points, table_points
 from tests.tournaments.helpers import apply, by_rating, opened, run
 
@@ -20,16 +20,16 @@ def test_four_player_swiss_standings_match_a_hand_computed_table():
     state, _ = opened(
         {1: 400, 2: 300, 3: 200, 4: 100}, format="swiss", per_game=2, game="azul", rounds=2
     )
-    state, _ = apply(state, core.Start())
+    state, _ = apply(state, decider.Start())
     assert state.round_tables()[0].players == (1, 2)
     assert state.round_tables()[1].players == (3, 4)
-    state, _ = apply(state, core.StartRound(1, (11, 12)))
-    state, _ = apply(state, core.RecordResult(11, (1, 2), (60, 40)))
-    state, events = apply(state, core.RecordResult(12, (1, 1), (50, 50)))
+    state, _ = apply(state, decider.StartRound(1, (11, 12)))
+    state, _ = apply(state, decider.RecordResult(11, (1, 2), (60, 40)))
+    state, events = apply(state, decider.RecordResult(12, (1, 1), (50, 50)))
     assert core.RoundPaired(2, ((1, 3), (2, 4))) in events
-    state, _ = apply(state, core.StartRound(2, (21, 22)))
-    state, _ = apply(state, core.RecordResult(21, (2, 1), (30, 70)))
-    state, events = apply(state, core.RecordResult(22, (1, 2), (55, 45)))
+    state, _ = apply(state, decider.StartRound(2, (21, 22)))
+    state, _ = apply(state, decider.RecordResult(21, (2, 1), (30, 70)))
+    state, events = apply(state, decider.RecordResult(22, (1, 2), (55, 45)))
     assert events[-1] == core.TournamentFinished((3, 1, 2, 4))
     lines = {s.player: s for s in state.standings()}
     assert [lines[p].points for p in (1, 2, 3, 4)] == [1, 1, 1.5, 0.5]
@@ -41,9 +41,9 @@ def test_places_follow_the_scores_and_a_shared_place_skips_the_next():
     assert competition_places((50, 70, 50, 20)) == (2, 1, 2, 4)
     with pytest.raises(core.TournamentRefused):
         state, _ = opened({1: 2, 2: 1}, format="swiss", per_game=2, game="azul", rounds=1)
-        state, _ = apply(state, core.Start())
-        state, _ = apply(state, core.StartRound(1, (5,)))
-        core.decide(state, core.RecordResult(5, (2, 2), (0, 0)))
+        state, _ = apply(state, decider.Start())
+        state, _ = apply(state, decider.StartRound(1, (5,)))
+        decider.decide(state, decider.RecordResult(5, (2, 2), (0, 0)))
 
 
 def test_points_by_place_are_shared_by_tied_players_and_spread_over_a_short_table():
@@ -138,7 +138,7 @@ def test_no_player_is_knocked_out_of_a_swiss():
 def test_knockout_of_five_gives_the_three_top_seeds_a_bye():
     ratings = {player: 100 * (6 - player) for player in range(1, 6)}
     state, _ = opened(ratings, format="knockout", per_game=2, game="azul")
-    state, _ = apply(state, core.Start())
+    state, _ = apply(state, decider.Start())
     assert sorted(bye.player for bye in state.byes) == [1, 2, 3]
     assert [t.players for t in state.round_tables()] == [(4, 5)]
 
@@ -157,7 +157,7 @@ def test_a_withdrawn_round_robin_player_gives_the_rest_walkovers():
     state, _ = opened(ratings, format="round_robin", per_game=2, game="azul")
 
     def leaves(state):
-        return [core.Withdraw(4)] if state.round == 1 else []
+        return [decider.Withdraw(4)] if state.round == 1 else []
 
     state, _ = run(state, by_rating(ratings), between=leaves)
     walkovers = sorted(bye.player for bye in state.byes if bye.walkover)
@@ -176,14 +176,14 @@ def test_registration_refuses_the_full_the_unrated_and_the_twice_registered():
         min_rating=1400,
     )
     with pytest.raises(core.TournamentRefused) as full:
-        core.decide(state, core.Register(3, 1600))
+        decider.decide(state, decider.Register(3, 1600))
     assert full.value.code == "full"
     with pytest.raises(core.TournamentRefused) as twice:
-        core.decide(state, core.Register(1, 1500))
+        decider.decide(state, decider.Register(1, 1500))
     assert twice.value.code == "already_registered"
-    state, _ = apply(state, core.Withdraw(2))
+    state, _ = apply(state, decider.Withdraw(2))
     with pytest.raises(core.TournamentRefused) as low:
-        core.decide(state, core.Register(3, 1300))
+        decider.decide(state, decider.Register(3, 1300))
     assert low.value.code == "rating_too_low"
 
 
@@ -199,9 +199,9 @@ def test_registration_refuses_the_full_the_unrated_and_the_twice_registered():
 )
 def test_settings_that_cannot_run_are_refused_with_a_code(chosen, code):
     with pytest.raises(core.TournamentRefused) as refused:
-        core.decide(
+        decider.decide(
             core.Tournament(),
-            core.CreateTournament("Cup", 1, core.Settings(game="azul", **chosen)),
+            decider.CreateTournament("Cup", 1, core.Settings(game="azul", **chosen)),
         )
     assert refused.value.code == code
 

@@ -29,7 +29,7 @@ from games.services.tables import (
 from games.services.tournaments.organiser import organising
 from games.services.tournaments.refusals import refusal
 from games.services.tournaments.stream import locked_tournament, tournament_act
-from games.tournaments import core
+from games.tournaments import core, decider
 
 # What an organiser over their invitations (to games and tournaments together) is told.
 INVITATIONS_THROTTLED = ngettext_lazy(
@@ -98,10 +98,10 @@ def tournament_create(
         invited=_addresses(invited),
     )
     now = timezone.now()
-    command = core.CreateTournament(name, organiser.pk, settings)
+    command = decider.CreateTournament(name, organiser.pk, settings)
     # Decided before its row exists, for the row's columns: the write decides it again.
     try:
-        created = core.decide(core.Tournament(), command)
+        created = decider.decide(core.Tournament(), command)
     except core.TournamentRefused as error:
         raise refusal(error) from None
     checked = created[0].settings
@@ -174,7 +174,7 @@ def tournament_join(*, tournament: Tournament, user) -> Tournament:
         raise Conflict(_("registration for this tournament is closed"), code="registration_closed")
     rating = Rating.objects.filter(user=user, game_type=tournament.game_type).first()
     finished = ResultSeat.objects.filter(user=user, game_type=tournament.game_type).count()
-    command = core.Register(user.pk, rating.display if rating else DISPLAY_BASE, finished)
+    command = decider.Register(user.pk, rating.display if rating else DISPLAY_BASE, finished)
     tournament_act(tournament, command, actor=actor_of(user), now=now)
     return tournament
 
@@ -200,7 +200,7 @@ def tournament_withdraw(*, tournament: Tournament, user, player=None) -> Tournam
     if player.pk != user.pk:
         organising(tournament, user)
         reason = core.REMOVED
-    command = core.Withdraw(player.pk, reason)
+    command = decider.Withdraw(player.pk, reason)
     tournament_act(tournament, command, actor=actor_of(user), now=timezone.now())
     for game in games:
         seat = next(s for s in game.seats.all() if s.user_id == player.pk)
@@ -226,10 +226,10 @@ def _start_due(pk: int, now: datetime) -> bool:
         return False
     state = tournament_state(tournament)
     try:
-        tournament_act(tournament, core.Start(), actor="system", now=now, state=state)
+        tournament_act(tournament, decider.Start(), actor="system", now=now, state=state)
     except Conflict as refused:
         if refused.code != "too_few_players":
             raise
-        cancel = core.Cancel(core.TOO_FEW_PLAYERS)
+        cancel = decider.Cancel(core.TOO_FEW_PLAYERS)
         tournament_act(tournament, cancel, actor="system", now=now, state=state)
     return True

@@ -8,7 +8,7 @@ from games.models import Game, TournamentGame
 from games.selectors import departures, tournament_state
 from games.services.ratings import placings
 from games.services.tournaments.stream import locked_tournament, tournament_act
-from games.tournaments import core
+from games.tournaments import core, decider
 
 # Ruling: a game a moderator aborted counts as a shared place for all its players.
 ABORTED_PLACE = 1
@@ -32,7 +32,7 @@ def tournament_game_ended(game: Game, after: tbl.Table, *, now) -> None:
     if table is None or table.result is not None:
         return
     places, scores, timed_out = _result(game, after, table.players)
-    command = core.RecordResult(game.pk, places, scores, timed_out)
+    command = decider.RecordResult(game.pk, places, scores, timed_out)
     tournament_act(tournament, command, actor="system", now=now, state=state)
 
 

@@ -19,7 +19,7 @@ from games.services.moves import seat_resign
 from games.services.tables import game_begin, game_create_seated
 from games.services.tournaments.reactions import entrants
 from games.services.tournaments.stream import locked_tournament, tournament_act
-from games.tournaments import core
+from games.tournaments import core, decider
 
 # Ruling: a player absent from a tournament game forfeits it when their time runs out, as
 # on Board Game Arena, so one absentee does not hold up a round with default moves.
@@ -69,7 +69,7 @@ def round_begin(tournament_id: int, *, now: datetime | None = None) -> bool:
         games.append(game)
     days = settings.round_days
     deadline = (paired_at + timedelta(days=days)).isoformat() if days else ""
-    command = core.StartRound(state.round, tuple(game.pk for game in games), deadline)
+    command = decider.StartRound(state.round, tuple(game.pk for game in games), deadline)
     tournament_act(tournament, command, actor="system", now=now, state=state)
     gone = {entrant.player for entrant in state.entrants if entrant.withdrawn}
     for table, game in zip(tables, games, strict=True):
@@ -135,7 +135,7 @@ def _deadline_passed(pk: int, now: datetime) -> bool:
         .values_list("game_id", flat=True)
     ]
     tournament = locked_tournament(pk)
-    command = core.PassDeadline(tournament.current_round, now.isoformat())
+    command = decider.PassDeadline(tournament.current_round, now.isoformat())
     try:
         tournament_act(tournament, command, actor="system", now=now)
     except Conflict:

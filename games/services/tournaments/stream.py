@@ -19,7 +19,7 @@ from games.services.tournaments.reactions import (
     snapshot_write,
 )
 from games.services.tournaments.refusals import refusal
-from games.tournaments import core
+from games.tournaments import core, decider
 from games.tournaments import storage as snapshots
 
 
@@ -32,7 +32,7 @@ def locked_tournament(tournament: Tournament | int) -> Tournament:
 
 def tournament_act(
     tournament: Tournament,
-    command: core.Command,
+    command: decider.Command,
     *,
     actor: str,
     now: datetime,
@@ -43,7 +43,7 @@ def tournament_act(
     reactions over the change. Raises the service error of a refusal."""
     before = state if state is not None else tournament_state(tournament)
     try:
-        events = core.decide(before, command)
+        events = decider.decide(before, command)
     except core.TournamentRefused as error:
         raise refusal(error) from None
     after = before
