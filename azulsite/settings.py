@@ -343,7 +343,7 @@ BOT_TASK_SECONDS = float(os.environ.get("BOT_TASK_SECONDS", "10"))
 TABLE_SNAPSHOT_EVERY = int(os.environ.get("TABLE_SNAPSHOT_EVERY", "40"))
 TABLE_CACHE_MB = float(os.environ.get("TABLE_CACHE_MB", "64"))
 # Post-game analysis: the hard bot's simulations per position (a fixed number, so an
-# analysis repeats itself; about a second a position on one core).
+# analysis repeats itself; the time a position takes is in docs/bots.md, "Analysis").
 ANALYSIS_SIMULATIONS = int(os.environ.get("ANALYSIS_SIMULATIONS", "300"))
 
 # --- Play by email (issue 7: games/mail) ------------------------------------------------
@@ -356,8 +356,9 @@ MAIL_REMINDER_EVERY_HOURS = int(os.environ.get("MAIL_REMINDER_EVERY_HOURS", "24"
 MAIL_DEADLINE_WARNING_HOURS = int(os.environ.get("MAIL_DEADLINE_WARNING_HOURS", "12"))
 # Replies to turn emails come back to play+TOKEN@MAIL_REPLY_DOMAIN.
 MAIL_REPLY_DOMAIN = os.environ.get("MAIL_REPLY_DOMAIN", urlsplit(SITE_URL).hostname or "localhost")
-# The HTML emails show the boards as a PNG picture (about 0.1 s of a worker's time each);
-# "0" leaves the picture out (the text part always has the position).
+# The HTML emails show the boards as PNG pictures, drawn by the worker that sends them (what
+# they cost: docs/service.md, "The boards' pictures in the emails"); "0" leaves the
+# pictures out (the text part always has the position).
 MAIL_BOARD_PICTURES = os.environ.get("MAIL_BOARD_PICTURES", "1") == "1"
 # A claimed email not marked sent after this long is settled by the sweep: sent again if it
 # never reached DATA, "in doubt" otherwise (see games/mail/services.py).

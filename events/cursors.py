@@ -1,11 +1,12 @@
 """Cursors kept per connection, for the statements every request runs.
 
 A new psycopg cursor copies the connection's adapters and finds a dumper for each of the
-statement's parameters afresh, and a loader for each column of its answer: 40 µs for an
-append's 13 parameters, as much again for a move's read of the game with its seats and
-for its held writes (``games.prepared``). A cursor kept for one use (``purpose``) while
-the connection lasts keeps them. Each use runs its statement and reads its answer before
-the next statement on the connection, so no two ever interleave on one cursor.
+statement's parameters afresh, and a loader for each column of its answer: for an append,
+a move's read of the game with its seats and its held writes (``games.prepared``) alike
+(the figures are in docs/service.md, "What a move costs"). A cursor kept for one use
+(``purpose``) while the connection lasts keeps them. Each use runs its statement and reads
+its answer before the next statement on the connection, so no two ever interleave on one
+cursor.
 """
 
 import weakref

@@ -1,9 +1,9 @@
 """PostgreSQL connections read ``timestamptz`` columns with the C parser of
-``datetime.fromisoformat``: 0.4 µs a value, where Django's loader (psycopg's parser, in
-Python) takes 5. A move's locked read of the game with its seats, players and clocks
-holds some twenty of them, and so does a poll's read of the game. Values it does not read
-(``infinity``, dates BC, years past 9999) go to Django's loader, so every value comes
-back as Django's would have given it."""
+``datetime.fromisoformat``, many times faster than Django's loader (psycopg's parser, in
+Python; the figures are in docs/service.md, "What a move costs"). A move's locked read of
+the game with its seats, players and clocks holds some twenty of them, and so does a
+poll's read of the game. Values it does not read (``infinity``, dates BC, years past 9999)
+go to Django's loader, so every value comes back as Django's would have given it."""
 
 from datetime import datetime
 from functools import cache

@@ -11,6 +11,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_l
 
 from games import i18n
 from games.boards import SIDES, lazy_title, title_of
+from games.durations import days_text
 from games.models import BotLevel, Game, GameResult
 from games.registry import GAME_TYPES
 from games.services import TIME_CONTROL_DAYS, account_identity
@@ -36,13 +37,9 @@ def _players(count: int) -> str:
     return ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
 
 
-def _days(count: int) -> str:
-    return ngettext("%(count)s day", "%(count)s days", count) % {"count": count}
-
-
 # Choices said in the reader's language when the form is shown, not when it is imported.
 players_choice = lazy(_players, str)
-days_choice = lazy(_days, str)
+days_choice = lazy(days_text, str)
 
 
 def time_of_day(label) -> forms.CharField:

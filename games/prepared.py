@@ -1,8 +1,9 @@
 """Queries on the move path, compiled once per process instead of once per call.
 
-Django's ORM turns a queryset into SQL afresh every time it runs: 1 to 4 ms of CPU for the
-joined, locked read of a game and its seats, against 0.1 to 0.7 ms to send the same SQL
-(measured with ``bench/reads.py`` and a profile of ``POST /moves``). ``Prepared`` builds
+Django's ORM turns a queryset into SQL afresh every time it runs, and for the joined,
+locked read of a game and its seats that costs several times the CPU of sending the SQL
+(``bench/reads.py`` and a profile of ``POST /moves``; the figures are in docs/service.md,
+"What a move costs"). ``Prepared`` builds
 the queryset once, keeps its SQL, its column converters and how it fills related objects
 (``select_related``), and then only runs that SQL with the call's values: the instances
 it gives back are the ones the queryset would have given. ``save_fields`` is the same
@@ -167,7 +168,7 @@ def writes_together(alias: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     """Hold the block's ``write`` calls and run them when it ends, on PostgreSQL as one
     statement: each becomes a data-modifying ``WITH`` query of it, which PostgreSQL always
     runs to completion. A move's clocks, game row and turn email then cost one round trip
-    instead of three: about 0.4 ms of a move's 3.3 (measured in process).
+    instead of three (what that saves a move: docs/service.md, "What a move costs").
 
     They run on one snapshot, so none sees another's changes: two held writes must not
     change the same row. Reads inside the block do not see them either, and a savepoint

@@ -63,7 +63,8 @@ def seated(seats: list[Seat]) -> Game:
     for seat in seats:
         seat.game = game
     # As Django's own related managers do for prefetched rows: the filter is kept, and
-    # built into SQL only if someone filters further (35 µs a call saved).
+    # built into SQL only if someone filters further (building it costs every move; the
+    # figure is in docs/service.md, "What a move costs").
     cached = Seat.objects.all()
     cached._defer_next_filter = True
     cached = cached.filter(game=game)

@@ -44,6 +44,23 @@ from games.repository import (
     stored_events,
 )
 from games.seat_actions import SeatActions, seat_actions
+from games.table_events import (
+    Aborted,
+    DeadlineExtended,
+    MessageHidden,
+    Moved,
+    MovesVoided,
+    Paused,
+    Resigned,
+    Resumed,
+    SeatReplaced,
+    Started,
+    TakebackAnswered,
+    TakebackRequested,
+    TimeGranted,
+    VacationEnded,
+    VacationStarted,
+)
 from games.tournaments import core as tournaments
 from games.tournaments import storage as tournament_storage
 from games.tournaments.standings import tie_break_names
@@ -255,7 +272,7 @@ def departures(games) -> dict[int, list[Departure]]:
     by_stream = {game.stream: game.pk for game in games}
     found: dict[int, list[Departure]] = {pk: [] for pk in by_stream.values()}
     rows = (
-        Event.objects.filter(stream__in=by_stream, type=f"{tbl.TABLE}.{tbl.Resigned.__name__}")
+        Event.objects.filter(stream__in=by_stream, type=f"{tbl.TABLE}.{Resigned.__name__}")
         .order_by("stream", "seq")
         .values_list("stream", "data", "reason")
     )
@@ -519,7 +536,7 @@ def move_history(game: Game, *, upto: int | None = None) -> list[dict]:
     table = empty_table(game)
     events = stored_events(game, upto=upto)
     decoded = [storage.decode(table, e.type, e.version, e.data) for e in events]
-    replacing = {event.by for event in decoded if isinstance(event, tbl.SeatReplaced)}
+    replacing = {event.by for event in decoded if isinstance(event, SeatReplaced)}
     names = _actor_names({event.actor for event in events} | replacing)
     players = players_of(game)
     seat_names = {p["seat"]: p["player"] for p in players if p["seat"] is not None and p["player"]}
@@ -556,11 +573,11 @@ def move_history(game: Game, *, upto: int | None = None) -> list[dict]:
         }
         current = None
         match event:
-            case tbl.Started():
+            case Started():
                 text = gettext("The game begins")
                 current = {**base, "kind": "start", "text": text, "voided": False}
                 entries.append(current)
-            case tbl.Moved(seat=seat, move=move, auto=auto):
+            case Moved(seat=seat, move=move, auto=auto):
                 current = {
                     **base,
                     "kind": "move",
@@ -570,7 +587,7 @@ def move_history(game: Game, *, upto: int | None = None) -> list[dict]:
                     "voided": False,
                 }
                 entries.append(current)
-            case tbl.MovesVoided(back_to=back_to, cause=cause):
+            case MovesVoided(back_to=back_to, cause=cause):
                 voided = [
                     entry
                     for entry in entries
@@ -580,7 +597,7 @@ def move_history(game: Game, *, upto: int | None = None) -> list[dict]:
                     entry["voided"] = True
                 text = _voided_text(cause, actor, len(voided))
                 entries.append({**base, "kind": "note", "text": text})
-            case tbl.TakebackRequested(seat=seat, to_seq=to_seq):
+            case TakebackRequested(seat=seat, to_seq=to_seq):
                 count = sum(
                     1
                     for entry in entries
@@ -618,42 +635,42 @@ def _voided_text(cause: str, actor: str, count: int) -> str:
 def _note(event, seat_name, names: dict[str, str]) -> str:
     """A table event as a sentence for the players."""
     match event:
-        case tbl.TakebackAnswered(seat=seat, accepted=True):
+        case TakebackAnswered(seat=seat, accepted=True):
             return gettext("%(name)s accepts the takeback") % {"name": seat_name(seat)}
-        case tbl.TakebackAnswered(seat=seat):
+        case TakebackAnswered(seat=seat):
             return gettext("%(name)s declines the takeback") % {"name": seat_name(seat)}
-        case tbl.Resigned(seat=seat):
+        case Resigned(seat=seat):
             return gettext("%(name)s resigns") % {"name": seat_name(seat)}
-        case tbl.Paused():
+        case Paused():
             return gettext("The clocks are paused")
-        case tbl.Resumed():
+        case Resumed():
             return gettext("The clocks run again")
-        case tbl.DeadlineExtended(seconds=seconds):
+        case DeadlineExtended(seconds=seconds):
             hours = seconds // 3600
             return ngettext(
                 "The deadline is extended by %(hours)s hour",
                 "The deadline is extended by %(hours)s hours",
                 hours,
             ) % {"hours": hours}
-        case tbl.TimeGranted(seat=seat, by=by):
+        case TimeGranted(seat=seat, by=by):
             return gettext("%(by)s gives %(to)s one more day") % {
                 "by": seat_name(by),
                 "to": seat_name(seat),
             }
-        case tbl.VacationStarted(seat=seat):
+        case VacationStarted(seat=seat):
             return gettext("%(name)s is on vacation") % {"name": seat_name(seat)}
-        case tbl.VacationEnded(seat=seat):
+        case VacationEnded(seat=seat):
             return gettext("%(name)s is back from vacation") % {"name": seat_name(seat)}
-        case tbl.SeatReplaced(seat=seat, by=by):
+        case SeatReplaced(seat=seat, by=by):
             return gettext("%(to)s takes over the seat of player %(number)s") % {
                 "to": names.get(by, gettext("another player")),
                 "number": seat + 1,
             }
-        case tbl.Aborted(seat=None):
+        case Aborted(seat=None):
             return gettext("The game is called off by a moderator")
-        case tbl.Aborted():
+        case Aborted():
             return gettext("The game is aborted and unrated: not every player had made a move")
-        case tbl.MessageHidden():
+        case MessageHidden():
             return gettext("A chat message is hidden by a moderator")
     return gettext("A moderator acted on the game")
 

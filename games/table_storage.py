@@ -25,7 +25,9 @@ from events import upcasting
 from events.upcasting import Renamed, upcast, upcaster
 from games import clock as clocks
 from games import table as tbl
-from games.table import TABLE, TABLE_EVENTS, Record, Table, codec
+from games import table_events
+from games.table import TABLE, Record, Table
+from games.table_events import TABLE_EVENTS, codec
 
 # --- reading the stored form -------------------------------------------------------------
 
@@ -72,12 +74,13 @@ def decode(table: Table, type_name: str, version: int, data: dict) -> Any:
 @cache
 def code_version(engine: ModuleType) -> str:
     """A digest of the code that folds a table of ``engine``: the engine's package, the
-    rules' shared helpers, the table and its stored form (this module), the clock and the
-    upcasters. A snapshot written by other code (another version, or an edit anywhere in
-    these) is not read."""
+    rules' shared helpers, the table, its events and their stored form (this module), the
+    clock and the upcasters. A snapshot written by other code (another version, or an edit
+    anywhere in these) is not read."""
     rules = Path(engine.__file__).parent
     sources = sorted(rules.rglob("*.py")) + sorted((rules.parent / "common").rglob("*.py"))
-    sources += [Path(tbl.__file__), Path(__file__), Path(clocks.__file__)]
+    sources += [Path(tbl.__file__), Path(table_events.__file__), Path(__file__)]
+    sources += [Path(clocks.__file__)]
     sources += [Path(upcasting.__file__)]
     digest = hashlib.sha256()
     for source in sources:

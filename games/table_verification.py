@@ -4,17 +4,8 @@ step is what the rules give (``manage.py verify_game``). Standard library only."
 import random
 
 from games.rules.common import RulesError
-from games.table import (
-    TABLE_EVENTS,
-    Begin,
-    Moved,
-    Record,
-    Refused,
-    Started,
-    Table,
-    decide,
-    evolve,
-)
+from games.table import Begin, Record, Refused, Table, decide, evolve
+from games.table_events import TABLE_EVENTS, Moved, Started
 
 
 class VerificationError(Exception):

@@ -2,11 +2,20 @@
 every square (shading and a number), the objects showing on top, the lantern spaces above
 the columns; and the tiles displayed in the centre, the level-5 bonus tiles and the
 end-of-game majority values (rulebook pp.4-5). Values our sources do not give are marked
-as provisional (``games.rules.miyabi.PROVISIONAL``)."""
+as provisional (``games.rules.miyabi.PROVISIONAL``). The objects, tiles, turns and
+provisional values in words: ``games.boards.miyabi_words``."""
 
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from games.boards import words
+from games.boards.miyabi_words import (
+    OBJECT_NAMES,
+    OBJECT_WORDS,
+    TURN_WORDS,
+    object_name,
+    provisional_entries,
+    shape_words,
+)
 from games.boards.svg import (
     Palette,
     document,
@@ -17,8 +26,7 @@ from games.boards.svg import (
     text,
     wrapped_text,
 )
-from games.boards.words import gettext, ngettext
-from games.rules.miyabi import PROVISIONAL
+from games.boards.words import gettext
 from games.rules.miyabi.model import (
     GRID,
     BonusTileTaken,
@@ -396,50 +404,13 @@ def facts(view: dict, names: list[str]) -> list[tuple[str, str]]:
     ]
 
 
-def object_name(garden_object: GardenObject, count: int) -> str:
-    """An object in words, as many as ``count``: "2 pagodas", "1 koi"."""
-    words = {
-        GardenObject.MAPLE: ngettext("%(count)s maple", "%(count)s maples", count),
-        GardenObject.PAGODA: ngettext("%(count)s pagoda", "%(count)s pagodas", count),
-        GardenObject.POND: ngettext("%(count)s koi", "%(count)s koi", count),
-        GardenObject.AZALEA: ngettext("%(count)s azalea", "%(count)s azaleas", count),
-        GardenObject.BOXWOOD: ngettext("%(count)s boxwood", "%(count)s boxwoods", count),
-        GardenObject.STONE: ngettext("%(count)s stone", "%(count)s stones", count),
-    }
-    return words[garden_object] % {"count": count}
-
-
 def points_text(points: int) -> str:
     return words.points(points)
-
-
-OBJECT_NAMES = {
-    GardenObject.MAPLE: pgettext_lazy("garden object", "maple"),
-    GardenObject.PAGODA: pgettext_lazy("garden object", "pagoda"),
-    GardenObject.POND: pgettext_lazy("garden object", "koi pond"),
-    GardenObject.AZALEA: pgettext_lazy("garden object", "azalea"),
-    GardenObject.BOXWOOD: pgettext_lazy("garden object", "boxwood"),
-    GardenObject.STONE: pgettext_lazy("garden object", "stone"),
-}
-"""Each object's name, as the rows of a garden and the bonus tiles are labelled."""
 
 
 def tile_words(tile: dict) -> str:
     """A displayed tile in words: its shape and its objects, "angled tile with 2 maples"."""
     return shape_words(tile["shape"], GardenObject(OBJECTS.index(tile["object"])), tile["count"])
-
-
-def shape_words(shape: str, garden_object: GardenObject, count: int) -> str:
-    """A tile in words from its shape, object and number of objects."""
-    objects = object_name(garden_object, count)
-    match shape:
-        case Shape.SINGLE:
-            return gettext("single tile with %(objects)s") % {"objects": objects}
-        case Shape.STRAIGHT_2:
-            return gettext("straight tile of 2 squares with %(objects)s") % {"objects": objects}
-        case Shape.STRAIGHT_3:
-            return gettext("straight tile of 3 squares with %(objects)s") % {"objects": objects}
-    return gettext("angled tile with %(objects)s") % {"objects": objects}
 
 
 def describe(events: list, player: str) -> str:
@@ -499,16 +470,6 @@ def breakdown(events: list, seats: int) -> list[tuple[str, list[int]]]:
     ]
 
 
-OBJECT_WORDS = {
-    GardenObject.MAPLE: gettext_lazy("maples"),
-    GardenObject.PAGODA: gettext_lazy("pagodas"),
-    GardenObject.POND: gettext_lazy("koi ponds"),
-    GardenObject.AZALEA: gettext_lazy("azaleas"),
-    GardenObject.BOXWOOD: gettext_lazy("boxwoods"),
-    GardenObject.STONE: gettext_lazy("stones"),
-}
-
-
 def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
     """A placement: the displayed tile, the square of its objects, then how it is turned
     (labelled with the squares it covers; the page chooses the first way at once, and the
@@ -546,61 +507,6 @@ def steps(command: dict, view: dict) -> tuple[list[tuple[str, str]], list[str]]:
     raise ValueError(f"not a Miyabi command: {command['type']}")
 
 
-TURN_WORDS = (
-    gettext_lazy("as shown"),
-    gettext_lazy("turned a quarter clockwise"),
-    gettext_lazy("turned half round"),
-    gettext_lazy("turned a quarter anticlockwise"),
-    gettext_lazy("flipped over"),
-    gettext_lazy("flipped over, turned a quarter clockwise"),
-    gettext_lazy("flipped over, turned half round"),
-    gettext_lazy("flipped over, turned a quarter anticlockwise"),
-)
-"""How a tile lies compared with the display, by orientation (the notation's r0, r90, r180,
-r270, m0…m270: ``games.rules.miyabi.placement.ORIENTATIONS``)."""
-
-
 def notes(view: dict) -> tuple[str, dict]:
     """The provisional values, said plainly (``docs/miyabi-provisional.md``)."""
-    entries = [
-        {
-            "label": PROVISIONAL_LABELS.get(key) or key.replace("_", " ").capitalize(),
-            "value": _plain(PROVISIONAL[key].value),
-            "why": PROVISIONAL[key].why,
-            "correct_at": PROVISIONAL[key].correct_at,
-        }
-        for key in view["provisional"]
-    ]
-    return "boards/miyabi_provisional.html", {"provisional": entries}
-
-
-def _plain(value) -> str:
-    """A provisional value in words: objects by name, tuples as a/b, tables as pairs."""
-    if hasattr(value, "items"):
-        nested = any(hasattr(item, "items") for item in value.values())
-        return ("; " if nested else ", ").join(
-            f"{_plain(key)}{': ' if nested else ' '}{_plain(item)}" for key, item in value.items()
-        )
-    if isinstance(value, tuple | list):
-        return "/".join(_plain(item) for item in value) if value else gettext("none")
-    if isinstance(value, GardenObject):
-        return str(OBJECT_NAMES[value])
-    if value in PROVISIONAL_WORDS:
-        return str(PROVISIONAL_WORDS[value])
-    return str(value)
-
-
-PROVISIONAL_LABELS = {
-    "bonus_tiles": gettext_lazy("Bonus tiles"),
-    "majority_values": gettext_lazy("Majority values"),
-    "majority_ties": gettext_lazy("Majority ties"),
-    "majority_minimum": gettext_lazy("Majority minimum"),
-    "final_tie_breaks": gettext_lazy("Final tie breaks"),
-    "inventory": gettext_lazy("Inventory"),
-    "object_square": gettext_lazy("Object square"),
-}
-PROVISIONAL_WORDS = {
-    # Translators: how tied players score a majority: each scores the value of the rank
-    # they share and the ranks below are used up.
-    "competition": gettext_lazy("competition ranking"),
-}
+    return "boards/miyabi_provisional.html", {"provisional": provisional_entries(view)}

@@ -14,15 +14,16 @@ post-game analysis (``appraise``: the mean reward of a command for the mover, 0 
    ``100 / (1 + e^(−lost / STRETCH)) − 50``. lichess subtracts the Win% after the move from
    the Win% before; in our games a player who falls behind early has lost by lichess's
    measure, so every later move would give away nothing and be perfect whatever it was
-   (a random player lost 7–53 and was judged 88% accurate with every mark in the first
-   third). Measured at an even game, the same points given away cost the same wherever
-   they are given away: the most winning chances they can cost.
+   (docs/bots.md, "Accuracy and marks", gives the game that showed it). Measured at an
+   even game, the same points given away cost the same wherever they are given away: the
+   most winning chances they can cost.
 3. **A move's accuracy** from that drop: ``103.1668 · e^(−0.04354 · drop) − 3.1669``, plus
    lichess's point of uncertainty, between 0 and 100 — the drop measured here at
    ``ACCURACY_STRETCH``, sharper than the game's ``STRETCH``: lichess's curve was made for
    chess, where a careless move gives away tens of Win% at once; in our games it gives
    away two or three points, a few Win% at the calibrated stretch, and the curve would
-   judge a game of random moves 56–83% accurate.
+   judge a game of random moves well over half accurate (``bench/accuracy.py``; the
+   figures are in docs/bots.md).
 4. **A game's accuracy** for a seat: the mean of the volatility-weighted mean and the
    harmonic mean of its moves' accuracies (lichess's ``gameAccuracy``): a move counts more
    where the seat's Win% swung, and a few bad moves weigh on the whole game.
@@ -42,8 +43,8 @@ ACCURACY_STRETCH = 0.3
 """The stretch at which a move's drop is measured for its accuracy (its marks and the
 Win% series keep the game's ``STRETCH``). A choice of severity, not a fit: two or three
 points given away in an even game cost a move 20–25 Win% here, so that over a game a
-player moving at random scores 32–43% and the hard level 87–95%, easy and medium
-between (``docs/bots.md``)."""
+player moving at random scores under half and the hard level near the top, easy and
+medium between (``bench/accuracy.py``; its figures are in ``docs/bots.md``)."""
 EDGE = 1e-6
 """Values are stored to six decimals: a value of 0 or 1 reads as this far from it."""
 UNCERTAINTY_BONUS = 1.0

@@ -27,20 +27,20 @@ from games.rules.common import IllegalMove
 EXPLORATION = 0.15
 """UCB's exploration constant for rewards between 0 and 1. The commands worth comparing
 differ by a few hundredths of reward (a point is 1/(4 × scale) near an even game), so a
-larger constant spreads the visits evenly and leaves the choice to chance (bench/bots.py,
-Summer Pavilion's grey side, 40 games at 0.05 s, before the playouts: 0.4 won 59% against
-easy, 0.1–0.2 won 65–74%)."""
+larger constant spreads the visits evenly and leaves the choice to chance (``bench/bots.py``
+compares constants by their win rates; the figures are in docs/bots.md, "How hard
+searches")."""
 BUDGET_MARGIN = 0.04
 """Hard stops this share of its time budget early: a simulation can take longer than the
 longest before it (the machine's load, a costlier line, above all a full garbage collection
-of the tree and the evaluation caches, 15–55 ms at a 2 s budget), and the budget is a
-promise (``bench/bots.py`` measured p95 0.1–0.2% over the 2 s budget without a margin, and
-3–4.5% over it in some runs with 1% once the evaluations kept their boards)."""
+of the tree and the evaluation caches), and the budget is a promise (``bench/bots.py``
+prints the CPU per move against the budget at p95; the figures that chose this margin are
+in docs/bots.md, "Levels")."""
 PLAYOUT_PLIES = 8
 """A leaf is played on for at most this many default commands (fewer when the round or
 the game ends first) before it is evaluated. Longer playouts follow the default command's
-habits too far (bench/bots.py, Summer Pavilion's grey side, 40 games at 0.05 s: 4 plies won
-74% against easy, 8 plies 80%, to the end of the round 65%)."""
+habits too far, and shorter ones stop before the round's last tiles show what they do
+(``bench/bots.py``'s win rates; the figures are in docs/bots.md, "How hard searches")."""
 WIN_WEIGHT = 0.8
 """At the end of a game the reward is mostly the result (win 1, shared 1/k, loss 0); the
 rest rewards the margin, so a search still prefers the bigger win or the smaller loss."""

@@ -7,11 +7,11 @@ each under its caption (the player's name and score), which stays out of the pic
 Issue 33: so a picture shows a position and nothing of its reader, it is drawn once for
 everyone and kept in the shared cache under its drawing: every further email that shows it
 (another reader, a reminder, the deadline warning, the next move's email for every board
-the move left alone) costs a cache read. Drawing one costs well under a millisecond to
-three: its process keeps what it drew of the board before, and draws again only what the
-moves changed (``raster.Sheet``), so a 4-player game's five cost less than the rest of
-its turn email (``bench/email_pictures.py``: a cold turn email 1.19–2.11 times one without
-pictures at load 2–3, the target being 2; 1.38–2.99 before, at load 1–2)."""
+the move left alone) costs a cache read. Drawing one is cheap: its process keeps what it
+drew of the board before, and draws again only what the moves changed (``raster.Sheet``),
+so a 4-player game's five cost less than the rest of its turn email
+(``bench/email_pictures.py`` prints the ratio; the figures are in docs/service.md, "The
+boards' pictures in the emails")."""
 
 import hashlib
 import re

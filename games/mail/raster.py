@@ -1,28 +1,26 @@
 """The boards' SVG drawn as a palette PNG with Pillow, for the emails (mail clients show no
 SVG).
 
-Issue 33: resvg spent 100–250 ms on a picture: it draws into a full RGBA canvas, encodes
-it as PNG, and the picture then had to be decoded and reduced to a palette (30–50 ms
-more). The boards draw with a handful of shapes (rectangles, circles, polygons, one kind
-of arched path) and short texts (``games.boards``), so this module draws exactly those,
-straight into a palette image: shapes without anti-aliasing (as resvg's ``crisp_edges``
-drew them; at twice the shown size the mail client's scaling smooths them), text with
-four levels of anti-aliasing blended over the colour beneath it.
+Issue 33: resvg was slow for these pictures: it draws into a full RGBA canvas, encodes it
+as PNG, and the picture then had to be decoded and reduced to a palette. The boards draw with
+a handful of shapes (rectangles, circles, polygons, one kind of arched path) and short
+texts (``games.boards``), so this module draws exactly those, straight into a palette
+image: shapes without anti-aliasing (as resvg's ``crisp_edges`` drew them; at twice the
+shown size the mail client's scaling smooths them), text with four levels of anti-aliasing
+blended over the colour beneath it.
 
-Where a cold turn email's pictures spent their time (``bench/email_pictures.py``; the five
-pictures of a 4-player Summer Pavilion email, at load 8): the boards' SVG 1 ms, parsing it
-1.5, drawing 4.5, deflating the PNG 4. So each element's drawing is worked out once per
-process at each place and size (``plan``: a board draws the same spaces at the same places
-position after position), texts and rounded rectangles are kept in their palette entries
-(``lettered``, ``stamped``), and the PNG is deflated at zlib's level 2. And a process
-keeps, per board and width, what it drew before (``Sheet``): the drawings of each piece
-of the SVG (read with two regular expressions, no XML tree), and the picture's rows
-deflated in bands, each under the drawings that touch it. A picture draws and deflates
-only the bands whose drawings changed (a move changes a few tiles), and writes the PNG
-around the kept ones: 4,320 pictures of 360 positions in three languages came out pixel
-for pixel as before, 10% heavier (bands deflated apart); a 4-player email's five pictures
-cost 2–8 ms rather than 8–14, at load 4–8 in a process that had drawn one position before
-(a board drawn whole, 780 pixels wide, 2.3–4.1 ms).
+A cold turn email's pictures spend their time drawing and deflating the PNG more than
+writing and parsing the boards' SVG (``bench/email_pictures.py``; the figures are in
+docs/service.md, "The boards' pictures in the emails"). So each element's drawing is worked
+out once per process at each place and size (``plan``: a board draws the same spaces at the
+same places position after position), texts and rounded rectangles are kept in their
+palette entries (``lettered``, ``stamped``), and the PNG is deflated at zlib's level 2. And
+a process keeps, per board and width, what it drew before (``Sheet``): the drawings of each
+piece of the SVG (read with two regular expressions, no XML tree), and the picture's rows
+deflated in bands, each under the drawings that touch it. A picture draws and deflates only
+the bands whose drawings changed (a move changes a few tiles), and writes the PNG around
+the kept ones: the pictures come out pixel for pixel as drawn whole, a little heavier
+(bands deflated apart), at a fraction of the time.
 
 It reads only the SVG the boards write: an element or attribute it does not know is
 skipped (titles, classes, data attributes), never guessed."""
@@ -56,7 +54,8 @@ STEPS = [sum(value >= threshold for threshold, _ in COVERAGE) for value in range
 INKED = [255 if step else 0 for step in STEPS]
 ANYWHERE = [0] + [255] * 255
 RGBA = re.compile(r"rgba\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([\d.]+)\s*\)")
-# zlib's level 2: 40% of level 6's time on these pictures for 1.4–1.6 times the bytes.
+# zlib's level 2: well under half of level 6's time on these pictures, for some half again
+# the bytes (the figures are in docs/service.md, "The boards' pictures in the emails").
 COMPRESS_LEVEL = 2
 # A picture's rows are deflated and kept in bands of this many rows (``Sheet``).
 BAND = 16

@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import services
 from games.boards import clickable_moves
+from games.durations import time_control_text
 from games.i18n import speaking_to
 from games.mail import headlines, pictures, texts, tokens
 from games.mail.positions import position_text
@@ -319,7 +320,11 @@ def compose(row: Outbox, now: datetime, *, with_pictures: bool = True) -> Email:
             "%(creator)s invites you to a game of %(game)s for %(count)s players "
             "(%(time_control)s).",
             game.players,
-        ) % {**values, "count": game.players, "time_control": texts.time_control_text(game)}
+        ) % {
+            **values,
+            "count": game.players,
+            "time_control": time_control_text(game.time_control, bank_in_parts=True),
+        }
         email.paragraphs = [_("Open the invitation to take your seat.")]
         email.links = [(_("Open the invitation"), absolute("invitation", payload.get("token", "")))]
         return _finish(email, row, user)

@@ -172,36 +172,6 @@ def when_text(moment: datetime) -> str:
     return formats.date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
 
 
-def time_control_text(game: Game) -> str:
-    control = game.time_control or {}
-    match control.get("kind"):
-        case "per_move":
-            days = control["days"]
-            return ngettext("%(count)s day per move", "%(count)s days per move", days) % {
-                "count": days
-            }
-        case "bank":
-            # Translators: the three parts of a time bank, e.g. "a bank of 72 hours",
-            # "12 hours more per move", "at most 120 hours".
-            return _("%(bank)s, %(increment)s, %(cap)s") % {
-                "bank": ngettext(
-                    "a bank of %(count)s hour", "a bank of %(count)s hours", control["bank_hours"]
-                )
-                % {"count": control["bank_hours"]},
-                "increment": ngettext(
-                    "%(count)s hour more per move",
-                    "%(count)s hours more per move",
-                    control["increment_hours"],
-                )
-                % {"count": control["increment_hours"]},
-                "cap": ngettext(
-                    "at most %(count)s hour", "at most %(count)s hours", control["cap_hours"]
-                )
-                % {"count": control["cap_hours"]},
-            }
-    return _("no time limit")
-
-
 def timeout_text(game: Game) -> str:
     if game.timeout_policy == Game.TimeoutPolicy.FORFEIT:
         return _("If the deadline passes, you forfeit the game.")

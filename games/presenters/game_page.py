@@ -11,14 +11,14 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.html import json_script
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy
 
 from games import repository, selectors
 from games import table as tbl
 from games import table_storage as storage
 from games.boards import board_of, clickable_moves, for_the_page, title_of
 from games.clock import Clock, PlayingHours
-from games.durations import duration_text, time_left_text
+from games.durations import duration_left_text, per_move_text, time_control_text, time_left_text
 from games.forms import OPTION_LABELS, OPTION_VALUES, RATING_WORDS, HoursFields
 from games.models import Game, GameResult, Seat
 from games.notify.wording import plan_dropped_reason, plan_dropped_title
@@ -533,11 +533,9 @@ def _clocks(game: Game, clock: Clock, names: list[str], viewer: int | None) -> l
         if moving:
             left = time_left_text(to_move)
         elif kind == "bank":
-            left = gettext("%(time)s left") % {"time": duration_text(banks.get(number, 0))}
+            left = duration_left_text(banks.get(number, 0))
         else:
-            left = ngettext("%(days)s day per move", "%(days)s days per move", control["days"]) % {
-                "days": control["days"]
-            }
+            left = per_move_text(control["days"])
         running = moving and not to_move.stopped and to_move.resting_until is None
         clocks.append(
             {
@@ -578,27 +576,7 @@ def settings_words(game: Game, players: list[dict] | None = None) -> list[str]:
         for option, value in game.options.items()
     ]
     control = game.time_control or {}
-    match control.get("kind", "none"):
-        case "per_move":
-            words.append(
-                ngettext("%(days)s day per move", "%(days)s days per move", control["days"])
-                % {"days": control["days"]}
-            )
-        case "bank":
-            words.append(
-                ngettext(
-                    "%(bank)s hour each, %(increment)s more after every move, up to %(cap)s",
-                    "%(bank)s hours each, %(increment)s more after every move, up to %(cap)s",
-                    control["bank_hours"],
-                )
-                % {
-                    "bank": control["bank_hours"],
-                    "increment": control["increment_hours"],
-                    "cap": control["cap_hours"],
-                }
-            )
-        case _:
-            words.append(gettext("no time limit"))
+    words.append(time_control_text(control))
     if control.get("playing_hours"):
         words.append(gettext("playing hours: each clock runs only in its player's hours"))
     if not game.self_undo:

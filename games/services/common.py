@@ -28,6 +28,7 @@ from games.prepared import Prepared, writes_together
 from games.repository import game_table, seated, table_remember, table_snapshot_write
 from games.selectors import bot_actor, seat_of
 from games.services.reactions import Change, react
+from games.table_events import MovesVoided
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +163,7 @@ def act(
         at=at,
         state=state,
     )
-    voided = next((e.back_to for e in events if isinstance(e, tbl.MovesVoided)), None)
+    voided = next((e.back_to for e in events if isinstance(e, MovesVoided)), None)
     while (unchosen := tbl.unchosen_move(table)) is not None:
         actor = "system"
         if unchosen.auto == tbl.AUTO_FOR_RESIGNED:

@@ -1,6 +1,7 @@
 """Download your data (issue 45; GDPR art. 15, the right of access, and art. 20, data
 portability): one ZIP of JSON files holding everything the site keeps about a player, and
-nothing of anyone else. ``docs/data-export.md`` describes the archive.
+nothing of anyone else. ``docs/data-export.md`` describes the archive; its files are
+written by ``games.services.data_export_files``.
 
 Asking (``data_export_request``) writes a queued ``DataExport`` and sends the Celery task
 ``data_export_build`` after commit; a download already queued or being built is given
@@ -20,11 +21,9 @@ import io
 import json
 import logging
 import zipfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -32,86 +31,25 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.db.models import Q
 from django.template.defaultfilters import filesizeformat
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 
 from azulsite.celery import send_quickly
 from games import notify
 from games.errors import TooManyRequests
 from games.i18n import speaking_to
-from games.models import (
-    ChatMessage,
-    DataExport,
-    InboundMessage,
-    NoticeKind,
-    Outbox,
-    Plan,
-    PlayerSettings,
-    PushSubscription,
-    Rating,
-    RatingChange,
-    Seat,
-    TournamentGame,
-)
-from games.selectors import (
-    display_name,
-    export_record,
-    tournament_view,
-    tournaments_of_person,
-    tournaments_registered,
-)
+from games.models import DataExport, Seat
+from games.services import data_export_files as files
+from games.services.data_export_files import EmailText, moment_text
 
 log = logging.getLogger(__name__)
 
-ARCHIVE_FORMAT = "azulsite-data-export"
-ARCHIVE_FORMAT_VERSION = 1
 # A build without news for this long lost its worker: the minute sweep queues it again.
 STALE_AFTER = timedelta(minutes=10)
 # Downloads the sweep queues again per pass.
 SWEEP_BATCH = 10
-# The build renews its lease after this many emails too (rendering them is its slow part
-# after the games).
-EMAILS_PER_BEAT = 50
 PENDING = (DataExport.Status.QUEUED, DataExport.Status.BUILDING)
-# The subject and text of a sent email as the mail door writes it now (it sits above the
-# services, so the task that builds hands it in: ``mail.render.sent_text``).
-EmailText = Callable[[Outbox, datetime], tuple[str, str]]
-
-# What each file of the archive holds, said to the player (README.txt and index.json).
-FILES = {
-    "account.json": gettext_lazy(
-        "Your account (number, email address, name, when you joined and last signed in) and "
-        "your settings (language, time zone, playing hours, notices by channel, digest, "
-        "vacation, profile privacy, suspension)."
-    ),
-    "ratings.json": gettext_lazy(
-        "Your rating on each game's ladder, and how every rated game changed it."
-    ),
-    "games/": gettext_lazy(
-        "One file per game you had a seat in (games/<number>.json): your seat, and the game's "
-        "record as the site exports it (its settings, players and every event of the game)."
-    ),
-    "chat.json": gettext_lazy(
-        "The messages you wrote in games' chats (only yours), with whether a moderator hid one."
-    ),
-    "plans.json": gettext_lazy("Your plans (conditional moves), one per game where you keep one."),
-    "tournaments.json": gettext_lazy(
-        "The tournaments you entered or organised: each as its page shows it, and your games in it."
-    ),
-    "devices.json": gettext_lazy(
-        "The devices you receive notifications on: when each was added, when it expires, and "
-        "the push service it goes through (never its address or keys)."
-    ),
-    "emails.json": gettext_lazy(
-        "The emails the site sent you (kind, times, message id, subject and text as far as they "
-        "can still be written) and the email replies it received from you (times and what "
-        "became of them)."
-    ),
-    "sign-ins.json": gettext_lazy(
-        "When you last signed in, and when sign-in links were sent to you."
-    ),
-}
 
 
 # --- reads --------------------------------------------------------------------------------
@@ -183,16 +121,12 @@ def data_export_progress(export: DataExport, *, now: datetime | None = None) -> 
             text = _(
                 "Your archive (%(size)s) is ready. You can download it until %(until)s; then "
                 "it is deleted."
-            ) % {"size": filesizeformat(export.size), "until": _when(export.expires_at)}
+            ) % {"size": filesizeformat(export.size), "until": moment_text(export.expires_at)}
         case DataExport.Status.FAILED:
             text = _("Your archive could not be built. Please ask for it again.")
         case _:
             text = _("Your last archive has expired. Ask for a new one to download your data.")
     return Progress(status, export.done, export.total, text)
-
-
-def _when(moment: datetime) -> str:
-    return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
 # --- writes -------------------------------------------------------------------------------
@@ -228,7 +162,7 @@ def data_export_request(*, user, now: datetime | None = None) -> DataExport:
                     "ask again.",
                     limit,
                 )
-                % {"count": limit, "when": _when(again)},
+                % {"count": limit, "when": moment_text(again)},
                 code="data_export_limit",
                 retry_after=int((again - now).total_seconds()) + 1,
             )
@@ -358,251 +292,22 @@ class _Build:
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
             with speaking_to(user):
-                archive.writestr("README.txt", readme(user))
-                archive.writestr("index.json", _json(index(user)))
-                archive.writestr("account.json", _json(account(user)))
-                archive.writestr("ratings.json", _json(ratings(user)))
-                archive.writestr("chat.json", _json(chat(user)))
-                archive.writestr("plans.json", _json(plans(user)))
-                archive.writestr("tournaments.json", _json(tournaments_of(user)))
-                archive.writestr("devices.json", _json(devices(user)))
-                archive.writestr("sign-ins.json", _json(sign_ins(user)))
+                archive.writestr("README.txt", files.readme(user))
+                archive.writestr("index.json", _json(files.index(user)))
+                archive.writestr("account.json", _json(files.account(user)))
+                archive.writestr("ratings.json", _json(files.ratings(user)))
+                archive.writestr("chat.json", _json(files.chat(user)))
+                archive.writestr("plans.json", _json(files.plans(user)))
+                archive.writestr("tournaments.json", _json(files.tournaments_of(user)))
+                archive.writestr("devices.json", _json(files.devices(user)))
+                archive.writestr("sign-ins.json", _json(files.sign_ins(user)))
                 archive.writestr(
                     "emails.json",
-                    _json(emails(user, beat=lambda: self.beat(0), email_text=self.email_text)),
+                    _json(
+                        files.emails(user, beat=lambda: self.beat(0), email_text=self.email_text)
+                    ),
                 )
             for done, seat in enumerate(seats, start=1):
-                archive.writestr(f"games/{seat.game_id}.json", _json(game_file(seat)))
+                archive.writestr(f"games/{seat.game_id}.json", _json(files.game_file(seat)))
                 self.beat(done)
         return buffer.getvalue()
-
-
-def readme(user) -> str:
-    """README.txt: what the archive is and what each file holds, in the player's language."""
-    lines = [
-        _("Your data from azulsite"),
-        "",
-        _(
-            "This archive holds everything azulsite keeps about you (%(name)s), as JSON files. "
-            "It was made on %(when)s; the times in its files are in UTC (ISO 8601)."
-        )
-        % {"name": display_name(user), "when": _when(timezone.now())},
-        _(
-            "It holds nothing of other players but what your games and tournaments show to "
-            "everyone in them: their names, moves and results."
-        ),
-        "",
-    ]
-    for name, description in FILES.items():
-        lines += [name, "    " + str(description), ""]
-    lines.append(_("index.json lists the same files for programs, and says the format's version."))
-    return "\n".join(lines) + "\n"
-
-
-def index(user) -> dict:
-    return {
-        "format": ARCHIVE_FORMAT,
-        "format_version": ARCHIVE_FORMAT_VERSION,
-        "player": user.pk,
-        "created_at": timezone.now(),
-        "files": {name: str(description) for name, description in FILES.items()},
-    }
-
-
-def account(user) -> dict:
-    prefs = PlayerSettings.objects.filter(user=user).first()
-    found = {
-        "id": user.pk,
-        "email": user.email,
-        "name": display_name(user),
-        "first_name": user.first_name,
-        "last_name": user.last_name,
-        "date_joined": user.date_joined,
-        "last_login": user.last_login,
-        "settings": None,
-    }
-    if prefs is not None:
-        found["settings"] = {
-            "language": prefs.language,
-            "last_language": prefs.last_language,
-            "time_zone": prefs.time_zone,
-            "playing_hours": {"start": prefs.hours_start, "end": prefs.hours_end},
-            "channels": prefs.channels,
-            "unsubscribed_at": prefs.unsubscribed_at,
-            "daily_digest": prefs.daily_digest,
-            "last_digest_at": prefs.last_digest_at,
-            "vacation": {
-                "days_per_year": prefs.vacation_days_per_year,
-                "started_at": prefs.vacation_started_at,
-                "year": prefs.vacation_year,
-                "seconds_used": prefs.vacation_seconds_used,
-            },
-            "profile_hidden": prefs.profile_hidden,
-            "suspended_at": prefs.suspended_at,
-            "suspended_reason": prefs.suspended_reason,
-            "closed_at": prefs.closed_at,
-        }
-    return found
-
-
-def ratings(user) -> dict:
-    return {
-        "ratings": [
-            {
-                "game": rating.game_type,
-                "rating": rating.display,
-                "mu": rating.mu,
-                "sigma": rating.sigma,
-                "games": rating.games,
-                "last_played_at": rating.last_played_at,
-            }
-            for rating in Rating.objects.filter(user=user).order_by("game_type")
-        ],
-        "history": [
-            {
-                "game": change.game_type,
-                "game_id": change.result_id,
-                "ended_at": change.ended_at,
-                "mu_before": change.mu_before,
-                "sigma_before": change.sigma_before,
-                "mu": change.mu,
-                "sigma": change.sigma,
-                "rating": change.display,
-            }
-            for change in RatingChange.objects.filter(user=user).order_by(
-                "game_type", "ended_at", "result_id"
-            )
-        ],
-    }
-
-
-def game_file(seat: Seat) -> dict:
-    """One game: the player's seat and the game's record (``selectors.export_record``)."""
-    return {
-        "seat": {
-            "position": seat.position,
-            "status": seat.status,
-            "joined_at": seat.joined_at,
-            "playing_hours": seat.playing_hours,
-        },
-        "record": export_record(seat.game),
-    }
-
-
-def chat(user) -> list[dict]:
-    return [
-        {
-            "game": message.game_id,
-            "created_at": message.created_at,
-            "text": message.text,
-            "hidden_at": message.hidden_at,
-            "hidden_reason": message.hidden_reason,
-            "erased_at": message.erased_at,
-        }
-        for message in ChatMessage.objects.filter(author=user).order_by("created_at", "pk")
-    ]
-
-
-def plans(user) -> list[dict]:
-    return [
-        {
-            "game": plan.game_id,
-            "seat": plan.seat,
-            "lines": plan.lines,
-            "next_move": plan.next_move,
-            "at_seq": plan.at_seq,
-            "updated_at": plan.updated_at,
-        }
-        for plan in Plan.objects.filter(user=user).order_by("game_id")
-    ]
-
-
-def tournaments_of(user) -> list[dict]:
-    """The tournaments ``user`` registered for (withdrawn since or not) or organises: each
-    as its page shows it to them, their role and their games in it."""
-    entered = tournaments_registered(user)
-    found = tournaments_of_person(user).select_related("organiser")
-    games = {}
-    for table in TournamentGame.objects.filter(game__seats__user=user, tournament__in=found):
-        games.setdefault(table.tournament_id, []).append(
-            {"game": table.game_id, "round": table.round}
-        )
-    return [
-        {
-            "entered": tournament.pk in entered,
-            "organiser": tournament.organiser_id == user.pk,
-            "created_at": tournament.created_at,
-            "my_games": sorted(games.get(tournament.pk, []), key=lambda g: g["game"]),
-            "tournament": tournament_view(tournament, user),
-        }
-        for tournament in found.order_by("pk")
-    ]
-
-
-def devices(user) -> list[dict]:
-    return [
-        {
-            "created_at": device.created_at,
-            "expires_at": device.expires_at,
-            "push_service": urlsplit(device.endpoint).hostname or "",
-        }
-        for device in PushSubscription.objects.filter(user=user).order_by("created_at", "pk")
-    ]
-
-
-def _to_them(user) -> Q:
-    return Q(user=user) | Q(recipient__iexact=user.email)
-
-
-def sign_ins(user) -> dict:
-    return {
-        "last_login": user.last_login,
-        "sign_in_emails": [
-            {"created_at": row.created_at, "sent_at": row.sent_at}
-            for row in Outbox.objects.filter(_to_them(user), kind=NoticeKind.SIGN_IN).order_by(
-                "created_at", "pk"
-            )
-        ],
-    }
-
-
-def emails(user, *, beat, email_text: EmailText) -> dict:
-    """The emails sent to ``user`` (their account's or their address's) and the replies
-    received from them. A sign-in email is listed by its facts alone: its link signs in."""
-    now = timezone.now()
-    sent = []
-    rows = Outbox.objects.filter(_to_them(user)).select_related("game").order_by("created_at", "pk")
-    for number, row in enumerate(rows, start=1):
-        if number % EMAILS_PER_BEAT == 0:
-            beat()
-        entry = {
-            "kind": row.kind,
-            "game": row.game_id,
-            "to": row.recipient,
-            "created_at": row.created_at,
-            "sent_at": row.sent_at,
-            "cancelled_at": row.cancelled_at,
-            "cancelled_because": row.withdrawn_because,
-            "message_id": row.message_id,
-            "subject": None,
-            "text": None,
-        }
-        if row.kind != NoticeKind.SIGN_IN:
-            try:
-                entry["subject"], entry["text"] = email_text(row, now)
-            except Exception:
-                # The game or what the row names may be gone: its facts stay.
-                log.info("data export: outbox %s cannot be written any more", row.pk)
-        sent.append(entry)
-    received = [
-        {
-            "message_id": reply.message_id,
-            "received_at": reply.received_at,
-            "game": reply.game_id,
-            "outcome": reply.outcome,
-        }
-        for reply in InboundMessage.objects.filter(sender__iexact=user.email).order_by(
-            "received_at", "pk"
-        )
-    ]
-    return {"sent": sent, "received": received}

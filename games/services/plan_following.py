@@ -17,9 +17,9 @@ from django.db import transaction
 
 from azulsite.celery import send_quickly
 from games import notify
-from games import table as tbl
 from games.models import Game, Plan, Seat
 from games.plan_lines import answer, follow
+from games.table_events import Moved, Resigned, SeatReplaced
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +41,10 @@ def plans_followed(change) -> None:
 
 def _concerns_plans(change) -> bool:
     return bool(
-        change.events(tbl.Moved)
+        change.events(Moved)
         or change.voided is not None
-        or change.events(tbl.Resigned)
-        or change.events(tbl.SeatReplaced)
+        or change.events(Resigned)
+        or change.events(SeatReplaced)
         or change.ended
     )
 
@@ -68,7 +68,7 @@ def _followed(change, plan: Plan) -> bool:
         lines, next_move = [], ""
         dropped = {"reason": "taken_back"}
     for record in change.appended if change.voided is None else ():
-        if not isinstance(record.event, tbl.Moved):
+        if not isinstance(record.event, Moved):
             continue
         moved = record.event
         if lines and not any(line[0] == moved.move for line in lines):

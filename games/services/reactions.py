@@ -27,6 +27,7 @@ from games.services.analysis import analysis_request
 from games.services.plan_following import plans_followed
 from games.services.ratings import ratings_game_finished
 from games.services.tournaments.results import tournament_game_ended
+from games.table_events import HoursChanged, Moved, Resigned, SeatReplaced, TakebackRequested
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +116,7 @@ def seat_rows(change: Change) -> None:
     """The seats' rows from what the change did to them: a seat that resigned (or forfeited,
     or whose resignation a revert took back), a seat given to another player or to a
     computer player, a seat's new playing hours."""
-    events = (tbl.SeatReplaced, tbl.HoursChanged)
+    events = (SeatReplaced, HoursChanged)
     resigned = change.after.resigned ^ change.before.resigned
     if not resigned and not any(change.events(kind) for kind in events):
         return
@@ -126,7 +127,7 @@ def seat_rows(change: Change) -> None:
             Seat.Status.RESIGNED if position in change.after.resigned else Seat.Status.JOINED
         )
         seat.save(update_fields=["status"])
-    for replaced in change.events(tbl.SeatReplaced):
+    for replaced in change.events(SeatReplaced):
         seat = seats[replaced.seat]
         if replaced.by.startswith(BOT_ACTOR_PREFIX):
             seat.user, seat.bot = None, replaced.by.removeprefix(BOT_ACTOR_PREFIX)
@@ -134,7 +135,7 @@ def seat_rows(change: Change) -> None:
             seat.user_id = int(replaced.by.partition(":")[2])
             seat.playing_hours = asdict(replaced.hours) if replaced.hours else None
         seat.save(update_fields=["user", "bot", "playing_hours"])
-    for changed in change.events(tbl.HoursChanged):
+    for changed in change.events(HoursChanged):
         seat = seats[changed.seat]
         seat.playing_hours = asdict(changed.hours)
         seat.save(update_fields=["playing_hours"])
@@ -179,7 +180,7 @@ def computer_player_queued(change: Change) -> None:
     write is a computer's in a task that goes on playing (``bots.bot_move``)."""
     if change.computers_played_on:
         return
-    moved = change.turn_passed or change.events(tbl.Moved) or change.voided is not None
+    moved = change.turn_passed or change.events(Moved) or change.voided is not None
     if moved and bot_seat_to_move(change.game) is not None:
         transaction.on_commit(partial(_bot_move_queued, change.game.pk))
 
@@ -224,7 +225,7 @@ def timeout_notices(change: Change) -> None:
     if change.reason != tbl.TIME_RAN_OUT:
         return
     seats = {seat.position: seat for seat in change.game.seats.all()}
-    for forfeit in change.events(tbl.Resigned):
+    for forfeit in change.events(Resigned):
         notify.timed_out(change.game, seats[forfeit.seat], moves=[])
     after, since = change.after, change.before.last_seq
     played = [step for step in after.steps if step.seq > since and step.auto == "timeout"]
@@ -256,7 +257,7 @@ def tournament_moved_on(change: Change) -> None:
 
 def takeback_notices(change: Change) -> None:
     """A takeback request is told to every other player still in the game."""
-    for asked in change.events(tbl.TakebackRequested):
+    for asked in change.events(TakebackRequested):
         others = [
             seat
             for seat in joined_seats(change.game)

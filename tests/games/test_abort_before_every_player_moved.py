@@ -15,6 +15,7 @@ from games import table as tbl
 from games import table_storage as storage
 from games.models import Game, GameResult, Rating, RatingChange
 from games.registry import GAME_TYPES
+from games.table_events import Aborted
 from tests.games.helpers import every_player_moved, play, seated, started, to_move
 from tests.ratings.helpers import finished
 
@@ -180,8 +181,8 @@ def test_an_abort_stored_before_it_named_a_seat_reads_as_a_moderators():
         {"seq": 1, "type": "table.Aborted", "version": 1, "data": {}},
         {"seq": 2, "type": "table.Moderated", "version": 1, "data": {"action": "abort"}},
     ]
-    assert [record.event for record in storage.read(table, old)] == [tbl.Aborted(None)] * 2
-    assert storage.encode(table, tbl.Aborted(1)) == ("table.Aborted", 2, {"seat": 1})
+    assert [record.event for record in storage.read(table, old)] == [Aborted(None)] * 2
+    assert storage.encode(table, Aborted(1)) == ("table.Aborted", 2, {"seat": 1})
 
 
 def test_a_game_a_moderator_aborted_before_the_abort_named_a_seat_still_replays(alice, bob):

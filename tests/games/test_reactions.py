@@ -12,6 +12,7 @@ from games.models import Analysis, Game, GameResult, NoticeKind, Outbox, Seat
 from games.repository import game_table, records
 from games.services import reactions
 from games.services.common import act, locked_game
+from games.table_events import Moved, TakebackRequested
 from tests.games.helpers import every_player_moved, play, started, to_move
 
 pytestmark = pytest.mark.django_db
@@ -128,7 +129,7 @@ def test_a_computer_player_whose_move_leaves_it_to_move_is_asked_again_at_once(
         play(game)
     game = locked_game(game.pk)
     table = game_table(game)
-    its_own = tbl.Record(table.last_seq, tbl.Moved(game.to_move, "", {}), "bot:easy")
+    its_own = tbl.Record(table.last_seq, Moved(game.to_move, "", {}), "bot:easy")
     same_seat = reactions.Change(game, table, table, (its_own,), None, timezone.now())
     assert not same_seat.turn_passed
     with django_capture_on_commit_callbacks(execute=True):
@@ -176,7 +177,7 @@ def test_a_takeback_request_is_told_to_the_other_players(alice, bob, carol):
     request = services.takeback_request(game=game, user=mover, to_seq=point)
     Outbox.objects.filter(game=game).delete()
     change = change_of(game, after_seq=seq, by=mover.pk)
-    assert change.events(tbl.TakebackRequested)[0].request == request
+    assert change.events(TakebackRequested)[0].request == request
     reactions.takeback_notices(change)
     others = sorted(user.email for user in (alice, bob, carol) if user != mover)
     assert notices(game, NoticeKind.TAKEBACK_REQUEST) == others

@@ -12,12 +12,12 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games import table as tbl
 from games.clock import PlayingHours
 from games.errors import BadRequest
 from games.models import Game, NoticeKind, Outbox, PlayerSettings, SeatClock
 from games.repository import game_table, records
 from games.services.sweep import sweep
+from games.table_events import HoursChanged, Started, codec
 from tests.conftest import make_user
 from tests.games.helpers import open_with_playing_hours
 
@@ -44,8 +44,8 @@ def started(alice, bob, hours: dict, **options) -> Game:
     return game
 
 
-def start_event(game: Game) -> tbl.Started:
-    return next(r.event for r in records(game) if isinstance(r.event, tbl.Started))
+def start_event(game: Game) -> Started:
+    return next(r.event for r in records(game) if isinstance(r.event, Started))
 
 
 def clock_of(game: Game) -> SeatClock:
@@ -141,7 +141,7 @@ def test_a_new_time_zone_moves_the_hours_from_the_end_of_the_players_turn(alice,
     assert clock.hours_of(waiting.position).zone == "Asia/Tokyo"
     assert clock.hours_of(to_move.position).zone == "UTC"
     assert clock.pending_hours(to_move.position).zone == "Asia/Tokyo"
-    changed = [r.event for r in records(game) if isinstance(r.event, tbl.HoursChanged)]
+    changed = [r.event for r in records(game) if isinstance(r.event, HoursChanged)]
     assert {event.seat for event in changed} == {0, 1}
     table = game_table(game)
     services.move_submit(
@@ -265,9 +265,9 @@ def test_a_rematch_keeps_playing_hours_and_seats_the_players_with_their_own(alic
 
 def test_a_start_event_stored_before_playing_hours_reads_as_a_game_without():
     stored = {"type": "Started", "version": 1, "game": "azul", "options": {}, "players": ["a", "b"]}
-    assert tbl.codec.decode(stored).hours == ()
+    assert codec.decode(stored).hours == ()
     replaced = {"type": "SeatReplaced", "version": 1, "seat": 0, "replaced": "a", "by": "c"}
-    assert tbl.codec.decode(replaced).hours is None
+    assert codec.decode(replaced).hours is None
 
 
 @pytest.mark.django_db

@@ -16,6 +16,7 @@ from games import table as tbl
 from games import table_storage as storage
 from games.models import Game, TableSnapshot
 from games.rules import azul, summer_pavilion
+from games.table_events import MovesVoided
 from tests.conftest import make_user
 from tests.games.helpers import legal, play, started, to_move
 
@@ -165,7 +166,7 @@ def test_starting_from_a_snapshot_folds_like_the_whole_stream_through_undo_takeb
                     services.move_undo(game=game, user=mover)
         game.refresh_from_db()
         assert same(cold_read(game), full_fold(game))
-    voided = [r for r in repository.records(game) if isinstance(r.event, tbl.MovesVoided)]
+    voided = [r for r in repository.records(game) if isinstance(r.event, MovesVoided)]
     assert {r.event.cause for r in voided} == {"undo", "takeback", "revert"}
     assert TableSnapshot.objects.filter(game=game).count() >= 4
     for upto in range(1, game.last_seq + 1):

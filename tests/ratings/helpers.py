@@ -6,11 +6,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import services
-from games import table as tbl
 from games.models import Game
 from games.repository import game_table
 from games.selectors import legal_moves_of
 from games.services.common import append, locked_game
+from games.table_events import Aborted, MovesVoided, SeatReplaced
 from tests.games.helpers import every_player_moved, started
 
 
@@ -54,7 +54,7 @@ def seat_taken_by_bot(game: Game, seat: int) -> None:
     """What a computer player's seat looks like in the stream: its actor is ``bot:…``."""
     game = locked_game(game)
     table = game_table(game)
-    replaced = tbl.SeatReplaced(seat, table.players[seat], "bot:greedy")
+    replaced = SeatReplaced(seat, table.players[seat], "bot:greedy")
     append(game, table, [replaced], actor="system")
     game.save(update_fields=["last_seq"])
 
@@ -64,7 +64,7 @@ def reverted_after_finish(game: Game, back_to: int) -> None:
     """A moderator takes a finished game back (the lead's revert of a finished game): its
     moves after ``back_to`` are voided and the read model and ratings follow."""
     game = locked_game(game)
-    append(game, game_table(game), [tbl.MovesVoided(back_to, "revert")], actor="moderator:1")
+    append(game, game_table(game), [MovesVoided(back_to, "revert")], actor="moderator:1")
     game.save(update_fields=["last_seq"])
     services.game_reproject(game=game)
     game.refresh_from_db()
@@ -75,6 +75,6 @@ def reverted_after_finish(game: Game, back_to: int) -> None:
 def aborted_after_finish(game: Game) -> None:
     """A moderator aborts a finished game (the lead's abort of a finished game)."""
     game = locked_game(game)
-    append(game, game_table(game), [tbl.Aborted()], actor="moderator:1", reason="cheating")
+    append(game, game_table(game), [Aborted()], actor="moderator:1", reason="cheating")
     game.save(update_fields=["last_seq"])
     services.game_reproject(game=game)
