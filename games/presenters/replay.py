@@ -6,7 +6,8 @@ import json
 from games import repository, selectors
 from games.boards import board_of, title_of
 from games.models import Game
-from games.presenters.game_page import analysis, last_move, move_log, seat_names, table_context
+from games.presenters.game_page import analysis, last_move, seat_names, table_context
+from games.presenters.move_list import move_log
 
 
 def replay_context(game: Game, *, at: str | None) -> dict:
