@@ -103,7 +103,7 @@ def streamed(arguments, pairs) -> None:
     from games import services
     from games.models import Game
     from games.repository import game_table
-    from games.selectors import legal_moves_of
+    from games.selectors.moves import legal_moves_of
 
     port = free_port()
     web = start_web(arguments.config, port)

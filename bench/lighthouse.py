@@ -73,15 +73,16 @@ def site_environment(home: Path, port: int) -> dict:
 
 def played(game, moves: int | None, chooser: random.Random):
     """``game`` played at random through the services: ``moves`` moves, or to its end."""
-    from games import repository, selectors, services
+    from games import repository, services
     from games.models import Game
+    from games.selectors.moves import legal_moves_of
 
     while moves is None or moves > 0:
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
         seat = {s.position: s.user for s in game.seats.all()}[game.to_move]
-        move = chooser.choice(selectors.legal_moves_of(repository.game_table(game)))["move"]
+        move = chooser.choice(legal_moves_of(repository.game_table(game)))["move"]
         services.move_submit(game=game, user=seat, move=move)
         moves = None if moves is None else moves - 1
     game.refresh_from_db()

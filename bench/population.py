@@ -121,8 +121,9 @@ def load() -> str:
 def played(kind: str, users: list, chooser: random.Random, *, finish: bool):
     """A game of ``kind`` between ``users``, random legal moves through the services, to its
     end or (not ``finish``) to about half of a game's events."""
-    from games import repository, selectors, services
+    from games import repository, services
     from games.models import Game
+    from games.selectors.moves import legal_moves_of
 
     game = services.game_create(
         creator=users[0], game=kind, players=len(users), time_control=TIME_CONTROL
@@ -132,7 +133,7 @@ def played(kind: str, users: list, chooser: random.Random, *, finish: bool):
     game.refresh_from_db()
     while game.status == Game.Status.ACTIVE and (finish or game.last_seq < 50):
         seat = {s.position: s.user for s in game.seats.all()}[game.to_move]
-        move = chooser.choice(selectors.legal_moves_of(repository.game_table(game)))["move"]
+        move = chooser.choice(legal_moves_of(repository.game_table(game)))["move"]
         services.move_submit(game=game, user=seat, move=move)
         game.refresh_from_db()
     return game
@@ -489,15 +490,15 @@ def verified(sample: int) -> str:
     """``sample`` clones (finished and in play) exported and replayed by ``verify_game``."""
     from django.core.management import call_command
 
-    from games import selectors
     from games.models import Game
+    from games.selectors.history import export_record
 
     games = Game.objects.filter(pk__gte=CLONE_BASE).order_by("?")[:sample]
     ok = 0
     with tempfile.TemporaryDirectory() as folder:
         for game in games:
             path = Path(folder) / f"{game.pk}.jsonl"
-            path.write_text("\n".join(json.dumps(line) for line in selectors.export_record(game)))
+            path.write_text("\n".join(json.dumps(line) for line in export_record(game)))
             call_command("verify_game", str(path), stdout=io.StringIO())
             ok += 1
     return f"{ok}/{sample} OK"
@@ -723,8 +724,8 @@ def rebuilt(
     sample's mean times the games), ``ratings_rebuild`` (up to ``ratings_up_to`` games:
     it replays every result, minutes at 100,000), ``tournament_reproject`` of the
     200-player tournament, and one export."""
-    from games import selectors
     from games.models import Game, Tournament
+    from games.selectors.history import export_record
     from games.services import game_reproject, ratings_rebuild, tournament_reproject
 
     big = Tournament.objects.get(pk=tournament)
@@ -739,7 +740,7 @@ def rebuilt(
         explained("ratings rebuild", ratings_rebuild)
         ratings = time.perf_counter() - started
     finished = Game.objects.filter(pk__gte=CLONE_BASE, status=Game.Status.FINISHED).first()
-    export = timed(lambda: list(explained("export", selectors.export_record, finished)), times=5)
+    export = timed(lambda: list(explained("export", export_record, finished)), times=5)
     return {
         "rebuild one game (ms)": statistics.median(each) * 1000,
         "rebuild all games (s)": statistics.mean(each) * total,

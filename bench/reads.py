@@ -66,8 +66,9 @@ def new_game(kind: str, users: list):
 def grown(kind: str, users: list, events: int, chooser: random.Random):
     """A game of ``kind`` played at random (through the services) to at least ``events``
     events, on a new game whenever one ends first."""
-    from games import repository, selectors, services
+    from games import repository, services
     from games.models import Game
+    from games.selectors.moves import legal_moves_of
 
     game = new_game(kind, users)
     while game.last_seq < events:
@@ -75,7 +76,7 @@ def grown(kind: str, users: list, events: int, chooser: random.Random):
             game = new_game(kind, users)
             continue
         seat = {s.position: s.user for s in game.seats.all()}[game.to_move]
-        move = chooser.choice(selectors.legal_moves_of(repository.game_table(game)))["move"]
+        move = chooser.choice(legal_moves_of(repository.game_table(game)))["move"]
         services.move_submit(game=game, user=seat, move=move)
         game.refresh_from_db()
     return game

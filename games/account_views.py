@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import i18n, selectors, services, throttles
+from games import i18n, services, throttles
 from games.errors import ServiceError
 from games.forms import EmailForm, PasswordSignInForm, PreferencesForm
+from games.selectors.seats import hours_of_player
 from games.services import data_export
 
 
@@ -87,7 +88,7 @@ def account(request: HttpRequest) -> HttpResponse:
     download of one's data (issue 45)."""
     prefs = i18n.preferences_of(request.user)
     initial = {"language": prefs.language, "time_zone": prefs.time_zone or "UTC"} if prefs else {}
-    initial.update(selectors.hours_of_player(request.user))
+    initial.update(hours_of_player(request.user))
     form = PreferencesForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:

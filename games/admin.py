@@ -19,11 +19,12 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from events import store
-from games import selectors, services, throttles
+from games import services, throttles
 from games.errors import ServiceError
 from games.forms import AdminSignInForm
 from games.mail import selectors as mail_selectors
 from games.models import BotLevel, ChatMessage, Game, Outbox, PushDelivery, Report, Seat
+from games.selectors.moves import public_event
 from games.services.closing import account_close
 
 User = get_user_model()
@@ -219,7 +220,7 @@ class GameAdmin(ModeratorsOnly, admin.ModelAdmin):
                     e["recorded_at"][:19],
                     json.dumps(e["data"])[:300],
                 )
-                for e in map(selectors.public_event, store.load(game.stream))
+                for e in map(public_event, store.load(game.stream))
             ),
         )
         return format_html(

@@ -9,7 +9,8 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games import selectors, services
+from games import services
+from games.selectors.operations import operator_status
 
 # The minute sweep's jobs (``services.SWEEP_JOBS`` and the mail door's emails) as the status
 # page names them.
@@ -45,7 +46,7 @@ def status(request: HttpRequest) -> HttpResponse:
             status=403,
         )
     now = timezone.now()
-    context = selectors.operator_status(now)
+    context = operator_status(now)
     for failure in context["jobs_failing"]:
         failure["title"] = JOB_TITLES.get(failure["job"], failure["job"])
     return render(request, "operator_status.html", {"now": now, **context})

@@ -14,10 +14,18 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import services
 from games.errors import BadRequest, ServiceError
 from games.forms import TournamentCreateForm
 from games.presenters.tournament_page import FORMAT_NAMES, tournament_context
+from games.selectors import tournaments
+from games.selectors.tournaments import (
+    TOURNAMENT_LISTS,
+    tournament_get,
+    tournament_list_opening,
+    tournament_view,
+    tournaments_entered,
+)
 from games.views import refusal_page
 
 LIST_NAMES = {
@@ -34,10 +42,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     where the viewer has something: ``tournament_list_opening``), the viewer's own
     marked."""
     which = request.GET.get("status", "")
-    if which not in selectors.TOURNAMENT_LISTS:
-        which = selectors.tournament_list_opening(request.user)
-    rows = list(selectors.tournament_list(which, request.user)[:LIST_LENGTH])
-    entered = selectors.tournaments_entered(request.user, rows)
+    if which not in TOURNAMENT_LISTS:
+        which = tournament_list_opening(request.user)
+    rows = list(tournaments.tournament_list(which, request.user)[:LIST_LENGTH])
+    entered = tournaments_entered(request.user, rows)
     context = {
         "which": which,
         "lists": LIST_NAMES.items(),
@@ -74,8 +82,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A tournament: settings, players, standings with tie-breaks, rounds with their
     games, the viewer's game in play highlighted, and what the viewer may do."""
-    tournament = selectors.tournament_get(tournament_id)
-    view = selectors.tournament_view(tournament, request.user)
+    tournament = tournament_get(tournament_id)
+    view = tournament_view(tournament, request.user)
     return render(request, "tournaments/page.html", tournament_context(view))
 
 
@@ -88,7 +96,7 @@ def _tournament_action(view):
     @wraps(view)
     def wrapper(request: HttpRequest, tournament_id: int) -> HttpResponse:
         try:
-            view(request, selectors.tournament_get(tournament_id))
+            view(request, tournament_get(tournament_id))
         except ServiceError as error:
             messages.error(request, capfirst(error.message) + ".")
         return redirect("tournament", tournament_id=tournament_id)

@@ -19,7 +19,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games import repository, selectors, services
+from games import repository, services
 from games.api.serializers import (
     EventSerializer,
     GameDetailSerializer,
@@ -41,6 +41,9 @@ from games.api.toolkit import (
 from games.errors import ServiceError
 from games.models import Game
 from games.registry import GAME_TYPES
+from games.selectors.access import can_view, not_visible, seat_of
+from games.selectors.lists import games_for_user, games_to_watch, open_games
+from games.selectors.moves import legal_moves_etag, legal_moves_of, public_event
 
 
 def game_only(operation_id: str, summary: str, *, request=None, codes=(401, 403, 404, 409)):
@@ -143,11 +146,11 @@ class GameListApi(Api):
         query = validated(self.FilterSerializer, request.query_params)
         which = query.get("filter")
         if which == "open":
-            games = selectors.open_games(request.user)
+            games = open_games(request.user)
         elif which == "watch":
-            games = selectors.games_to_watch(request.user)
+            games = games_to_watch(request.user)
         else:
-            games = selectors.games_for_user(request.user, which)
+            games = games_for_user(request.user, which)
         page = games[query["offset"] : query["offset"] + query["limit"]]
         return Response(self.OutputSerializer({"count": games.count(), "results": page}).data)
 
@@ -266,15 +269,15 @@ class LegalMovesApi(Api):
     def get(self, request, game_id):
         game = viewable_game(request, game_id)
         table = repository.game_table(game)
-        seat = selectors.seat_of(game, request.user)
+        seat = seat_of(game, request.user)
         mine = seat is not None and seat.status == seat.Status.JOINED
         listed_for = seat.position if mine and table.to_move() == seat.position else None
-        etag = selectors.legal_moves_etag(game, table, listed_for)
+        etag = legal_moves_etag(game, table, listed_for)
         # A client polling for its turn asks with the ETag it has: nothing has changed
         # is answered without listing the moves.
         answer = get_conditional_response(request, etag=etag)
         if answer is None:
-            moves = selectors.legal_moves_of(table) if listed_for is not None else []
+            moves = legal_moves_of(table) if listed_for is not None else []
             # Already in OutputSerializer's shape (the schema's): a client polls this URL,
             # and running the serializer over every move costs more than listing them.
             body = {"to_move": table.to_move(), "last_seq": table.last_seq, "moves": moves}
@@ -329,8 +332,8 @@ class JoinApi(Api):
             # To an outsider a private game's door answers as a missing game's, whatever
             # was posted to it (unparsable, of another media type, invalid): a complaint
             # about the input would tell that it exists.
-            if not selectors.can_view(game, request.user):
-                raise selectors.not_visible(game) from None
+            if not can_view(game, request.user):
+                raise not_visible(game) from None
             raise
         game = services.game_join(
             game=game, user=request.user, token=data.get("token"), hours=data.get("hours")
@@ -436,7 +439,7 @@ class MoveSubmitApi(Api):
         # The table the move left: kept by the move (no load); for a retry, as it was then,
         # so that a retry is answered as the first time.
         table = repository.game_table(result.game, upto=events[-1].seq if result.replayed else None)
-        seat = selectors.seat_of(result.game, request.user)
+        seat = seat_of(result.game, request.user)
         again = (
             seat is not None
             and seat.status == seat.Status.JOINED
@@ -444,10 +447,10 @@ class MoveSubmitApi(Api):
         )
         # Already in OutputSerializer's shape (the schema's), as public_event gives events.
         body = {
-            "events": [selectors.public_event(e) for e in events],
+            "events": [public_event(e) for e in events],
             "last_seq": events[-1].seq,
             "to_move": table.to_move(),
-            "moves": selectors.legal_moves_of(table) if again else [],
+            "moves": legal_moves_of(table) if again else [],
         }
         return Response(body, status=answer)
 

@@ -17,9 +17,15 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from games import selectors, services
+from games import services
 from games.api.toolkit import MAX_SEQ, Api, errors, invalid_input, validated
 from games.registry import GAME_TYPES
+from games.selectors.tournaments import (
+    TOURNAMENT_LISTS,
+    tournament_get,
+    tournament_list,
+    tournament_view,
+)
 from games.tournaments.core import FORMATS, MOST_PLAYERS, MOST_ROUND_DAYS
 
 TOURNAMENT_ID = OpenApiParameter("tournament_id", OpenApiTypes.INT, OpenApiParameter.PATH)
@@ -123,14 +129,14 @@ class DetailSerializer(serializers.Serializer):
 
 
 def detail(tournament, user):
-    return DetailSerializer(selectors.tournament_view(tournament, user)).data
+    return DetailSerializer(tournament_view(tournament, user)).data
 
 
 class TournamentListApi(Api):
     """Tournaments open for registration, running or finished; opening a new one."""
 
     class FilterSerializer(serializers.Serializer):
-        status = serializers.ChoiceField(choices=list(selectors.TOURNAMENT_LISTS), default="open")
+        status = serializers.ChoiceField(choices=list(TOURNAMENT_LISTS), default="open")
         limit = serializers.IntegerField(min_value=1, max_value=200, default=50)
         offset = serializers.IntegerField(min_value=0, max_value=MAX_SEQ, default=0)
 
@@ -191,7 +197,7 @@ class TournamentListApi(Api):
     )
     def get(self, request):
         query = validated(self.FilterSerializer, request.query_params)
-        rows = selectors.tournament_list(query["status"], request.user)
+        rows = tournament_list(query["status"], request.user)
         page = rows[query["offset"] : query["offset"] + query["limit"]]
         return Response(self.OutputSerializer({"count": rows.count(), "results": page}).data)
 
@@ -217,7 +223,7 @@ class TournamentDetailApi(Api):
         responses={200: DetailSerializer, **errors(404)},
     )
     def get(self, request, tournament_id):
-        return Response(detail(selectors.tournament_get(tournament_id), request.user))
+        return Response(detail(tournament_get(tournament_id), request.user))
 
 
 def tournament_action(operation_id: str, summary: str, *, request=None, codes=(401, 403, 404, 409)):
@@ -238,7 +244,7 @@ class TournamentActionApi(Api):
     service: Callable
 
     def post(self, request, tournament_id):
-        tournament = selectors.tournament_get(tournament_id)
+        tournament = tournament_get(tournament_id)
         tournament = type(self).service(tournament=tournament, user=request.user)
         return Response(detail(tournament, request.user))
 
@@ -261,7 +267,7 @@ class TournamentWithdrawApi(Api):
         "tournament_withdraw", "Leave a tournament (or remove a player)", request=InputSerializer
     )
     def post(self, request, tournament_id):
-        tournament = selectors.tournament_get(tournament_id)
+        tournament = tournament_get(tournament_id)
         data = validated(self.InputSerializer, request.data)
         player = None
         if "player" in data:

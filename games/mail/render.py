@@ -34,7 +34,9 @@ from games.mail.positions import position_text
 from games.mail.selectors import player_by_address
 from games.models import Game, NoticeKind, Outbox
 from games.repository import game_table
-from games.selectors import display_name, legal_moves_of, players_of, waiting_for
+from games.selectors.lists import waiting_for
+from games.selectors.moves import legal_moves_of
+from games.selectors.names import display_name, players_of
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
 TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WARNING)

@@ -57,7 +57,7 @@ from games.notify.channels import channel
 from games.plan_lines import read_lines
 from games.repository import game_table
 from games.rules.common import InvalidNotation
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,8 @@ name the site shows them by everywhere, and the moderators' door."""
 
 from django.http import HttpRequest
 
-from games import selectors
+from games.selectors.access import is_moderator
+from games.selectors.names import display_name
 
 
 def navigation(request: HttpRequest) -> dict:
@@ -14,6 +15,6 @@ def navigation(request: HttpRequest) -> dict:
     user = getattr(request, "user", None)
     signed_in = bool(user and user.is_authenticated)
     return {
-        "signed_in_as": selectors.display_name(user) if signed_in else "",
-        "is_moderator": bool(user and user.is_staff and selectors.is_moderator(user)),
+        "signed_in_as": display_name(user) if signed_in else "",
+        "is_moderator": bool(user and user.is_staff and is_moderator(user)),
     }

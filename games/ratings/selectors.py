@@ -23,7 +23,9 @@ from games.models import (
     Seat,
 )
 from games.registry import GAME_TYPES
-from games.selectors import actor_name, display_name, export_record, is_moderator
+from games.selectors.access import is_moderator
+from games.selectors.history import export_record
+from games.selectors.names import actor_name, display_name
 from games.services.ratings import PROVISIONAL_GAMES, display_rating, uncertainty
 
 # The leaderboard shows players with a rated game on the ladder this recently.

@@ -17,7 +17,7 @@ from games.ratings.charts import rating_chart
 from games.ratings.forms import ArchiveForm
 from games.registry import GAME_TYPES
 from games.replica import lag_tolerant
-from games.selectors import display_name, players_of
+from games.selectors.names import display_name, players_of
 from games.views import refusal_page
 
 LEADERBOARD_PAGE = 50

@@ -26,7 +26,7 @@ input and call one of these.
   model, ratings, notices…, in one ordered list); ``clocks``: the clock columns.
 """
 
-from games.selectors import MODERATORS_GROUP, is_moderator
+from games.selectors.access import MODERATORS_GROUP, is_moderator
 from games.services.accounts import (
     SIGN_IN_MAX_AGE,
     account_identity,

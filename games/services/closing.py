@@ -41,16 +41,15 @@ from games.models import (
     Seat,
     Tournament,
 )
-from games.selectors import (
+from games.selectors.access import is_moderator
+from games.selectors.names import (
     bot_actor,
     deleted_name,
     display_name,
     forgotten_username,
     is_forgotten,
-    is_moderator,
-    tournaments_entered,
-    tournaments_of_person,
 )
+from games.selectors.tournaments import tournaments_entered, tournaments_of_person
 from games.services.common import act, actor_of, locked_game
 from games.services.moves import seat_resign
 from games.services.tables import game_cancel, game_leave

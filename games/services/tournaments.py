@@ -29,10 +29,10 @@ from games.models import (
     TournamentGame,
     TournamentSnapshot,
 )
-from games.selectors import (
+from games.selectors.access import is_moderator
+from games.selectors.seats import departures
+from games.selectors.tournaments import (
     TOURNAMENT_NAMESPACE,
-    departures,
-    is_moderator,
     may_enter,
     tournament_get,
     tournament_state,

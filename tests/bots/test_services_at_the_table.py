@@ -10,13 +10,15 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from events import store
-from games import bots, repository, selectors, services, tasks
+from games import bots, repository, services, tasks
 from games import table_storage as storage
 from games.bots import LEVELS
 from games.errors import BadRequest
 from games.mail.render import compose
 from games.mail.services import sweep
 from games.models import BotLevel, Game, NoticeKind, Outbox, Seat
+from games.selectors.history import move_history
+from games.selectors.names import players_of
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, legal, started
 
@@ -55,7 +57,7 @@ def test_playing_against_the_computer_starts_at_once_with_the_bot_seated(alice):
     assert game.status == Game.Status.ACTIVE
     started = store.load(game.stream)[0]
     assert sorted(started.data["players"]) == sorted([f"user:{alice.pk}", "bot:easy", "bot:medium"])
-    players = selectors.players_of(game)
+    players = players_of(game)
     assert "Alice" in {p["player"] for p in players}
     # Two computers at the table: told apart by number, in seat order.
     computers = sorted((p["seat"], p["bot"], p["player"]) for p in players if p["bot"])
@@ -162,7 +164,7 @@ def test_a_game_against_the_computer_is_played_to_the_end(alice):
             game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.result.excluded == "bot"
-    history = selectors.move_history(game)
+    history = move_history(game)
     assert {"Computer (easy)", "Alice"} <= {entry["actor"] for entry in history}
 
 
@@ -205,7 +207,7 @@ def test_a_bot_plays_for_a_player_whose_time_ran_out(alice, bob):
     )
     email = Outbox.objects.get(game=game, kind=NoticeKind.TIMEOUT)
     assert email.recipient == late.user.email and email.payload["move"] == moved.data["move"]
-    entry = [e for e in selectors.move_history(game) if e["kind"] == "move"][-1]
+    entry = [e for e in move_history(game) if e["kind"] == "move"][-1]
     assert (entry["actor"], entry["auto"]) == ("Computer (hard)", "timeout")
 
 
@@ -240,7 +242,7 @@ def test_a_moderator_replaces_a_vanished_player_by_a_bot_through_the_admin(clien
     assert (seat.user, seat.bot) == (None, "easy")
     replaced = [e for e in store.load(game.stream) if e.type == "table.SeatReplaced"][-1]
     assert replaced.data["by"] == "bot:easy" and replaced.reason == "Bob left the site"
-    note = [e for e in selectors.move_history(game) if e["kind"] == "note"][-1]
+    note = [e for e in move_history(game) if e["kind"] == "note"][-1]
     assert note["text"] == f"Computer (easy) takes over the seat of player {vanished + 1}"
     game.refresh_from_db()
     if game.to_move != vanished:
@@ -310,7 +312,7 @@ def test_a_resigned_seat_in_a_three_player_game_is_played_by_the_easy_bot(alice,
             seed=services.common.bot_seed(game, step.seq - 1),
         )
         assert step.move == table.engine.format(chosen)
-    entry = next(e for e in selectors.move_history(game) if e.get("auto") == "resigned")
+    entry = next(e for e in move_history(game) if e.get("auto") == "resigned")
     assert entry["actor"] == "Computer (easy)"
 
 

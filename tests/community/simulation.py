@@ -31,7 +31,7 @@ from django.test import Client, override_settings
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
-from games import news, repository, selectors, services
+from games import news, repository, services
 from games.errors import ServiceError
 from games.mail import services as mail
 from games.mail import tokens
@@ -46,6 +46,8 @@ from games.models import (
     Tournament,
 )
 from games.registry import GAME_TYPES
+from games.selectors.access import MODERATORS_GROUP, seat_of
+from games.selectors.moves import legal_moves_of
 from games.services import drift
 from games.services import ratings as ratings_service
 from tests.community.world import Broker, ErrorLog, FakeClock, mail_server, push_service
@@ -284,7 +286,7 @@ class Community:
     # --- people --------------------------------------------------------------------------
 
     def _populate(self) -> None:
-        moderators, _ = Group.objects.get_or_create(name=selectors.MODERATORS_GROUP)
+        moderators, _ = Group.objects.get_or_create(name=MODERATORS_GROUP)
         for index in range(self.count):
             name = f"p{index:04d}"
             user = make_user(name)
@@ -584,8 +586,8 @@ class Community:
 
     def _plan(self, person: Person, game: Game) -> None:
         table = repository.game_table(game)
-        seat = selectors.seat_of(game, person.user)
-        moves = [m["move"] for m in selectors.legal_moves_of(table)]
+        seat = seat_of(game, person.user)
+        moves = [m["move"] for m in legal_moves_of(table)]
         if seat is None or not moves:
             return
         answer = self._call(

@@ -2,8 +2,9 @@
 
 import random
 
-from games import repository, selectors, services
+from games import repository, services
 from games.models import Game
+from games.selectors.moves import legal_moves_of
 
 
 def started(game: str, *users, **options) -> Game:
@@ -30,7 +31,7 @@ def to_move(game: Game):
 
 
 def legal(game: Game) -> list[str]:
-    return [move["move"] for move in selectors.legal_moves_of(repository.game_table(game))]
+    return [move["move"] for move in legal_moves_of(repository.game_table(game))]
 
 
 def play(game: Game, move: str | None = None, chooser: random.Random | None = None):

@@ -10,9 +10,10 @@ from django.core.management import call_command
 from django.utils import formats, timezone
 
 from events import store
-from games import repository, selectors, services
+from games import repository, services
 from games.errors import Forbidden
 from games.models import ChatMessage, Game, Report
+from games.selectors.history import export_record
 from tests.conftest import make_user
 from tests.games.helpers import last_step_is_barrier, play, started, to_move
 
@@ -204,7 +205,7 @@ def test_the_record_still_verifies_after_moderation(mod_client, game, alice, car
     )
     play(game)
     path = tmp_path / "record.jsonl"
-    path.write_text("\n".join(json.dumps(r) for r in selectors.export_record(game)))
+    path.write_text("\n".join(json.dumps(r) for r in export_record(game)))
     out = io.StringIO()
     call_command("verify_game", str(path), stdout=out)
     assert out.getvalue().startswith("OK")

@@ -6,8 +6,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from rest_framework.throttling import SimpleRateThrottle
 
-from games import repository, selectors, services
+from games import repository, services
 from games.models import Game
+from games.selectors.access import can_read_chat
 from tests.conftest import make_user
 from tests.games.api_helpers import (
     client_for,
@@ -184,7 +185,7 @@ def test_a_games_chat_is_for_its_players_and_moderators(alice, bob, make):
     }
     if game.status == Game.Status.FINISHED:
         readers["resigned player"] = bob
-    allowed = {name for name, user in readers.items() if selectors.can_read_chat(game, user)}
+    allowed = {name for name, user in readers.items() if can_read_chat(game, user)}
     players = {"player", "resigned player"} & set(readers)
     assert allowed == players | {"moderator"}
 

@@ -11,7 +11,7 @@ from games import services
 from games.models import Game
 from games.replica import ReplicaRouter, reading_lagging
 from games.repository import game_table
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
 
 pytestmark = pytest.mark.django_db(transaction=True, databases=["default", "replica"])
 

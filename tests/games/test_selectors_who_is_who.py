@@ -8,8 +8,9 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import repository, selectors, services
-from games.selectors import computer_numbers
+from games import repository, services
+from games.selectors.history import move_history
+from games.selectors.names import computer_numbers, display_name, players_of
 from tests.games.helpers import legal
 
 pytestmark = pytest.mark.django_db
@@ -41,13 +42,11 @@ def test_computers_are_numbered_in_seat_order_only_when_there_are_several():
 
 def test_three_computers_of_one_level_each_have_a_name_of_their_own(alice):
     game = against_three_computers(alice)
-    players = selectors.players_of(game)
+    players = players_of(game)
     computers = sorted((p["seat"], p["player"]) for p in players if p["bot"])
     assert [name for _seat, name in computers] == THREE
     by_seat = dict(computers)
-    bot_moves = [
-        entry for entry in selectors.move_history(game) if entry["kind"] == "move" and entry["bot"]
-    ]
+    bot_moves = [entry for entry in move_history(game) if entry["kind"] == "move" and entry["bot"]]
     assert bot_moves, "the computers moved"
     for entry in bot_moves:
         assert entry["actor"] == by_seat[entry["seat"]]
@@ -55,7 +54,7 @@ def test_three_computers_of_one_level_each_have_a_name_of_their_own(alice):
 
 def test_a_lone_computer_keeps_its_plain_name(alice):
     game = services.game_create(creator=alice, game="azul", players=2, bots=["medium"])
-    names = {p["player"] for p in selectors.players_of(game)}
+    names = {p["player"] for p in players_of(game)}
     assert names == {"Alice", "Computer (medium)"}
 
 
@@ -83,8 +82,8 @@ def test_a_person_without_a_name_is_the_same_in_the_header_and_at_the_table(clie
     )
     game = services.game_create(creator=dave, game="azul", players=2)
     services.game_join(game=game, user=bob)
-    assert selectors.display_name(dave) == "dave"
-    assert "dave" in {p["player"] for p in selectors.players_of(game)}
+    assert display_name(dave) == "dave"
+    assert "dave" in {p["player"] for p in players_of(game)}
     client.force_login(dave)
     page = client.get(f"/games/{game.pk}/").text
     assert '<span class="who">dave</span>' in page

@@ -7,11 +7,12 @@ import pytest
 from django.db import connection
 
 from events import store
-from games import repository, selectors, services
+from games import repository, services
 from games import table as tbl
 from games import table_storage as storage
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Game
+from games.selectors.moves import legal_moves_of
 from tests.games.helpers import legal, play_to_end, seated, started, to_move
 
 pytestmark = pytest.mark.django_db
@@ -147,7 +148,7 @@ def test_a_seat_with_a_single_legal_move_plays_it_without_being_asked(alice, bob
 
 
 def legal_moves_of_table(table) -> list[str]:
-    return [move["move"] for move in selectors.legal_moves_of(table)]
+    return [move["move"] for move in legal_moves_of(table)]
 
 
 @pytest.mark.django_db(transaction=True)

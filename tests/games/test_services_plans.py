@@ -13,7 +13,7 @@ from games.errors import BadRequest, Conflict
 from games.mail.headlines import headline
 from games.mail.render import message
 from games.models import Game, NoticeKind, Outbox, Plan
-from games.selectors import MODERATORS_GROUP
+from games.selectors.access import MODERATORS_GROUP
 from tests.games.helpers import legal, seated, started, to_move
 
 pytestmark = pytest.mark.django_db

@@ -11,11 +11,12 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 
-from games import repository, selectors, services
+from games import repository, services
 from games import table as tbl
 from games import table_storage as storage
 from games.models import Game, TableSnapshot
 from games.rules import azul, summer_pavilion
+from games.selectors.access import seat_of
 from tests.conftest import make_user
 from tests.games.helpers import legal, play, started, to_move
 
@@ -160,7 +161,7 @@ def test_starting_from_a_snapshot_folds_like_the_whole_stream_through_undo_takeb
             play(game, chooser=chooser)
             game.refresh_from_db()
             if turn % 5 == 1:
-                seat = selectors.seat_of(game, mover)
+                seat = seat_of(game, mover)
                 if tbl.undoable_step(repository.game_table(game), seat.position):
                     services.move_undo(game=game, user=mover)
         game.refresh_from_db()

@@ -8,8 +8,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games import selectors, services
+from games import services
 from games.models import Game
+from games.selectors.history import export_record
 from tests.games.helpers import play, play_to_end, started, to_move
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def exported(game: Game, tmp_path, rows=None) -> str:
     path = tmp_path / f"game-{game.pk}.jsonl"
-    rows = rows if rows is not None else selectors.export_record(game)
+    rows = rows if rows is not None else export_record(game)
     path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
     return str(path)
 
@@ -69,7 +70,7 @@ def test_a_record_with_undo_takeback_and_resignation_still_verifies(alice, bob, 
 
 
 def tampered(game: Game, change) -> list[dict]:
-    rows = selectors.export_record(game)
+    rows = export_record(game)
     change(rows)
     return rows
 

@@ -14,7 +14,7 @@ from games.mail import render, texts
 from games.models import Game, NoticeKind, Outbox
 from games.notify.channels.email import outbox
 from games.repository import game_table
-from games.selectors import waiting_for
+from games.selectors.lists import waiting_for
 from tests.games.helpers import every_player_moved
 from tests.mail.conftest import player_to_move, start_game
 from tests.mail.test_languages import every_kind, reading_time, speaks

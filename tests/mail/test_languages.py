@@ -22,7 +22,7 @@ from games.mail import render, texts, tokens, words
 from games.mail import services as mail
 from games.models import Game, NoticeKind, Outbox, PlayerSettings
 from games.repository import game_table
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
 from tests.games.helpers import every_player_moved
 from tests.mail.conftest import fixture_reply, player_to_move, start_game
 

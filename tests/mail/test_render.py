@@ -15,7 +15,7 @@ from games.mail import pictures, raster, render
 from games.models import NoticeKind, Outbox
 from games.notify.channels.email import outbox
 from games.repository import game_table
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
 from tests.mail.conftest import moves_in, player_to_move, start_game
 
 GAMES = [("azul", 2), ("summer-pavilion", 3), ("miyabi", 2)]

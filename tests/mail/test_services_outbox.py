@@ -16,7 +16,7 @@ from games.mail.selectors import outbox_in_doubt
 from games.models import NoticeKind, Outbox
 from games.notify.channels import channel
 from games.repository import game_table
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
 from tests.mail.conftest import (
     ROOT,
     body_of,
@@ -176,14 +176,15 @@ def test_moves_are_accepted_with_the_broker_down_and_the_sweep_sends_the_emails(
     database = connection.settings_dict
     script = (
         "from django.contrib.auth.models import User\n"
-        "from games import repository, selectors, services\n"
+        "from games import repository, services\n"
+        "from games.selectors.moves import legal_moves_of\n"
         "alice, bob = User.objects.get(username='alice@example.com'), "
         "User.objects.get(username='bob@example.com')\n"
         "game = services.game_create(creator=alice, game='azul', players=2)\n"
         "services.game_join(game=game, user=bob)\n"
         "game.refresh_from_db()\n"
         "player = game.seats.get(position=game.to_move).user\n"
-        "move = selectors.legal_moves_of(repository.game_table(game))[0]['move']\n"
+        "move = legal_moves_of(repository.game_table(game))[0]['move']\n"
         "services.move_submit(game=game, user=player, move=move)\n"
         "print(game.pk)\n"
     )

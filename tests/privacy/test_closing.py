@@ -10,9 +10,11 @@ from django.utils import timezone
 
 from events import store
 from events.models import StreamKey
-from games import selectors, services
+from games import services
 from games.errors import ServiceError
 from games.models import Game, Outbox, Seat
+from games.selectors.history import move_history
+from games.selectors.names import is_forgotten, players_of
 from games.services.closing import account_close, account_stream
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, started
@@ -43,7 +45,7 @@ def test_closing_asks_for_the_password_and_that_the_player_understands(alice, bo
 
     assert closed.status_code == 302 and closed["Location"] == "/"
     alice.refresh_from_db()
-    assert selectors.is_forgotten(alice) and not alice.is_active
+    assert is_forgotten(alice) and not alice.is_active
     assert client.get("/account/").status_code == 302  # signed out
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED  # resigned: Bob wins
@@ -71,16 +73,16 @@ def test_an_account_without_password_closes_after_a_fresh_sign_in_by_link(alice)
     assert 'id="close-form"' in client.get("/account/close/").content.decode()
     assert client.post("/account/close/", {"understood": "on"}).status_code == 302
     alice.refresh_from_db()
-    assert selectors.is_forgotten(alice)
+    assert is_forgotten(alice)
 
 
 def test_two_forgotten_players_of_one_game_stay_apart_and_the_moves_say_whose(alice, bob, carol):
     game = every_player_moved(started("azul", alice, bob, carol))
     account_close(user=alice)
     account_close(user=bob)
-    names = [player["player"] for player in selectors.players_of(game)]
+    names = [player["player"] for player in players_of(game)]
     assert sorted(names) == ["Carol", "Deleted player 1", "Deleted player 2"]
-    actors = {entry["actor"] for entry in selectors.move_history(game) if entry.get("actor")}
+    actors = {entry["actor"] for entry in move_history(game) if entry.get("actor")}
     assert {"Deleted player 1", "Deleted player 2"} <= actors
     assert not any("alice" in actor.lower() or "bob" in actor.lower() for actor in actors)
 
@@ -97,7 +99,7 @@ def test_a_moderator_closes_an_account_with_a_reason_that_is_erased_with_the_per
     client.post(f"/admin/auth/user/{alice.pk}/close/", {"reason": "Alice spammed the chat"})
 
     alice.refresh_from_db()
-    assert selectors.is_forgotten(alice)
+    assert is_forgotten(alice)
     (closed,) = store.load(account_stream(alice.pk))
     assert closed.type == "account.Closed" and closed.actor == f"moderator:{maud.pk}"
     assert closed.reason == ""  # sealed, and its key shredded with the rest

@@ -14,7 +14,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from events.models import Event
-from games import selectors, services
+from games import services
 from games.errors import TooManyRequests
 from games.mail import render
 from games.models import (
@@ -24,6 +24,8 @@ from games.models import (
     Outbox,
     PushSubscription,
 )
+from games.selectors.access import seat_of
+from games.selectors.history import export_record
 from games.services import data_export
 from tests.games.helpers import play, started
 
@@ -131,9 +133,9 @@ def test_the_archive_holds_the_players_account_games_chat_emails_and_devices(
 
     record = json.loads(files[f"games/{game.pk}.json"])
     game.refresh_from_db()
-    expected = json.loads(json.dumps(selectors.export_record(game)))
+    expected = json.loads(json.dumps(export_record(game)))
     assert record["record"] == expected
-    assert record["seat"]["position"] == selectors.seat_of(game, alice).position
+    assert record["seat"]["position"] == seat_of(game, alice).position
 
     assert [m["text"] for m in json.loads(files["chat.json"])] == [ALICE_SAYS]
     devices = json.loads(files["devices.json"])

@@ -17,7 +17,7 @@ from django.db import connection
 from django.test import Client
 
 from events.models import Event
-from games import selectors, services
+from games import services
 from games.errors import ServiceError
 from games.mail import services as mail
 from games.models import (
@@ -30,6 +30,7 @@ from games.models import (
     Seat,
     Tournament,
 )
+from games.selectors.history import export_record
 from games.services.closing import account_close
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, legal, play, play_to_end, started, to_move
@@ -165,7 +166,7 @@ def test_a_closed_account_is_forgotten_everywhere_and_every_game_still_verifies(
     # History intact: no event changed or lost; every game replays and verifies.
     assert Event.objects.count() > events_before
     for game in Game.objects.filter(seats__user=zq).distinct():
-        record = selectors.export_record(game)
+        record = export_record(game)
         said = json.dumps(record)
         assert not any(text in said for text in TEXTS)
         path = tmp_path / f"{game.pk}.jsonl"

@@ -9,7 +9,7 @@ from games import services
 from games import table as tbl
 from games.models import Game
 from games.repository import game_table
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
 from games.services.common import append, locked_game
 from tests.games.helpers import every_player_moved, started
 

@@ -7,8 +7,9 @@ import re
 import pytest
 from django.test import Client
 
-from games import selectors, services
+from games import services
 from games.models import Game, PlayerSettings, Rating, Tournament, TournamentSnapshot
+from games.selectors.tournaments import tournament_view
 from games.tournaments import storage
 from tests.tournaments.test_services import finish_round, opened, players
 
@@ -139,9 +140,7 @@ def test_the_organiser_plays_in_their_tournament_unless_they_untick_it():
     answer = client.post("/tournaments/new/", {**settings, "name": "Mine", "organiser_plays": "on"})
     page = client.get(answer["Location"]).content.decode()
     assert 'id="join-call"' not in page and "Withdraw" in page
-    assert selectors.tournament_view(Tournament.objects.get(name="Mine"))["players"][0]["id"] == (
-        alice.pk
-    )
+    assert tournament_view(Tournament.objects.get(name="Mine"))["players"][0]["id"] == (alice.pk)
 
 
 def test_an_open_tournament_calls_a_signed_in_newcomer_to_join_at_the_top():

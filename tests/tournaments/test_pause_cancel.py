@@ -11,7 +11,7 @@ from events import store
 from games import services
 from games.errors import Conflict, Forbidden
 from games.models import Game, Tournament
-from games.selectors import tournament_state
+from games.selectors.tournaments import tournament_state
 from tests.games.api_helpers import client_for, moderator_user, post
 from tests.tournaments.test_pages import signed_in
 from tests.tournaments.test_services import finish_round, opened, players, running_games

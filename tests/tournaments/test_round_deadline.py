@@ -11,7 +11,7 @@ from events import store
 from games import services
 from games.errors import BadRequest
 from games.models import Game, Tournament
-from games.selectors import tournament_state
+from games.selectors.tournaments import tournament_state
 from tests.games.api_helpers import client_for, post
 from tests.games.helpers import every_player_moved
 from tests.tournaments.test_api import SWISS

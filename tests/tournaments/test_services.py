@@ -16,7 +16,7 @@ from events import store
 from games import services
 from games.errors import Conflict, Forbidden
 from games.models import Game, GameResult, Rating, Tournament, TournamentGame
-from games.selectors import tournament_state
+from games.selectors.tournaments import tournament_state
 from games.tournaments import core
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, play

@@ -2,7 +2,9 @@
 
 from django.test import Client
 
-from games import repository, selectors, services
+from games import repository, services
+from games.selectors.access import seat_of
+from games.selectors.moves import legal_moves_of
 
 
 def started_game(alice, bob, game: str = "summer-pavilion", **options):
@@ -19,7 +21,7 @@ def started_game(alice, bob, game: str = "summer-pavilion", **options):
 def player_to_move(game, *users):
     """The user whose turn it is."""
     game.refresh_from_db()
-    return next(user for user in users if selectors.seat_of(game, user).position == game.to_move)
+    return next(user for user in users if seat_of(game, user).position == game.to_move)
 
 
 def play_moves(game, users, count: int) -> None:
@@ -27,7 +29,7 @@ def play_moves(game, users, count: int) -> None:
     for _ in range(count):
         user = player_to_move(game, *users)
         table = repository.game_table(game)
-        services.move_submit(game=game, user=user, move=selectors.legal_moves_of(table)[0]["move"])
+        services.move_submit(game=game, user=user, move=legal_moves_of(table)[0]["move"])
 
 
 def signed_in_page(windows, live_server, user, viewport: dict, **options):

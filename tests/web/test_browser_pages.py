@@ -8,8 +8,11 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from games import repository, selectors, services
+from games import repository, services
 from games.models import NoticeKind, Outbox
+from games.selectors.history import move_history
+from games.selectors.moves import legal_moves_of
+from games.selectors.names import display_name
 from tests.conftest import make_user
 from tests.web.helpers import choose_its_colour, play_moves, player_to_move
 
@@ -189,12 +192,12 @@ def test_the_takeback_picker_offers_the_move_just_played_in_words(windows, live_
     play_moves(game, (alice, bob), 1)
     services.move_undo(game=game, user=asker)
     play_moves(game, (alice, bob), 1)  # the move played after an undo is offered too
-    just_played = selectors.move_history(game)[-1]
+    just_played = move_history(game)[-1]
     page = window_of(windows, live_server, asker)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.click("#takeback summary")
     first = page.locator(".takeback-choice label").first.inner_text()
-    assert first.startswith(f"before your move 3: {selectors.display_name(asker)} took")
+    assert first.startswith(f"before your move 3: {display_name(asker)} took")
     assert just_played["text"] in page.locator(".taken-back").first.inner_text()
     assert page.locator(".takeback-choice input").first.is_checked()
     shoot(page, "takeback-picker-desktop")
@@ -278,7 +281,7 @@ def test_a_link_with_a_move_preselects_it_for_confirmation(windows, live_server)
     game = services.game_create(creator=alice, game="azul", players=2)
     services.game_join(game=game, user=bob)
     mover = player_to_move(game, alice, bob)
-    move = selectors.legal_moves_of(repository.game_table(game))[0]["move"]
+    move = legal_moves_of(repository.game_table(game))[0]["move"]
     page = window_of(windows, live_server, mover)
     page.goto(f"{live_server.url}/games/{game.pk}/?move={move.replace(' ', '+')}")
     assert page.locator("#confirm-move").is_enabled()

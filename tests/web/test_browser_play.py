@@ -9,9 +9,10 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import repository, selectors, services, streams
+from games import repository, services, streams
 from games.mail import services as mail_services
 from games.models import Game
+from games.selectors.access import seat_of
 from games.services import bots
 from tests.conftest import make_user
 from tests.web.helpers import play_moves
@@ -56,7 +57,7 @@ def join(page, live_server, game: Game) -> None:
 def page_to_move(game: Game, pages: dict):
     game.refresh_from_db()
     for user, page in pages.items():
-        if selectors.seat_of(game, user).position == game.to_move:
+        if seat_of(game, user).position == game.to_move:
             return page
     raise AssertionError("nobody to move")
 

@@ -17,8 +17,9 @@ from django.test import Client
 from django.utils import dateformat, timezone, translation
 from django.utils.formats import get_format
 
-from games import selectors, services
+from games import services
 from games.models import Game, NoticeKind, Outbox, PlayerSettings
+from games.selectors.history import move_history
 from tests.conftest import make_user
 from tests.ratings.helpers import finished
 from tests.web.helpers import play_moves, player_to_move, started_game
@@ -158,7 +159,7 @@ def test_dates_on_a_page_follow_the_readers_time_zone(alice, bob, zone):
     mover = player_to_move(game, alice, bob)
     play_moves(game, (alice, bob), 1)
     services.move_undo(game=game, user=mover)
-    at = selectors.move_history(game)[-1]["at"]
+    at = move_history(game)[-1]["at"]
     prefer(mover, "en", zone)
     page = signed_in(mover).get(f"/games/{game.pk}/").content.decode()
     with translation.override("en"):

@@ -7,8 +7,9 @@ import threading
 import pytest
 from django.db import connection
 
-from games import selectors, services
+from games import services
 from games.models import Game
+from games.selectors.seats import actions_of
 from tests.games.helpers import legal
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,15 +42,14 @@ def test_a_move_committed_while_the_page_is_built_is_not_on_that_page(
     game = against_the_computer(alice)
     alice_moves_until_the_bots_owe(game, alice)
     seen = game.last_seq
-    actions_of = selectors.actions_of
 
     def a_bot_moves_meanwhile(*args, **kwargs):
         # The worker commits the computer player's move between the page's reads.
-        monkeypatch.setattr(selectors, "actions_of", actions_of)
+        monkeypatch.setattr("games.presenters.game_page.actions_of", actions_of)
         assert services.bot_move(game_id=game.pk)
         return actions_of(*args, **kwargs)
 
-    monkeypatch.setattr(selectors, "actions_of", a_bot_moves_meanwhile)
+    monkeypatch.setattr("games.presenters.game_page.actions_of", a_bot_moves_meanwhile)
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/")
     assert page.status_code == 200

@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from games import services
 from games.models import Game, NoticeKind
-from games.selectors import MODERATORS_GROUP
+from games.selectors.access import MODERATORS_GROUP
 
 
 def test_an_unknown_address_gets_the_sites_own_404_page(client):

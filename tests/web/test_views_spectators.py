@@ -8,8 +8,10 @@ import json
 import pytest
 from django.test import Client
 
-from games import repository, selectors, services
+from games import repository, services
 from games.models import Game
+from games.selectors.lists import GAMES_TO_WATCH, games_to_watch, games_to_watch_first
+from games.selectors.moves import legal_moves_of
 from tests.conftest import make_user
 from tests.games.api_helpers import client_for, url
 from tests.web.helpers import play_moves, player_to_move, started_game
@@ -97,7 +99,7 @@ def test_a_spectator_cannot_move_resign_or_chat(in_play, alice, bob):
     dave = make_user("dave")
     client = visitor(dave)
     table = repository.game_table(in_play)
-    move = selectors.legal_moves_of(table)[0]["move"]
+    move = legal_moves_of(table)[0]["move"]
     client.post(f"/games/{in_play.pk}/move/", {"move": move, "expected_seq": in_play.last_seq})
     client.post(f"/games/{in_play.pk}/resign/")
     client.post(f"/games/{in_play.pk}/chat/", {"text": "hello"})
@@ -133,9 +135,9 @@ def test_the_api_lists_the_games_to_watch_as_the_lobby_does(alice, bob, carol):
 
 
 def test_the_lobby_lists_at_most_the_latest_games_to_watch(alice, bob):
-    games = [started_game(alice, bob, "azul") for _ in range(selectors.GAMES_TO_WATCH + 2)]
+    games = [started_game(alice, bob, "azul") for _ in range(GAMES_TO_WATCH + 2)]
     watch = visitor(make_user("dave")).get("/lobby/").context["watch"]
-    assert len(watch) == selectors.GAMES_TO_WATCH
+    assert len(watch) == GAMES_TO_WATCH
     assert games[0].pk not in [row["game"].pk for row in watch]
 
 
@@ -162,7 +164,7 @@ def test_a_profiles_current_games_link_to_the_games_one_may_watch(in_play, alice
 def test_a_private_game_in_play_is_neither_listed_nor_shown_to_a_spectator(alice, bob):
     hidden = started_game(alice, bob, "azul", private=True)
     dave = make_user("dave")
-    assert hidden.pk not in [g.pk for g in selectors.games_to_watch(dave)]
+    assert hidden.pk not in [g.pk for g in games_to_watch(dave)]
     refused = visitor(dave).get(f"/games/{hidden.pk}/")
     missing = visitor(dave).get(f"/games/{hidden.pk + 1000}/")
     assert refused.status_code == missing.status_code == 404
@@ -180,13 +182,13 @@ def test_the_games_to_watch_are_the_latest_moved_however_few_of_the_newest_event
 ):
     """The lobby finds the games moved last among the store's newest events, and sorts every
     game in play when those do not settle the list: the same list either way."""
-    monkeypatch.setattr(selectors, "NEWEST_EVENTS", newest_events)
+    monkeypatch.setattr("games.selectors.lists.NEWEST_EVENTS", newest_events)
     games = [started_game(alice, bob, "azul") for _ in range(6)]
     started_game(alice, carol, "azul", private=True)
     for game in (games[3], games[0], games[4]):
         play_moves(game, (alice, bob), 1)
     dave = make_user("dave")
-    expected = list(selectors.games_to_watch(dave)[:4])
-    assert [g.pk for g in selectors.games_to_watch_first(dave, count=4)] == [g.pk for g in expected]
+    expected = list(games_to_watch(dave)[:4])
+    assert [g.pk for g in games_to_watch_first(dave, count=4)] == [g.pk for g in expected]
     assert [g.pk for g in expected[:3]] == [games[4].pk, games[0].pk, games[3].pk]
-    assert selectors.games_to_watch_first(alice) == []
+    assert games_to_watch_first(alice) == []

@@ -7,9 +7,11 @@ import time
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from games import repository, selectors, services
+from games import repository, services
 from games.errors import ServiceError
 from games.registry import GAME_TYPES
+from games.selectors.moves import legal_moves_of
+from games.selectors.names import players_of
 
 
 class Command(BaseCommand):
@@ -80,7 +82,7 @@ class Command(BaseCommand):
             raise CommandError(error.message) from None
         table.refresh_from_db()
         by_seat = {seat.position: seat.user for seat in table.seats.all()}
-        names = {p["seat"]: p["player"] for p in selectors.players_of(table)}
+        names = {p["seat"]: p["player"] for p in players_of(table)}
         moves = 0
         while table.status == table.Status.ACTIVE:
             if by_seat[table.to_move] is None:
@@ -93,7 +95,7 @@ class Command(BaseCommand):
                 engine = position.engine
                 move = engine.format(engine.default_command(position.state))
             else:
-                move = chooser.choice(selectors.legal_moves_of(position))["move"]
+                move = chooser.choice(legal_moves_of(position))["move"]
             services.move_submit(game=table, user=by_seat[table.to_move], move=move)
             table.refresh_from_db()
             moves += 1
