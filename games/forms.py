@@ -13,7 +13,8 @@ from games import i18n
 from games.boards import SIDES, lazy_title, title_of
 from games.models import BotLevel, Game, GameResult
 from games.registry import GAME_TYPES
-from games.services import TIME_CONTROL_DAYS, account_identity
+from games.services.accounts import account_identity
+from games.services.tables import TIME_CONTROL_DAYS
 
 TIME_CONTROLS = (
     ("none", gettext_lazy("no time limit")),

@@ -9,7 +9,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games import services
+from games.selectors.access import is_moderator
 from games.selectors.operations import operator_status
 
 # The minute sweep's jobs (``services.SWEEP_JOBS`` and the mail door's emails) as the status
@@ -38,7 +38,7 @@ JOB_TITLES = {
 @require_GET
 def status(request: HttpRequest) -> HttpResponse:
     """Moderators only (``services.is_moderator``); anyone else gets 403."""
-    if not services.is_moderator(request.user):
+    if not is_moderator(request.user):
         return render(
             request,
             "refused.html",

@@ -14,7 +14,6 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import services
 from games.errors import BadRequest, ServiceError
 from games.forms import TournamentCreateForm
 from games.presenters.tournament_page import FORMAT_NAMES, tournament_context
@@ -25,6 +24,15 @@ from games.selectors.tournaments import (
     tournament_list_opening,
     tournament_view,
     tournaments_entered,
+)
+from games.services.tournaments import (
+    tournament_cancel,
+    tournament_create,
+    tournament_join,
+    tournament_pause,
+    tournament_resume,
+    tournament_start,
+    tournament_withdraw,
 )
 from games.views import refusal_page
 
@@ -68,7 +76,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     form = TournamentCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = services.tournament_create(organiser=request.user, **form.settings())
+            tournament = tournament_create(organiser=request.user, **form.settings())
         except ServiceError as error:
             form.add_error(None, capfirst(error.message) + ".")
         else:
@@ -106,12 +114,12 @@ def _tournament_action(view):
 
 @_tournament_action
 def join_post(request: HttpRequest, tournament) -> None:
-    services.tournament_join(tournament=tournament, user=request.user)
+    tournament_join(tournament=tournament, user=request.user)
 
 
 @_tournament_action
 def withdraw_post(request: HttpRequest, tournament) -> None:
-    services.tournament_withdraw(tournament=tournament, user=request.user)
+    tournament_withdraw(tournament=tournament, user=request.user)
 
 
 @_tournament_action
@@ -123,12 +131,12 @@ def remove_post(request: HttpRequest, tournament) -> None:
     player = get_user_model().objects.filter(pk=named).first() if known else None
     if player is None:
         raise BadRequest(gettext("there is no such player"), code="invalid_player")
-    services.tournament_withdraw(tournament=tournament, user=request.user, player=player)
+    tournament_withdraw(tournament=tournament, user=request.user, player=player)
 
 
 @_tournament_action
 def start_post(request: HttpRequest, tournament) -> None:
-    services.tournament_start(tournament=tournament, user=request.user)
+    tournament_start(tournament=tournament, user=request.user)
 
 
 def _calling(service):
@@ -141,6 +149,6 @@ def _calling(service):
     return _tournament_action(view)
 
 
-pause_post = _calling(services.tournament_pause)
-resume_post = _calling(services.tournament_resume)
-cancel_post = _calling(services.tournament_cancel)
+pause_post = _calling(tournament_pause)
+resume_post = _calling(tournament_resume)
+cancel_post = _calling(tournament_cancel)

@@ -17,7 +17,6 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import services
 from games.boards import title_of
 from games.durations import time_left_text
 from games.errors import ServiceError
@@ -59,7 +58,27 @@ from games.selectors.lists import (
 )
 from games.selectors.names import display_name, players_of
 from games.selectors.seats import departures, hours_of_player, resigning_aborts
-from games.services.plans import refusal_text
+from games.services import chat
+from games.services.analysis import analysis_request
+from games.services.invitations import invitation_decline
+from games.services.moves import (
+    deadline_grant,
+    game_resign,
+    move_submit,
+    move_undo,
+    takeback_answer,
+    takeback_request,
+)
+from games.services.plans import plan_delete, plan_dropped_seen, plan_replace, refusal_text
+from games.services.rematch import game_rematch
+from games.services.tables import (
+    game_cancel,
+    game_create,
+    game_join,
+    game_leave,
+    invitation_seat,
+    seat_seen,
+)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -145,7 +164,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None, initial=hours_of_player(request.user))
     if request.method == "POST" and form.is_valid():
         try:
-            game = services.game_create(
+            game = game_create(
                 creator=request.user,
                 game=form.cleaned_data["game"],
                 players=form.cleaned_data["players"],
@@ -179,15 +198,15 @@ def game_new(request: HttpRequest) -> HttpResponse:
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The link of an invitation email: GET shows the game, its settings and players with
     "Accept" and "Decline"; a POST answers (accepting takes the seat)."""
-    seat = services.invitation_seat(token)
+    seat = invitation_seat(token)
     if request.method == "POST":
         if request.POST.get("answer") == "decline":
-            services.invitation_decline(token=token)
+            invitation_decline(token=token)
             messages.success(request, gettext("You declined the invitation: the seat is free."))
             return redirect(request.path)
         if not request.user.is_authenticated:
             return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': request.path})}")
-        services.game_join(
+        game_join(
             game=seat.game, user=request.user, token=token, hours=_hours_typed(request, seat.game)
         )
         return redirect("game", game_id=seat.game.pk)
@@ -216,7 +235,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     preselects that move: confirming it is a POST."""
     game = game_for_viewer(game_id, request.user)
     if request.user.is_authenticated:
-        services.seat_seen(game=game, user=request.user)
+        seat_seen(game=game, user=request.user)
     if game.status in (Game.Status.OPEN, Game.Status.CANCELLED) and not game.last_seq:
         context = open_game_context(game, request.user)
         return render(request, "game_open.html", context)
@@ -250,7 +269,7 @@ def game_live(request: HttpRequest, game_id: int) -> JsonResponse:
     except ServiceError as error:
         return JsonResponse({"error": error.message}, status=error.status)
     if request.user.is_authenticated:
-        services.seat_seen(game=game, user=request.user)
+        seat_seen(game=game, user=request.user)
     answer = live_update(request, game, seq=request.GET.get("seq"), chat=request.GET.get("chat"))
     return JsonResponse(answer)
 
@@ -315,7 +334,7 @@ def move_post(request: HttpRequest, game: Game) -> None:
     if not form.notation():
         raise ServiceError(gettext("choose a move on the board or from the list, or type one"))
     try:
-        services.move_submit(
+        move_submit(
             game=game,
             user=request.user,
             move=form.notation(),
@@ -339,7 +358,7 @@ def plan_post(request: HttpRequest, game: Game) -> None:
     said beside them."""
     data = _valid(PlanForm(request.POST))
     try:
-        plan = services.plan_replace(
+        plan = plan_replace(
             game=game,
             user=request.user,
             lines=read_lines(data["lines"]),
@@ -390,45 +409,43 @@ def plan_board(request: HttpRequest, game_id: int) -> HttpResponse:
 def plan_delete_post(request: HttpRequest, game: Game) -> None:
     """Delete the player's plan, or one line of it."""
     line = _valid(PlanDeleteForm(request.POST))["line"]
-    services.plan_delete(game=game, user=request.user, line=line)
+    plan_delete(game=game, user=request.user, line=line)
 
 
 @_game_action
 def plan_seen_post(request: HttpRequest, game: Game) -> None:
     """The player has read that their plan was dropped."""
-    services.plan_dropped_seen(game=game, user=request.user)
+    plan_dropped_seen(game=game, user=request.user)
 
 
 @_game_action
 def undo_post(request: HttpRequest, game: Game) -> None:
     """Take back your own last move, while the rules of undo allow."""
-    services.move_undo(game=game, user=request.user)
+    move_undo(game=game, user=request.user)
 
 
 @_game_action
 def grant_day_post(request: HttpRequest, game: Game) -> None:
     """Give the player to move one more day (an opponent's courtesy)."""
-    services.deadline_grant(game=game, user=request.user)
+    deadline_grant(game=game, user=request.user)
 
 
 @_game_action
 def takeback_request_post(request: HttpRequest, game: Game) -> None:
     to_seq = _valid(TakebackRequestForm(request.POST))["to_seq"]
-    services.takeback_request(game=game, user=request.user, to_seq=to_seq)
+    takeback_request(game=game, user=request.user, to_seq=to_seq)
 
 
 @_game_action
 def takeback_answer_post(request: HttpRequest, game: Game) -> None:
     data = _valid(TakebackAnswerForm(request.POST))
-    services.takeback_answer(
-        game=game, user=request.user, request=data["request"], accept=data["accept"]
-    )
+    takeback_answer(game=game, user=request.user, request=data["request"], accept=data["accept"])
 
 
 @_game_action
 def chat_post(request: HttpRequest, game: Game) -> None:
     """Write in the game's chat (the service checks who and how long)."""
-    services.chat_post(game=game, user=request.user, text=request.POST.get("text", ""))
+    chat.chat_post(game=game, user=request.user, text=request.POST.get("text", ""))
 
 
 def _hours_typed(request: HttpRequest, game: Game) -> dict | None:
@@ -443,17 +460,17 @@ def _hours_typed(request: HttpRequest, game: Game) -> dict | None:
 @_game_action
 def join_post(request: HttpRequest, game: Game) -> None:
     """Take a seat (in a game with playing hours, with the hours typed)."""
-    services.game_join(game=game, user=request.user, hours=_hours_typed(request, game))
+    game_join(game=game, user=request.user, hours=_hours_typed(request, game))
 
 
 @_game_action
 def leave_post(request: HttpRequest, game: Game) -> None:
-    services.game_leave(game=game, user=request.user)
+    game_leave(game=game, user=request.user)
 
 
 @_game_action
 def cancel_post(request: HttpRequest, game: Game) -> None:
-    services.game_cancel(game=game, user=request.user)
+    game_cancel(game=game, user=request.user)
 
 
 @login_required
@@ -462,7 +479,7 @@ def cancel_post(request: HttpRequest, game: Game) -> None:
 def rematch_post(request: HttpRequest, game_id: int) -> HttpResponse:
     """Open the rematch (same players and options, seats rotated) and go to it."""
     game = game_for_viewer(game_id, request.user)
-    new = services.game_rematch(game=game, user=request.user)
+    new = game_rematch(game=game, user=request.user)
     if new.status == Game.Status.ACTIVE:
         # Every other seat went to a computer player: the game has already begun.
         messages.success(request, gettext("Rematch started against the computer."))
@@ -478,7 +495,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     """GET asks for confirmation; POST resigns."""
     game = game_for_viewer(game_id, request.user)
     if request.method == "POST":
-        services.game_resign(game=game, user=request.user)
+        game_resign(game=game, user=request.user)
         return redirect("game", game_id=game.pk)
     context = {
         "game": game,
@@ -497,7 +514,7 @@ def game_seq(request: HttpRequest, game_id: int) -> JsonResponse:
     except ServiceError as error:
         return JsonResponse({"error": error.message}, status=error.status)
     if request.user.is_authenticated:
-        services.seat_seen(game=game, user=request.user)
+        seat_seen(game=game, user=request.user)
     return JsonResponse({"last_seq": game.last_seq, "status": game.status})
 
 
@@ -524,7 +541,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 def analysis_post(request: HttpRequest, game_id: int) -> HttpResponse:
     """Ask for the analysis of a finished game one may see; back to the page it came from."""
     game = game_for_viewer(game_id, request.user)
-    services.analysis_request(game=game)
+    analysis_request(game=game)
     if request.POST.get("back") == "replay":
         return redirect("game-replay", game_id=game.pk)
     return redirect("game", game_id=game.pk)

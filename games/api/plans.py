@@ -8,12 +8,12 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games import services
 from games.api.toolkit import GAME_ID, MAX_SEQ, Api, errors, validated, viewable_game
 from games.errors import Forbidden, ServiceError
 from games.plan_lines import MOST_LINES, MOST_STEPS
 from games.selectors.access import seat_of
 from games.selectors.seats import plan_of
+from games.services.plans import plan_delete, plan_replace
 
 
 @extend_schema_serializer(component_name="Plan")
@@ -98,7 +98,7 @@ class PlanApi(Api):
     def put(self, request, game_id):
         data = validated(self.InputSerializer, request.data)
         try:
-            services.plan_replace(game=game_id, user=request.user, **data)
+            plan_replace(game=game_id, user=request.user, **data)
         except ServiceError:
             # Who may not see the game learns no more than that.
             viewable_game(request, game_id)
@@ -113,5 +113,5 @@ class PlanApi(Api):
     )
     def delete(self, request, game_id):
         game = viewable_game(request, game_id)
-        services.plan_delete(game=game, user=request.user)
+        plan_delete(game=game, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -7,7 +7,6 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games import services
 from games.api.serializers import EventSerializer
 from games.api.toolkit import (
     GAME_ID,
@@ -25,6 +24,7 @@ from games.replica import LagTolerant
 from games.selectors.analysis import analysis_report
 from games.selectors.history import events_after, export_record
 from games.selectors.names import players_of
+from games.services.analysis import analysis_request
 
 
 class GameEventsApi(Api):
@@ -143,7 +143,7 @@ class GameAnalysisApi(Api):
     )
     def post(self, request, game_id):
         game = viewable_game(request, game_id)
-        services.analysis_request(game=game)
+        analysis_request(game=game)
         return Response(
             self.OutputSerializer(self._report(game)).data, status=status.HTTP_202_ACCEPTED
         )

@@ -19,7 +19,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games import repository, services
+from games import repository
 from games.api.serializers import (
     EventSerializer,
     GameDetailSerializer,
@@ -44,6 +44,15 @@ from games.registry import GAME_TYPES
 from games.selectors.access import can_view, not_visible, seat_of
 from games.selectors.lists import games_for_user, games_to_watch, open_games
 from games.selectors.moves import legal_moves_etag, legal_moves_of, public_event
+from games.services.moves import (
+    deadline_grant,
+    game_resign,
+    move_submit,
+    move_undo,
+    takeback_answer,
+    takeback_request,
+)
+from games.services.tables import game_cancel, game_create, game_join, game_leave
 
 
 def game_only(operation_id: str, summary: str, *, request=None, codes=(401, 403, 404, 409)):
@@ -162,7 +171,7 @@ class GameListApi(Api):
     )
     def post(self, request):
         data = validated(self.InputSerializer, request.data)
-        game = services.game_create(creator=request.user, **data)
+        game = game_create(creator=request.user, **data)
         return Response(game_detail(game, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -335,7 +344,7 @@ class JoinApi(Api):
             if not can_view(game, request.user):
                 raise not_visible(game) from None
             raise
-        game = services.game_join(
+        game = game_join(
             game=game, user=request.user, token=data.get("token"), hours=data.get("hours")
         )
         return Response(game_detail(game, request.user))
@@ -345,14 +354,14 @@ class JoinApi(Api):
 class LeaveApi(GameActionApi):
     """Give up your seat before the game starts."""
 
-    service = staticmethod(services.game_leave)
+    service = staticmethod(game_leave)
 
 
 @extend_schema_view(post=game_only("game_cancel", "Cancel a game you created"))
 class CancelApi(GameActionApi):
     """Call off a game you created, before it starts."""
 
-    service = staticmethod(services.game_cancel)
+    service = staticmethod(game_cancel)
 
 
 @extend_schema_view(post=game_only("game_resign", "Resign"))
@@ -360,14 +369,14 @@ class ResignApi(GameActionApi):
     """Leave a game in play: with two players the other wins; with more, your turns are
     played for you and you cannot win."""
 
-    service = staticmethod(services.game_resign)
+    service = staticmethod(game_resign)
 
 
 @extend_schema_view(post=game_only("deadline_grant", "Give the player to move one more day"))
 class GrantDayApi(GameActionApi):
     """An opponent's courtesy: the player to move gets one more day before the deadline."""
 
-    service = staticmethod(services.deadline_grant)
+    service = staticmethod(deadline_grant)
 
 
 # --- moves ----------------------------------------------------------------------------------
@@ -423,7 +432,7 @@ class MoveSubmitApi(Api):
         key = idempotency_key(request)
         try:
             # The service reads the game once, locked.
-            result = services.move_submit(
+            result = move_submit(
                 game=game_id,
                 user=request.user,
                 move=data["move"],
@@ -460,7 +469,7 @@ class MoveUndoApi(GameActionApi):
     """Take back your own last move, while nobody else has acted and no new tiles were
     drawn since (beyond that, ask for a takeback)."""
 
-    service = staticmethod(services.move_undo)
+    service = staticmethod(move_undo)
 
 
 # --- takebacks ------------------------------------------------------------------------------
@@ -492,7 +501,7 @@ class TakebackRequestApi(Api):
     def post(self, request, game_id):
         game = viewable_game(request, game_id)
         to_seq = validated(self.InputSerializer, request.data)["to_seq"]
-        number = services.takeback_request(game=game, user=request.user, to_seq=to_seq)
+        number = takeback_request(game=game, user=request.user, to_seq=to_seq)
         return Response(
             self.OutputSerializer({"request": number, "to_seq": to_seq}).data,
             status=status.HTTP_201_CREATED,
@@ -522,7 +531,5 @@ class TakebackAnswerApi(Api):
     def post(self, request, game_id, request_id):
         game = viewable_game(request, game_id)
         accept = validated(self.InputSerializer, request.data)["accept"]
-        game = services.takeback_answer(
-            game=game, user=request.user, request=request_id, accept=accept
-        )
+        game = takeback_answer(game=game, user=request.user, request=request_id, accept=accept)
         return Response(game_detail(game, request.user))

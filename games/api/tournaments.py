@@ -17,7 +17,6 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from games import services
 from games.api.toolkit import MAX_SEQ, Api, errors, invalid_input, validated
 from games.registry import GAME_TYPES
 from games.selectors.tournaments import (
@@ -25,6 +24,16 @@ from games.selectors.tournaments import (
     tournament_get,
     tournament_list,
     tournament_view,
+)
+from games.services.tables import INVITATIONS_PER_DAY
+from games.services.tournaments import (
+    tournament_cancel,
+    tournament_create,
+    tournament_join,
+    tournament_pause,
+    tournament_resume,
+    tournament_start,
+    tournament_withdraw,
 )
 from games.tournaments.core import FORMATS, MOST_PLAYERS, MOST_ROUND_DAYS
 
@@ -179,8 +188,8 @@ class TournamentListApi(Api):
             required=False,
             max_length=MOST_PLAYERS,
             help_text="invitation-only (public false): the email addresses it accepts, each "
-            f"sent an invitation; at most {services.INVITATIONS_PER_DAY}, and they count with "
-            f"your game invitations ({services.INVITATIONS_PER_DAY} emails in any 24 hours: "
+            f"sent an invitation; at most {INVITATIONS_PER_DAY}, and they count with "
+            f"your game invitations ({INVITATIONS_PER_DAY} emails in any 24 hours: "
             "429 invitations_throttled beyond)",
         )
 
@@ -209,7 +218,7 @@ class TournamentListApi(Api):
     )
     def post(self, request):
         data = validated(self.InputSerializer, request.data)
-        tournament = services.tournament_create(organiser=request.user, **data)
+        tournament = tournament_create(organiser=request.user, **data)
         return Response(detail(tournament, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -251,7 +260,7 @@ class TournamentActionApi(Api):
 
 @extend_schema_view(post=tournament_action("tournament_join", "Register for a tournament"))
 class TournamentJoinApi(TournamentActionApi):
-    service = services.tournament_join
+    service = tournament_join
 
 
 class TournamentWithdrawApi(Api):
@@ -274,9 +283,7 @@ class TournamentWithdrawApi(Api):
             player = get_user_model().objects.filter(pk=data["player"]).first()
             if player is None:
                 raise invalid_input("player", _("there is no such player"))
-        tournament = services.tournament_withdraw(
-            tournament=tournament, user=request.user, player=player
-        )
+        tournament = tournament_withdraw(tournament=tournament, user=request.user, player=player)
         return Response(detail(tournament, request.user))
 
 
@@ -284,7 +291,7 @@ class TournamentWithdrawApi(Api):
     post=tournament_action("tournament_start", "Start a tournament now (organiser, moderators)")
 )
 class TournamentStartApi(TournamentActionApi):
-    service = services.tournament_start
+    service = tournament_start
 
 
 @extend_schema_view(
@@ -293,7 +300,7 @@ class TournamentStartApi(TournamentActionApi):
     )
 )
 class TournamentPauseApi(TournamentActionApi):
-    service = services.tournament_pause
+    service = tournament_pause
 
 
 @extend_schema_view(
@@ -302,7 +309,7 @@ class TournamentPauseApi(TournamentActionApi):
     )
 )
 class TournamentResumeApi(TournamentActionApi):
-    service = services.tournament_resume
+    service = tournament_resume
 
 
 @extend_schema_view(
@@ -312,4 +319,4 @@ class TournamentResumeApi(TournamentActionApi):
     )
 )
 class TournamentCancelApi(TournamentActionApi):
-    service = services.tournament_cancel
+    service = tournament_cancel

@@ -26,7 +26,6 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games import services
 from games.boards import clickable_moves
 from games.i18n import speaking_to
 from games.mail import headlines, pictures, texts, tokens
@@ -37,6 +36,7 @@ from games.repository import game_table
 from games.selectors.lists import waiting_for
 from games.selectors.moves import legal_moves_of
 from games.selectors.names import display_name, players_of
+from games.services.accounts import sign_in_code
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
 TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WARNING)
@@ -449,7 +449,7 @@ def refusal_without_game(row: Outbox) -> Email:
 def sign_in(row: Outbox) -> Email:
     """The sign-in email: the link (its code in the fragment, which reaches no server's log)
     and the code alone, for a browser that does not fill it in."""
-    code = services.sign_in_code(row)
+    code = sign_in_code(row)
     query = urlencode({"next": (row.payload or {}).get("next") or "/lobby/"})
     link = f"{absolute('sign-in-link')}?{query}#{code}"
     return Email(

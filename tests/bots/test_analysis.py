@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import repository, services, tasks
+from games import repository, tasks
 from games import table as tbl
 from games import table_storage as storage
 from games.bots.accuracy import game_accuracy, judgement, stretch_of, win_drop
@@ -20,7 +20,7 @@ from games.mail.services import sweep
 from games.models import AnalysedMove, Analysis
 from games.registry import GAME_TYPES
 from games.selectors.analysis import analysis_positions, analysis_report
-from games.services.analysis import analysis_judge
+from games.services.analysis import analysis_judge, analysis_request
 from tests.games.helpers import play, started
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -104,10 +104,10 @@ def test_a_finished_game_is_analysed_by_a_job_queued_on_commit(finished, queued)
 def test_asking_again_while_it_runs_or_once_done_does_nothing_twice(finished, queued):
     game = finished
     queued.clear()
-    assert services.analysis_request(game=game).status == "queued"
+    assert analysis_request(game=game).status == "queued"
     Analysis.objects.filter(game=game).update(status="running", beat_at=timezone.now())
     assert tasks.analysis_run(game.pk) == 0, "another run holds it"
-    assert services.analysis_request(game=game).status == "running"
+    assert analysis_request(game=game).status == "running"
     assert queued == []
     assert not AnalysedMove.objects.exists()
 
@@ -156,7 +156,7 @@ def test_only_a_finished_game_is_analysed(alice, bob):
     game = started("azul", alice, bob)
     play(game)
     with pytest.raises(Conflict) as refused:
-        services.analysis_request(game=game)
+        analysis_request(game=game)
     assert refused.value.code == "not_finished"
     assert not Analysis.objects.exists()
 

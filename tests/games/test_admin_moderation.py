@@ -10,10 +10,11 @@ from django.core.management import call_command
 from django.utils import formats, timezone
 
 from events import store
-from games import repository, services
+from games import repository
 from games.errors import Forbidden
 from games.models import ChatMessage, Game, Report
 from games.selectors.history import export_record
+from games.services.chat import report_create
 from tests.conftest import make_user
 from tests.games.helpers import last_step_is_barrier, play, started, to_move
 
@@ -151,7 +152,7 @@ def test_suspended_players_cannot_move_and_are_reinstated_with_a_reason(mod_clie
 
 
 def test_reports_are_listed_and_closed(mod_client, game, alice):
-    report = services.report_create(game=game, reporter=alice, reason="stalling")
+    report = report_create(game=game, reporter=alice, reason="stalling")
     listing = mod_client.get("/admin/games/report/?status__exact=open")
     assert b"stalling" in listing.content
     mod_client.post(

@@ -4,12 +4,13 @@ over a ``Change`` built from a real game's events, and the order they run in."""
 import pytest
 from django.utils import timezone
 
-from games import services
 from games import table as tbl
 from games.models import Analysis, Game, GameResult, NoticeKind, Outbox
 from games.repository import game_table, records
 from games.services import reactions
 from games.services.common import locked_game
+from games.services.moves import game_resign, takeback_request
+from games.services.tables import game_create
 from tests.games.helpers import every_player_moved, play, started, to_move
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +62,7 @@ def test_a_game_that_ends_goes_into_the_ratings_and_asks_for_its_analysis(alice,
     game = every_player_moved(started("azul", alice, bob))
     seq = game.last_seq
 
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     GameResult.objects.filter(game=game).delete()
     Analysis.objects.filter(game=game).delete()
     change = change_of(game, after_seq=seq)
@@ -96,7 +97,7 @@ def asked(monkeypatch) -> list:
 
 
 def against_the_computer(alice) -> Game:
-    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game = game_create(creator=alice, game="azul", players=2, bots=["easy"])
     game.refresh_from_db()
     return game
 
@@ -141,7 +142,7 @@ def test_the_end_is_told_to_every_player_but_the_one_who_ended_it(alice, bob):
 
     game = every_player_moved(started("azul", alice, bob))
     seq = game.last_seq
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     Outbox.objects.filter(game=game).delete()
     reactions.game_notices(change_of(game, after_seq=seq, by=bob.pk))
     assert notices(game, NoticeKind.GAME_OVER) == [alice.email]
@@ -167,7 +168,7 @@ def test_a_takeback_request_is_told_to_the_other_players(alice, bob, carol):
     play(game)
     game.refresh_from_db()
     seq = game.last_seq
-    request = services.takeback_request(game=game, user=mover, to_seq=point)
+    request = takeback_request(game=game, user=mover, to_seq=point)
     Outbox.objects.filter(game=game).delete()
     change = change_of(game, after_seq=seq, by=mover.pk)
     assert change.events(tbl.TakebackRequested)[0].request == request

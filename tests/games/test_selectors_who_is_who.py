@@ -8,9 +8,12 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import repository, services
+from games import repository
 from games.selectors.history import move_history
 from games.selectors.names import computer_numbers, display_name, players_of
+from games.services.bots import bot_move
+from games.services.moves import move_submit
+from games.services.tables import game_create, game_join
 from tests.games.helpers import legal
 
 pytestmark = pytest.mark.django_db
@@ -20,16 +23,14 @@ THREE = ["Computer 1 (medium)", "Computer 2 (medium)", "Computer 3 (medium)"]
 
 def against_three_computers(alice):
     """Alice against three computers of the same level, until every seat has moved."""
-    game = services.game_create(
-        creator=alice, game="azul", players=4, bots=["medium", "medium", "medium"]
-    )
+    game = game_create(creator=alice, game="azul", players=4, bots=["medium", "medium", "medium"])
     alice_seat = game.seats.get(user=alice).position
     while repository.game_table(game).yet_to_move():
         game.refresh_from_db()
         if game.to_move == alice_seat:
-            services.move_submit(game=game, user=alice, move=legal(game)[0])
+            move_submit(game=game, user=alice, move=legal(game)[0])
         else:
-            services.bot_move(game_id=game.pk)
+            bot_move(game_id=game.pk)
     game.refresh_from_db()
     return game
 
@@ -53,7 +54,7 @@ def test_three_computers_of_one_level_each_have_a_name_of_their_own(alice):
 
 
 def test_a_lone_computer_keeps_its_plain_name(alice):
-    game = services.game_create(creator=alice, game="azul", players=2, bots=["medium"])
+    game = game_create(creator=alice, game="azul", players=2, bots=["medium"])
     names = {p["player"] for p in players_of(game)}
     assert names == {"Alice", "Computer (medium)"}
 
@@ -80,8 +81,8 @@ def test_a_person_without_a_name_is_the_same_in_the_header_and_at_the_table(clie
     dave = get_user_model().objects.create_user(
         username="dave@example.com", email="dave@example.com", password="pw"
     )
-    game = services.game_create(creator=dave, game="azul", players=2)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=dave, game="azul", players=2)
+    game_join(game=game, user=bob)
     assert display_name(dave) == "dave"
     assert "dave" in {p["player"] for p in players_of(game)}
     client.force_login(dave)

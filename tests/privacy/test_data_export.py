@@ -14,7 +14,6 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from events.models import Event
-from games import services
 from games.errors import TooManyRequests
 from games.mail import render
 from games.models import (
@@ -27,6 +26,8 @@ from games.models import (
 from games.selectors.access import seat_of
 from games.selectors.history import export_record
 from games.services import data_export
+from games.services.chat import chat_post
+from games.services.tournaments import tournament_create, tournament_join
 from tests.games.helpers import play, started
 
 pytestmark = pytest.mark.django_db
@@ -53,10 +54,10 @@ def alices_world(alice, bob, carol):
     game = started("azul", alice, bob)
     play(game)
     play(game)
-    services.chat_post(game=game, user=alice, text=ALICE_SAYS)
-    services.chat_post(game=game, user=bob, text=BOB_SAYS)
+    chat_post(game=game, user=alice, text=ALICE_SAYS)
+    chat_post(game=game, user=bob, text=BOB_SAYS)
     other = started("azul", bob, carol)
-    services.chat_post(game=other, user=carol, text="Carol chatting with Bob")
+    chat_post(game=other, user=carol, text="Carol chatting with Bob")
     PushSubscription.objects.create(
         user=alice,
         endpoint="https://fcm.googleapis.com" + PUSH_PATH,
@@ -174,10 +175,10 @@ def test_the_player_is_emailed_once_it_is_ready_with_a_link_to_the_account_page(
 
 
 def test_tournaments_and_ratings_of_the_player_are_in_the_archive(alice, bob, sent):
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         organiser=bob, name="Spring Cup", game="azul", format="swiss", per_game=2, rounds=2
     )
-    services.tournament_join(tournament=tournament, user=alice)
+    tournament_join(tournament=tournament, user=alice)
     files = files_of(bytes(built(alice, sent).archive))
     entered = json.loads(files["tournaments.json"])
     assert [(t["tournament"]["name"], t["entered"], t["organiser"]) for t in entered] == [

@@ -6,11 +6,12 @@ channel."""
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.mail import render
 from games.mail.services import skip_reason
 from games.models import NoticeKind, Outbox, PushDelivery, PushSubscription
 from games.notify.channels.push import texts
+from games.services.notices import notices_choose
+from games.services.tournaments import tournament_start, tournament_withdraw
 from tests.tournaments.test_services import finish_round, opened, players
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,7 @@ def test_each_player_is_told_their_game_of_the_new_round_has_started():
         user=bob, endpoint="https://fcm.googleapis.com/fcm/send/bob", p256dh="key", auth="secret"
     )
     tournament = opened([alice, bob], format="swiss", per_game=2, rounds=1)
-    services.tournament_start(tournament=tournament, user=alice)
+    tournament_start(tournament=tournament, user=alice)
     assert not emails(NoticeKind.GAME_STARTED)
     rows = emails(NoticeKind.TOURNAMENT_ROUND)
     assert sorted(row.recipient for row in rows) == sorted([alice.email, bob.email])
@@ -55,7 +56,7 @@ def test_each_player_is_told_their_game_of_the_new_round_has_started():
 def test_every_player_is_told_their_final_standing():
     alice, bob = players(2)
     tournament = opened([alice, bob], format="swiss", per_game=2, rounds=1)
-    services.tournament_start(tournament=tournament, user=alice)
+    tournament_start(tournament=tournament, user=alice)
     finish_round(tournament)
     rows = {row.recipient: row for row in emails(NoticeKind.TOURNAMENT_FINISHED)}
     subject, body = said(rows[bob.email])
@@ -66,7 +67,7 @@ def test_every_player_is_told_their_final_standing():
 
 def test_a_player_may_turn_off_a_tournament_notice_by_channel():
     (alice,) = players(1)
-    services.notices_choose(
+    notices_choose(
         user=alice,
         channel_name="email",
         wanted_kinds=[NoticeKind.TOURNAMENT_ROUND],
@@ -80,8 +81,8 @@ def test_a_player_may_turn_off_a_tournament_notice_by_channel():
 def test_when_a_round_is_over_the_players_still_in_are_told_their_standing():
     alice, bob, carol, dan = players(4)
     tournament = opened([alice, bob, carol, dan], format="swiss", per_game=2, rounds=2)
-    services.tournament_start(tournament=tournament, user=alice)
-    services.tournament_withdraw(tournament=tournament, user=dan)
+    tournament_start(tournament=tournament, user=alice)
+    tournament_withdraw(tournament=tournament, user=dan)
     finish_round(tournament)
     rows = {row.recipient: row for row in emails(NoticeKind.TOURNAMENT_RESULTS)}
     assert sorted(rows) == sorted([alice.email, bob.email, carol.email])
@@ -93,7 +94,7 @@ def test_when_a_round_is_over_the_players_still_in_are_told_their_standing():
 def test_a_player_knocked_out_is_told_they_are_out_and_their_final_places():
     alice, bob, carol, dan = players(4)
     tournament = opened([alice, bob, carol, dan], format="knockout", per_game=2)
-    services.tournament_start(tournament=tournament, user=alice)
+    tournament_start(tournament=tournament, user=alice)
     finish_round(tournament)
     rows = {row.recipient: row for row in emails(NoticeKind.TOURNAMENT_RESULTS)}
     assert sorted(rows) == sorted(user.email for user in (alice, bob, carol, dan))

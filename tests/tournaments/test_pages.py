@@ -7,9 +7,14 @@ import re
 import pytest
 from django.test import Client
 
-from games import services
 from games.models import Game, PlayerSettings, Rating, Tournament, TournamentSnapshot
 from games.selectors.tournaments import tournament_view
+from games.services.tournaments import (
+    tournament_create,
+    tournament_reproject,
+    tournament_start,
+    tournament_withdraw,
+)
 from games.tournaments import storage
 from tests.tournaments.test_services import finish_round, opened, players
 
@@ -30,7 +35,7 @@ def test_the_list_shows_open_running_and_finished_tournaments_and_the_menu_links
     assert 'id="tournaments-link"' in page.content.decode()
     assert "Autumn cup" in page.content.decode()
     assert "Autumn cup" not in Client().get("/tournaments/?status=running").content.decode()
-    services.tournament_start(tournament=tournament, user=alice)
+    tournament_start(tournament=tournament, user=alice)
     assert "Autumn cup" in Client().get("/tournaments/?status=running").content.decode()
     finish_round(tournament)
     assert "Autumn cup" in Client().get("/tournaments/?status=finished").content.decode()
@@ -159,8 +164,8 @@ def test_an_open_tournament_calls_a_signed_in_newcomer_to_join_at_the_top():
 def test_the_list_opens_on_the_running_tournaments_the_viewer_plays_in():
     alice, bob, carol, dan = players(4)
     running = opened([alice, bob, carol], format="swiss", per_game=2, rounds=2)
-    services.tournament_start(tournament=running, user=alice)
-    services.tournament_create(
+    tournament_start(tournament=running, user=alice)
+    tournament_create(
         organiser=dan, name="Winter cup", format="swiss", game="azul", per_game=2, rounds=1
     )
     mine = signed_in(carol).get("/tournaments/").content.decode()
@@ -171,14 +176,14 @@ def test_the_list_opens_on_the_running_tournaments_the_viewer_plays_in():
     others = signed_in(dan).get("/tournaments/").content.decode()
     assert "Winter cup" in others and "Autumn cup" not in others
     assert "you play in it" not in others
-    services.tournament_withdraw(tournament=running, user=carol)
+    tournament_withdraw(tournament=running, user=carol)
     assert "Winter cup" in signed_in(carol).get("/tournaments/").content.decode()
 
 
 def test_a_player_knocked_out_reads_on_the_page_that_they_are_out_and_their_places():
     people = players(8)
     tournament = opened(people, format="knockout", per_game=2)
-    services.tournament_start(tournament=tournament, user=people[0])
+    tournament_start(tournament=tournament, user=people[0])
     finish_round(tournament)
     path = f"/tournaments/{tournament.pk}/"
     out = signed_in(people[7]).get(path).content.decode()
@@ -210,7 +215,7 @@ def test_the_page_shows_the_same_standings_folded_from_a_snapshot(monkeypatch):
     monkeypatch.setattr(storage, "SNAPSHOT_EVERY", 5)
     people = players(6)
     tournament = opened(people, format="swiss", per_game=2, rounds=3)
-    services.tournament_start(tournament=tournament, user=people[0])
+    tournament_start(tournament=tournament, user=people[0])
     finish_round(tournament)
     finish_round(tournament)
     tournament.refresh_from_db()
@@ -224,7 +229,7 @@ def test_the_page_shows_the_same_standings_folded_from_a_snapshot(monkeypatch):
     assert _without_tokens(signed_in(people[1]).get(path).content.decode()) == _without_tokens(
         from_snapshot
     )
-    assert not services.tournament_reproject(tournament=tournament)
+    assert not tournament_reproject(tournament=tournament)
     rewritten = TournamentSnapshot.objects.get(tournament=tournament)
     assert (rewritten.seq, rewritten.code) == (tournament.last_seq, storage.code_version())
 

@@ -13,10 +13,19 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from events import store
-from games import services
 from games.errors import Conflict, Forbidden
 from games.models import Game, GameResult, Rating, Tournament, TournamentGame
 from games.selectors.tournaments import tournament_state
+from games.services.deadlines import game_timeout
+from games.services.moves import game_resign
+from games.services.tournaments import (
+    tournament_create,
+    tournament_join,
+    tournament_reproject,
+    tournament_start,
+    tournament_withdraw,
+    tournaments_start_due,
+)
 from games.tournaments import core
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, play
@@ -41,11 +50,9 @@ def players(count: int) -> list:
 
 
 def opened(users: list, **settings) -> Tournament:
-    tournament = services.tournament_create(
-        organiser=users[0], name="Autumn cup", game="azul", **settings
-    )
+    tournament = tournament_create(organiser=users[0], name="Autumn cup", game="azul", **settings)
     for user in users:
-        services.tournament_join(tournament=tournament, user=user)
+        tournament_join(tournament=tournament, user=user)
     return tournament
 
 
@@ -69,7 +76,7 @@ def finish_round(tournament: Tournament, *, skip=()) -> None:
         for seat in reversed(seated[1:]):
             game.refresh_from_db()
             if game.status == Game.Status.ACTIVE:
-                services.game_resign(game=game, user=seat.user)
+                game_resign(game=game, user=seat.user)
 
 
 def play_out(tournament: Tournament) -> core.Tournament:
@@ -96,7 +103,7 @@ def test_an_eight_player_swiss_of_three_rounds_runs_to_the_end_by_itself():
     tournament = opened(
         users, format="swiss", per_game=2, rounds=3, time_control={"kind": "per_move", "days": 3}
     )
-    services.tournament_start(tournament=tournament, user=users[0])
+    tournament_start(tournament=tournament, user=users[0])
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
     first = running_games(tournament)
@@ -122,7 +129,7 @@ def test_an_eight_player_swiss_of_three_rounds_runs_to_the_end_by_itself():
 def test_a_nine_player_swiss_for_three_seats_plays_three_tables_a_round():
     users = players(9)
     tournament = opened(users, format="swiss", per_game=3, rounds=2)
-    services.tournament_start(tournament=tournament, user=users[0])
+    tournament_start(tournament=tournament, user=users[0])
     assert [g.players for g in running_games(tournament)] == [3, 3, 3]
     state = play_out(tournament)
     assert tournament.status == Tournament.Status.FINISHED
@@ -138,7 +145,7 @@ def test_a_nine_player_swiss_for_three_seats_plays_three_tables_a_round():
 def test_a_six_player_round_robin_plays_fifteen_games():
     users = players(6)
     tournament = opened(users, format="round_robin", per_game=2)
-    services.tournament_start(tournament=tournament, user=users[0])
+    tournament_start(tournament=tournament, user=users[0])
     state = play_out(tournament)
     assert state.status == core.FINISHED and state.round == 5
     assert len(state.tables) == 15
@@ -148,7 +155,7 @@ def test_a_six_player_round_robin_plays_fifteen_games():
 def test_an_eight_player_knockout_crowns_the_top_seed_in_seven_games():
     users = players(8)
     tournament = opened(users, format="knockout", per_game=2)
-    services.tournament_start(tournament=tournament, user=users[0])
+    tournament_start(tournament=tournament, user=users[0])
     state = play_out(tournament)
     assert [len(state.round_tables(r)) for r in (1, 2, 3)] == [4, 2, 1]
     assert ranking_names(state)[:2] == ["Player1", "Player2"]
@@ -157,9 +164,9 @@ def test_an_eight_player_knockout_crowns_the_top_seed_in_seven_games():
 def test_a_withdrawal_resigns_the_game_in_play_and_later_rounds_give_a_bye():
     users = players(4)
     tournament = opened(users, format="swiss", per_game=2, rounds=3)
-    services.tournament_start(tournament=tournament, user=users[0])
+    tournament_start(tournament=tournament, user=users[0])
     # Player 1 (top seed) withdraws during round 1: Player 2 wins that game.
-    services.tournament_withdraw(tournament=tournament, user=users[0])
+    tournament_withdraw(tournament=tournament, user=users[0])
     finish_round(tournament)
     state = play_out(tournament)
     assert all(users[0].pk not in t.players for t in state.tables if t.round > 1)
@@ -174,7 +181,7 @@ def test_a_player_who_times_out_of_two_games_in_a_row_is_withdrawn():
     tournament = opened(
         users, format="swiss", per_game=2, rounds=3, time_control={"kind": "per_move", "days": 1}
     )
-    services.tournament_start(tournament=tournament, user=users[0])
+    tournament_start(tournament=tournament, user=users[0])
     absent = users[3]
     for _round in (1, 2):
         for game in running_games(tournament):
@@ -184,9 +191,7 @@ def test_a_player_who_times_out_of_two_games_in_a_row_is_withdrawn():
                     game.refresh_from_db()
                     mover = game.seats.get(position=game.to_move).user
                     if mover == absent:
-                        services.game_timeout(
-                            game_id=game.pk, now=game.deadline + timedelta(seconds=1)
-                        )
+                        game_timeout(game_id=game.pk, now=game.deadline + timedelta(seconds=1))
                     else:
                         play(game)
                     game.refresh_from_db()
@@ -204,13 +209,13 @@ def test_refusals_say_who_may_do_what():
     users = players(3)
     tournament = opened(users[:2], format="swiss", per_game=2, rounds=1)
     with pytest.raises(Conflict) as twice:
-        services.tournament_join(tournament=tournament, user=users[1])
+        tournament_join(tournament=tournament, user=users[1])
     assert twice.value.code == "already_registered"
     with pytest.raises(Forbidden) as outsider:
-        services.tournament_start(tournament=tournament, user=users[2])
+        tournament_start(tournament=tournament, user=users[2])
     assert outsider.value.code == "not_organiser"
     with pytest.raises(Forbidden):
-        services.tournament_withdraw(tournament=tournament, user=users[2], player=users[1])
+        tournament_withdraw(tournament=tournament, user=users[2], player=users[1])
 
 
 def test_the_sweep_starts_a_tournament_whose_entry_window_closed_or_cancels_it():
@@ -218,7 +223,7 @@ def test_the_sweep_starts_a_tournament_whose_entry_window_closed_or_cancels_it()
     closes = timezone.now() + timedelta(hours=1)
     full = opened(users[:2], format="swiss", per_game=2, rounds=1, entry_closes=closes)
     empty = opened(users[2:], format="swiss", per_game=2, rounds=1, entry_closes=closes)
-    assert services.tournaments_start_due(now=closes + timedelta(minutes=1)) == 2
+    assert tournaments_start_due(now=closes + timedelta(minutes=1)) == 2
     full.refresh_from_db()
     empty.refresh_from_db()
     assert full.status == Tournament.Status.RUNNING and len(running_games(full)) == 1
@@ -228,12 +233,12 @@ def test_the_sweep_starts_a_tournament_whose_entry_window_closed_or_cancels_it()
 def test_the_read_model_is_rebuilt_from_the_events():
     users = players(4)
     tournament = opened(users, format="knockout", per_game=2)
-    services.tournament_start(tournament=tournament, user=users[0])
+    tournament_start(tournament=tournament, user=users[0])
     finish_round(tournament)
     tournament.refresh_from_db()
     columns = ("status", "current_round", "players", "last_seq", "started_at")
     expected = [getattr(tournament, column) for column in columns]
-    assert not services.tournament_reproject(tournament=tournament)
+    assert not tournament_reproject(tournament=tournament)
     Tournament.objects.filter(pk=tournament.pk).update(
         status="registration", current_round=0, players=0, last_seq=0, started_at=None
     )
@@ -247,9 +252,9 @@ def test_a_resignation_before_every_player_moved_aborts_the_game_but_loses_the_t
     tournament = opened(
         users, format="swiss", per_game=2, rounds=1, time_control={"kind": "per_move", "days": 3}
     )
-    services.tournament_start(tournament=tournament, user=users[0])
+    tournament_start(tournament=tournament, user=users[0])
     (game,) = running_games(tournament)
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[1])
 
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED

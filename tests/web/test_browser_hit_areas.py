@@ -5,9 +5,10 @@ on the board before it is placed."""
 
 import pytest
 
-from games import repository, services
+from games import repository
 from games.selectors.access import seat_of
 from games.selectors.moves import legal_moves_of
+from games.services.moves import move_submit
 from tests.conftest import make_user
 from tests.web.helpers import choose_its_colour, player_to_move, started_game
 from tests.web.test_browser_pages import window_of
@@ -51,7 +52,7 @@ def play_until(game, users, wanted: str, most: int = 200) -> None:
         if any(move["command"]["type"] == wanted for move in legal):
             return
         user = player_to_move(game, *users)
-        services.move_submit(game=game, user=user, move=legal[0]["move"])
+        move_submit(game=game, user=user, move=legal[0]["move"])
     raise AssertionError(f"no {wanted} within {most} moves")
 
 

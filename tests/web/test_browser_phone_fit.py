@@ -6,9 +6,10 @@ least 24 px (WCAG 2.2, target size)."""
 
 import pytest
 
-from games import repository, services
+from games import repository
 from games.presenters import game_page as presenter
 from games.selectors.moves import legal_moves_of
+from games.services.moves import move_submit
 from tests.conftest import make_user
 from tests.web.helpers import play_moves, player_to_move, started_game
 from tests.web.test_browser_pages import window_of
@@ -52,7 +53,7 @@ def answered(game, users) -> None:
         if game.status != game.Status.ACTIVE or player_to_move(game, *users) == users[0]:
             return
         legal = legal_moves_of(repository.game_table(game))
-        services.move_submit(game=game, user=users[1], move=legal[0]["move"])
+        move_submit(game=game, user=users[1], move=legal[0]["move"])
 
 
 def move_by_taps(page) -> list[dict]:

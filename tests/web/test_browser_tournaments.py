@@ -4,7 +4,7 @@ button in the page's body at least 44 px tall."""
 
 import pytest
 
-from games import services
+from games.services.tournaments import tournament_create, tournament_pause, tournament_start
 from tests.tournaments.test_services import finish_round, opened, players
 from tests.web.helpers import looked_at, signed_in_page
 
@@ -20,9 +20,9 @@ SMALL_TARGETS = """() => [...document.querySelectorAll('main a, main button')]
 def test_the_tournament_page_and_list_at_both_sizes(windows, live_server, shoot):
     users = players(8)
     tournament = opened(users, format="swiss", per_game=2, rounds=3)
-    services.tournament_start(tournament=tournament, user=users[0])
+    tournament_start(tournament=tournament, user=users[0])
     finish_round(tournament)
-    open_one = services.tournament_create(
+    open_one = tournament_create(
         organiser=users[0], name="Winter cup", format="swiss", game="azul", per_game=2, rounds=3
     )
     for size, viewport in SIZES.items():
@@ -54,8 +54,8 @@ def test_the_organisers_page_of_a_paused_tournament_with_a_round_deadline(
 ):
     users = players(4)
     tournament = opened(users, format="swiss", per_game=2, rounds=2, round_days=7)
-    services.tournament_start(tournament=tournament, user=users[0])
-    services.tournament_pause(tournament=tournament, user=users[0])
+    tournament_start(tournament=tournament, user=users[0])
+    tournament_pause(tournament=tournament, user=users[0])
     for size, viewport in SIZES.items():
         page = signed_in_page(windows, live_server, users[0], viewport)
         path = f"{live_server.url}/tournaments/{tournament.pk}/"
@@ -69,7 +69,7 @@ def test_the_organisers_page_of_a_paused_tournament_with_a_round_deadline(
 def test_a_knocked_out_players_page_says_they_are_out_at_both_sizes(windows, live_server, shoot):
     users = players(8)
     tournament = opened(users, format="knockout", per_game=2)
-    services.tournament_start(tournament=tournament, user=users[0])
+    tournament_start(tournament=tournament, user=users[0])
     finish_round(tournament)
     for size, viewport in SIZES.items():
         page = signed_in_page(windows, live_server, users[7], viewport)

@@ -4,11 +4,13 @@
 from django.utils import timezone
 
 from events import store
-from games import repository, services
+from games import repository
 from games.models import ChatMessage, Game, SeatClock
 from games.selectors.access import seat_of
 from games.selectors.moves import legal_moves_of
 from games.services import bots
+from games.services.moves import game_resign
+from games.services.tables import game_create
 from tests.web.helpers import play_moves, player_to_move, started_game
 
 
@@ -17,7 +19,7 @@ def other(user, *users):
 
 
 def test_an_open_game_shows_its_seats_and_a_join_button(client, alice, bob):
-    game = services.game_create(creator=alice, game="azul", players=2)
+    game = game_create(creator=alice, game="azul", players=2)
     client.force_login(bob)
     response = client.get(f"/games/{game.pk}/")
     assert response.status_code == 200 and 'id="join"' in response.text
@@ -131,7 +133,7 @@ def test_finished_games_are_public_unless_private(client, alice, bob, carol):
     private = started_game(alice, bob, "azul", private=True)
     for game in (public, private):
         play_moves(game, (alice, bob), 2)
-        services.game_resign(game=game, user=alice)
+        game_resign(game=game, user=alice)
     client.force_login(carol)
     assert client.get(f"/games/{public.pk}/").status_code == 200
     assert client.get(f"/games/{public.pk}/replay/").status_code == 200
@@ -275,8 +277,8 @@ def test_an_action_address_opened_after_signing_in_leads_to_the_game(client, ali
 
 
 def test_a_rematch_against_the_computer_says_it_has_started(client, alice):
-    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
-    services.game_resign(game=game, user=alice)
+    game = game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game_resign(game=game, user=alice)
     client.force_login(alice)
     answer = client.post(f"/games/{game.pk}/rematch/", follow=True)
     assert "Rematch started against the computer." in answer.text
@@ -289,7 +291,7 @@ def test_the_page_checks_fast_only_while_a_computer_is_to_move(client, alice, bo
     against_people = started_game(alice, bob)
     client.force_login(alice)
     assert 'data-soon=""' in client.get(f"/games/{against_people.pk}/").text
-    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game = game_create(creator=alice, game="azul", players=2, bots=["easy"])
     bots.bot_move(game_id=game.pk)
     game.refresh_from_db()
     play_moves(game, (alice,), 1)

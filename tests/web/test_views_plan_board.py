@@ -10,8 +10,9 @@ import random
 
 from django.utils.html import escape
 
-from games import repository, services
+from games import repository
 from games.selectors.seats import plan_of
+from games.services.plans import plan_replace
 from tests.games.helpers import legal
 from tests.games.test_services_plans import factory_move, legal_after, waiting
 from tests.web.helpers import play_moves, started_game
@@ -34,7 +35,7 @@ def test_each_move_picked_is_added_and_a_line_ending_with_an_answer_can_be_added
     theirs = factory_move(legal(game))
     mine = factory_move(legal_after(game, theirs), theirs)
     other = factory_move(legal(game), theirs)
-    services.plan_replace(
+    plan_replace(
         game=game, user=planner, lines=[[other, factory_move(legal_after(game, other), other)]]
     )
     client.force_login(planner)

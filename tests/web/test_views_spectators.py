@@ -8,10 +8,13 @@ import json
 import pytest
 from django.test import Client
 
-from games import repository, services
+from games import repository
 from games.models import Game
 from games.selectors.lists import GAMES_TO_WATCH, games_to_watch, games_to_watch_first
 from games.selectors.moves import legal_moves_of
+from games.services.accounts import player_preferences_set
+from games.services.chat import chat_post
+from games.services.tables import game_create
 from tests.conftest import make_user
 from tests.games.api_helpers import client_for, url
 from tests.web.helpers import play_moves, player_to_move, started_game
@@ -33,7 +36,7 @@ def in_play(alice, bob):
     """A public game of Azul in play with a clock: two moves made, and a word in the chat."""
     game = started_game(alice, bob, "azul", **TIMED)
     play_moves(game, (alice, bob), 2)
-    services.chat_post(game=game, user=alice, text="good luck, Bob")
+    chat_post(game=game, user=alice, text="good luck, Bob")
     game.refresh_from_db()
     return game
 
@@ -69,7 +72,7 @@ def test_a_spectators_page_follows_the_moves_and_never_the_chat(in_play, alice, 
     first = client.get(live, {"seq": in_play.last_seq, "chat": 0}).json()
     assert first["parts"] == {} and first["chat"] == 0
     play_moves(in_play, (alice, bob), 1)
-    services.chat_post(game=in_play, user=bob, text="thanks!")
+    chat_post(game=in_play, user=bob, text="thanks!")
     in_play.refresh_from_db()
     answer = client.get(live, {"seq": in_play.last_seq - 1, "chat": 0}).json()
     assert answer["seq"] == in_play.last_seq and answer["chat"] == 0
@@ -116,7 +119,7 @@ def test_the_lobby_lists_public_games_in_play_to_watch_latest_move_first(alice, 
     play_moves(newer, (carol, bob), 1)
     hidden = started_game(alice, carol, "azul", private=True)
     mine = started_game(dave, alice, "azul")
-    waiting = services.game_create(creator=alice, game="azul", players=2)
+    waiting = game_create(creator=alice, game="azul", players=2)
     watch = [row["game"].pk for row in visitor(dave).get("/lobby/").context["watch"]]
     assert watch == [newer.pk, older.pk]
     assert not {hidden.pk, mine.pk, waiting.pk} & set(watch)
@@ -150,7 +153,7 @@ def test_the_front_page_lists_the_games_a_visitor_may_watch(alice, bob, carol):
 
 
 def test_the_lobby_says_when_there_is_nothing_to_watch_in_spanish(alice):
-    services.player_preferences_set(user=alice, language="es", time_zone="")
+    player_preferences_set(user=alice, language="es", time_zone="")
     shown = visitor(alice).get("/lobby/").content.decode()
     assert "Partidas en juego para mirar" in shown
     assert "Ahora mismo no se juega ninguna otra partida." in shown
