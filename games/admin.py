@@ -1,6 +1,6 @@
 """The Django admin as the moderators' door (issue 8). Games are read-only here; every act
 goes through a service that appends an event with the moderator as actor and a reason.
-Only staff in the ``moderators`` group get in (``services.is_moderator``)."""
+Only staff in the ``moderators`` group get in (``selectors.access.is_moderator``)."""
 
 import json
 from datetime import timedelta

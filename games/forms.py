@@ -356,7 +356,7 @@ class TournamentCreateForm(GameCreateForm):
         self.fields["players"].label = gettext_lazy("Players at each game")
 
     def settings(self) -> dict:
-        """The keyword arguments of ``services.tournament_create`` but the organiser."""
+        """The keyword arguments of ``services.tournaments.tournament_create`` but the organiser."""
         data = self.cleaned_data
         return {
             "name": data["name"],

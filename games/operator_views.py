@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from games.selectors.access import is_moderator
 from games.selectors.operations import operator_status
 
-# The minute sweep's jobs (``services.SWEEP_JOBS`` and the mail door's emails) as the status
+# The minute sweep's jobs (``services.sweep.JOBS`` and the mail door's emails) as the status
 # page names them.
 JOB_TITLES = {
     "vacations_ended": gettext_lazy("Vacations that ran out"),
@@ -37,7 +37,7 @@ JOB_TITLES = {
 @login_required
 @require_GET
 def status(request: HttpRequest) -> HttpResponse:
-    """Moderators only (``services.is_moderator``); anyone else gets 403."""
+    """Moderators only (``selectors.access.is_moderator``); anyone else gets 403."""
     if not is_moderator(request.user):
         return render(
             request,

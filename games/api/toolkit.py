@@ -3,7 +3,7 @@
 schema (``errors()``), input checks (``validated``, ``invalid_input``), the ``Api`` base view,
 who may see a game (``viewable_game``) and JSON lines.
 
-Who sees what (``selectors.can_view``): a public game is seen by anyone, in play too
+Who sees what (``selectors.access.can_view``): a public game is seen by anyone, in play too
 (spectators), though a game waiting for players only by those signed in (401 otherwise), so
 they can join it; a private game by its players, those invited to it and the moderators,
 and to anyone else it is a game that does not exist (404).

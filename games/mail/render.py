@@ -251,7 +251,7 @@ def section(game: Game, user, now: datetime, *, with_pictures: bool = True) -> S
 
 
 def grouped_moves(game: Game, table, view) -> tuple[list[Move], list[MoveGroup]]:
-    """The legal moves, numbered in the order of ``selectors.legal_moves_of`` (the numbers
+    """The legal moves, numbered in the order of ``selectors.moves.legal_moves_of`` (the numbers
     a reply may give), grouped by the first click that chooses them on the board (the
     source) and then the second (the colour)."""
     legal = legal_moves_of(table)

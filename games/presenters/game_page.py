@@ -520,7 +520,7 @@ def analysis_progress_text(report: dict) -> str:
 
 def _chat(game: Game) -> list:
     """The chat's messages not hidden, each with ``author_name``: its author as every
-    list of players names them (``selectors.display_name``)."""
+    list of players names them (``selectors.names.display_name``)."""
     messages = list(game.chat.filter(hidden_at__isnull=True).select_related("author"))
     for message in messages:
         message.author_name = display_name(message.author)
@@ -578,7 +578,7 @@ def _hours_words(hours: PlayingHours | None) -> str:
 
 def settings_words(game: Game, players: list[dict] | None = None) -> list[str]:
     """The game's options and time control as a player reads them; with its ``players``
-    (``selectors.players_of``), whether it counts for the ratings, and why not."""
+    (``selectors.names.players_of``), whether it counts for the ratings, and why not."""
     words = [
         # Translators: a game's option and its value, "Wall side: grey".
         gettext("%(option)s: %(value)s")

@@ -9,7 +9,7 @@ from games.selectors.names import display_name
 
 def navigation(request: HttpRequest) -> dict:
     """A template context processor: ``signed_in_as``, the signed-in person's name as
-    every list of players shows it (``selectors.display_name``: never their address), and
+    every list of players shows it (``selectors.names.display_name``: never their address), and
     ``is_moderator`` for the header's link to moderation (a query only for staff, who
     alone can be moderators)."""
     user = getattr(request, "user", None)

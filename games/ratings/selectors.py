@@ -1,5 +1,5 @@
 """Reads of the ratings, profiles and archive. Nothing here writes. Names only, never
-email addresses (``games.selectors.display_name``)."""
+email addresses (``games.selectors.names.display_name``)."""
 
 from collections import defaultdict
 from collections.abc import Iterator
@@ -127,7 +127,7 @@ def stats_of(user) -> list[dict]:
 def current_games(user, viewer) -> QuerySet[Game]:
     """Games the player sits at that are waiting for players or in play, as ``viewer``
     may know of them: a private game only to its players, those invited to it and the
-    moderators (``games.selectors.can_view``)."""
+    moderators (``games.selectors.access.can_view``)."""
     games = Game.objects.filter(
         seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
     ).distinct()

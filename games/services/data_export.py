@@ -477,7 +477,7 @@ def ratings(user) -> dict:
 
 
 def game_file(seat: Seat) -> dict:
-    """One game: the player's seat and the game's record (``selectors.export_record``)."""
+    """One game: the player's seat and the game's record (``selectors.history.export_record``)."""
     return {
         "seat": {
             "position": seat.position,

@@ -1,6 +1,6 @@
 """Who is who: every computer player at a table goes by a name of its own wherever the
 players are listed (the seats, the move list, the boards and the score table), and a
-person goes by one name everywhere, the header included (``selectors.display_name``)."""
+person goes by one name everywhere, the header included (``selectors.names.display_name``)."""
 
 import html
 import re
