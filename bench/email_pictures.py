@@ -50,10 +50,11 @@ def played_game(kind: str, players: int, moves: int):
     """A started game of ``players`` new users, ``moves`` default moves into it."""
     from django.contrib.auth import get_user_model
 
-    from games import services
     from games.models import Game
     from games.registry import GAME_TYPES
     from games.repository import game_table
+    from games.services.moves import move_submit
+    from games.services.tables import game_create, game_join
 
     run = uuid.uuid4().hex[:6]
     # An account's username is its address (``player_by_address``): the email is then
@@ -63,9 +64,9 @@ def played_game(kind: str, players: int, moves: int):
         get_user_model().objects.create_user(address, address, "x", first_name=f"P{i + 1}")
         for i, address in enumerate(addresses)
     ]
-    game = services.game_create(creator=users[0], game=kind, players=players)
+    game = game_create(creator=users[0], game=kind, players=players)
     for user in users[1:]:
-        services.game_join(game=game, user=user)
+        game_join(game=game, user=user)
     engine = GAME_TYPES[kind].engine
     for _ in range(moves):
         game = Game.objects.get(pk=game.pk)
@@ -74,16 +75,16 @@ def played_game(kind: str, players: int, moves: int):
             break
         command = engine.format(engine.default_command(state))
         user = game.seats.get(position=game.to_move).user
-        services.move_submit(game=game, user=user, move=command)
+        move_submit(game=game, user=user, move=command)
     return Game.objects.get(pk=game.pk)
 
 
 def one_more_move(game):
     """``game`` after its player to move plays the default move; ``None`` at its end."""
-    from games import services
     from games.models import Game
     from games.registry import GAME_TYPES
     from games.repository import game_table
+    from games.services.moves import move_submit
 
     game = Game.objects.get(pk=game.pk)
     if game.to_move is None:
@@ -91,7 +92,7 @@ def one_more_move(game):
     engine = GAME_TYPES[game.game_type].engine
     command = engine.format(engine.default_command(game_table(game).state))
     user = game.seats.get(position=game.to_move).user
-    services.move_submit(game=game, user=user, move=command)
+    move_submit(game=game, user=user, move=command)
     return Game.objects.get(pk=game.pk)
 
 

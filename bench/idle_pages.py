@@ -67,7 +67,7 @@ def idle_games(pages: int) -> list:
     or their own) and finds nothing new."""
     from django.contrib.auth import get_user_model
 
-    from games import services
+    from games.services.tables import game_create, game_join
 
     users = get_user_model().objects
     pairs = []
@@ -75,8 +75,8 @@ def idle_games(pages: int) -> list:
         first, second = (
             users.create(username=f"idle{index}{side}@bench.example") for side in ("a", "b")
         )
-        game = services.game_create(creator=first, game="azul", players=2)
-        services.game_join(game=game, user=second)
+        game = game_create(creator=first, game="azul", players=2)
+        game_join(game=game, user=second)
         game.refresh_from_db()
         pairs.append((first, game))
     return pairs
@@ -100,10 +100,10 @@ def rss_megabytes(root: int) -> float:
 
 def streamed(arguments, pairs) -> None:
     """Every page holds its stream; the holder's idle cost, then news latency."""
-    from games import services
     from games.models import Game
     from games.repository import game_table
-    from games.selectors import legal_moves_of
+    from games.selectors.moves import legal_moves_of
+    from games.services.moves import move_submit
 
     port = free_port()
     web = start_web(arguments.config, port)
@@ -159,7 +159,7 @@ def streamed(arguments, pairs) -> None:
             move = legal_moves_of(game_table(game))[0]["move"]
             before = len(heard[game.pk])
             moved_at = time.monotonic()
-            services.move_submit(game=game, user=seat.user, move=move)
+            move_submit(game=game, user=seat.user, move=move)
             while len(heard[game.pk]) == before and time.monotonic() - moved_at < 10:
                 time.sleep(0.005)
             waits.append(heard[game.pk][-1] - moved_at if len(heard[game.pk]) > before else 10)

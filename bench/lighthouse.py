@@ -73,16 +73,18 @@ def site_environment(home: Path, port: int) -> dict:
 
 def played(game, moves: int | None, chooser: random.Random):
     """``game`` played at random through the services: ``moves`` moves, or to its end."""
-    from games import repository, selectors, services
+    from games import repository
     from games.models import Game
+    from games.selectors.moves import legal_moves_of
+    from games.services.moves import move_submit
 
     while moves is None or moves > 0:
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
         seat = {s.position: s.user for s in game.seats.all()}[game.to_move]
-        move = chooser.choice(selectors.legal_moves_of(repository.game_table(game)))["move"]
-        services.move_submit(game=game, user=seat, move=move)
+        move = chooser.choice(legal_moves_of(repository.game_table(game)))["move"]
+        move_submit(game=game, user=seat, move=move)
         moves = None if moves is None else moves - 1
     game.refresh_from_db()
     return game
@@ -101,16 +103,16 @@ def pages_and_cookie() -> tuple[dict[str, str], str]:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from games import services
     from games.models import Game
+    from games.services.tables import game_create, game_join
 
     users = get_user_model().objects
     alice, bob = users.get(username="alice@example.com"), users.get(username="bob@example.com")
     chooser = random.Random(29)
 
     def new_game():
-        game = services.game_create(creator=alice, game="azul", players=2)
-        services.game_join(game=game, user=bob)
+        game = game_create(creator=alice, game="azul", players=2)
+        game_join(game=game, user=bob)
         return Game.objects.get(pk=game.pk)
 
     finished = played(new_game(), None, chooser)

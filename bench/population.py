@@ -121,19 +121,20 @@ def load() -> str:
 def played(kind: str, users: list, chooser: random.Random, *, finish: bool):
     """A game of ``kind`` between ``users``, random legal moves through the services, to its
     end or (not ``finish``) to about half of a game's events."""
-    from games import repository, selectors, services
+    from games import repository
     from games.models import Game
+    from games.selectors.moves import legal_moves_of
+    from games.services.moves import move_submit
+    from games.services.tables import game_create, game_join
 
-    game = services.game_create(
-        creator=users[0], game=kind, players=len(users), time_control=TIME_CONTROL
-    )
+    game = game_create(creator=users[0], game=kind, players=len(users), time_control=TIME_CONTROL)
     for user in users[1:]:
-        services.game_join(game=game, user=user)
+        game_join(game=game, user=user)
     game.refresh_from_db()
     while game.status == Game.Status.ACTIVE and (finish or game.last_seq < 50):
         seat = {s.position: s.user for s in game.seats.all()}[game.to_move]
-        move = chooser.choice(selectors.legal_moves_of(repository.game_table(game)))["move"]
-        services.move_submit(game=game, user=seat, move=move)
+        move = chooser.choice(legal_moves_of(repository.game_table(game)))["move"]
+        move_submit(game=game, user=seat, move=move)
         game.refresh_from_db()
     return game
 
@@ -173,16 +174,16 @@ def tournaments() -> tuple[int, int]:
     from django.contrib.auth import get_user_model
 
     from bench.tournaments import PAGE_PLAYERS, _played_tournament
-    from games import services
     from games.models import Game, Tournament
+    from games.services.tournaments.entry import tournament_create, tournament_join
 
     big = Tournament.objects.filter(players=PAGE_PLAYERS).first()
     if big is None:
-        big = _played_tournament(get_user_model(), services, Game)
+        big = _played_tournament(get_user_model(), Game)
     small = Tournament.objects.filter(name="Bench registration").first()
     if small is None:
         people = list(get_user_model().objects.filter(username__startswith="tmpl-"))
-        small = services.tournament_create(
+        small = tournament_create(
             organiser=people[0],
             name="Bench registration",
             format="swiss",
@@ -193,7 +194,7 @@ def tournaments() -> tuple[int, int]:
             max_players=16,
         )
         for person in people:
-            services.tournament_join(tournament=small, user=person)
+            tournament_join(tournament=small, user=person)
     return big.pk, small.pk
 
 
@@ -489,15 +490,15 @@ def verified(sample: int) -> str:
     """``sample`` clones (finished and in play) exported and replayed by ``verify_game``."""
     from django.core.management import call_command
 
-    from games import selectors
     from games.models import Game
+    from games.selectors.history import export_record
 
     games = Game.objects.filter(pk__gte=CLONE_BASE).order_by("?")[:sample]
     ok = 0
     with tempfile.TemporaryDirectory() as folder:
         for game in games:
             path = Path(folder) / f"{game.pk}.jsonl"
-            path.write_text("\n".join(json.dumps(line) for line in selectors.export_record(game)))
+            path.write_text("\n".join(json.dumps(line) for line in export_record(game)))
             call_command("verify_game", str(path), stdout=io.StringIO())
             ok += 1
     return f"{ok}/{sample} OK"
@@ -723,9 +724,11 @@ def rebuilt(
     sample's mean times the games), ``ratings_rebuild`` (up to ``ratings_up_to`` games:
     it replays every result, minutes at 100,000), ``tournament_reproject`` of the
     200-player tournament, and one export."""
-    from games import selectors
     from games.models import Game, Tournament
-    from games.services import game_reproject, ratings_rebuild, tournament_reproject
+    from games.selectors.history import export_record
+    from games.services.ratings import ratings_rebuild
+    from games.services.tables import game_reproject
+    from games.services.tournaments.stream import tournament_reproject
 
     big = Tournament.objects.get(pk=tournament)
     games = Game.objects.exclude(status__in=[Game.Status.OPEN, Game.Status.CANCELLED])
@@ -739,7 +742,7 @@ def rebuilt(
         explained("ratings rebuild", ratings_rebuild)
         ratings = time.perf_counter() - started
     finished = Game.objects.filter(pk__gte=CLONE_BASE, status=Game.Status.FINISHED).first()
-    export = timed(lambda: list(explained("export", selectors.export_record, finished)), times=5)
+    export = timed(lambda: list(explained("export", export_record, finished)), times=5)
     return {
         "rebuild one game (ms)": statistics.median(each) * 1000,
         "rebuild all games (s)": statistics.mean(each) * total,

@@ -54,11 +54,11 @@ def players(count: int) -> list:
 
 
 def new_game(kind: str, users: list):
-    from games import services
+    from games.services.tables import game_create, game_join
 
-    game = services.game_create(creator=users[0], game=kind, players=len(users))
+    game = game_create(creator=users[0], game=kind, players=len(users))
     for user in users[1:]:
-        services.game_join(game=game, user=user)
+        game_join(game=game, user=user)
     game.refresh_from_db()
     return game
 
@@ -66,8 +66,10 @@ def new_game(kind: str, users: list):
 def grown(kind: str, users: list, events: int, chooser: random.Random):
     """A game of ``kind`` played at random (through the services) to at least ``events``
     events, on a new game whenever one ends first."""
-    from games import repository, selectors, services
+    from games import repository
     from games.models import Game
+    from games.selectors.moves import legal_moves_of
+    from games.services.moves import move_submit
 
     game = new_game(kind, users)
     while game.last_seq < events:
@@ -75,8 +77,8 @@ def grown(kind: str, users: list, events: int, chooser: random.Random):
             game = new_game(kind, users)
             continue
         seat = {s.position: s.user for s in game.seats.all()}[game.to_move]
-        move = chooser.choice(selectors.legal_moves_of(repository.game_table(game)))["move"]
-        services.move_submit(game=game, user=seat, move=move)
+        move = chooser.choice(legal_moves_of(repository.game_table(game)))["move"]
+        move_submit(game=game, user=seat, move=move)
         game.refresh_from_db()
     return game
 

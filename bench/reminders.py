@@ -87,18 +87,18 @@ def users(count: int):
 def due_games(players, count: int, now):
     """``count`` real games made through the services, then made due: a reminder in each,
     a deadline warning in a third of them and a passed deadline in a tenth."""
-    from games import services
     from games.models import Game, SeatClock
+    from games.services.tables import game_create, game_join
 
     made = []
     for index in range(count):
-        game = services.game_create(
+        game = game_create(
             creator=players[0],
             game="azul",
             players=2,
             time_control={"kind": "per_move", "days": 3},
         )
-        services.game_join(game=game, user=players[1])
+        game_join(game=game, user=players[1])
         Game.objects.filter(pk=game.pk).update(rng_secret=f"real{index}")
         made.append(game.pk)
     clocks = SeatClock.objects.filter(seat__game_id__in=made, seat__position__isnull=False)

@@ -107,14 +107,13 @@ def page(requests: int, *, reuse: bool) -> None:
     from django.test import Client
     from django.test.utils import setup_test_environment
 
-    from games import services
     from games.models import Game, Tournament
 
     setup_test_environment()
     tournament = Tournament.objects.filter(players=PAGE_PLAYERS).order_by("-pk").first()
     if tournament is None or not reuse:
         started = time.perf_counter()
-        tournament = _played_tournament(get_user_model(), services, Game)
+        tournament = _played_tournament(get_user_model(), Game)
         print(f"made a {PAGE_PLAYERS}-player tournament in {time.perf_counter() - started:.0f} s")
     viewer = get_user_model().objects.get(username="bench-player-2@bench.example")
     client = Client()
@@ -134,9 +133,14 @@ def page(requests: int, *, reuse: bool) -> None:
         )
 
 
-def _played_tournament(users, services, game_model):
+def _played_tournament(users, game_model):
     """A Swiss of ``PAGE_PLAYERS`` players, two rounds played by resignations (the
     lower-numbered player wins), the third in play."""
+    from games.services.moves import game_resign
+    from games.services.tournaments.entry import tournament_create, tournament_join
+    from games.services.tournaments.organiser import tournament_start
+    from games.services.tournaments.rounds import round_begin
+
     # The players of an earlier run play again (their old games keep them).
     people = list(users.objects.filter(username__startswith="bench-player-").order_by("pk"))
     if len(people) != PAGE_PLAYERS:
@@ -148,7 +152,7 @@ def _played_tournament(users, services, game_model):
             )
             for n in range(1, PAGE_PLAYERS + 1)
         )
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         organiser=people[0],
         name="Bench open",
         format="swiss",
@@ -159,14 +163,17 @@ def _played_tournament(users, services, game_model):
         max_players=PAGE_PLAYERS,
     )
     for person in people:
-        services.tournament_join(tournament=tournament, user=person)
-    services.tournament_start(tournament=tournament, user=people[0])
+        tournament_join(tournament=tournament, user=person)
+    tournament_start(tournament=tournament, user=people[0])
+    # Each round's games, as the worker creates them after the pairing commits.
+    round_begin(tournament.pk)
     for _round in range(2):
         for game in game_model.objects.filter(
             tournament_table__tournament=tournament, status=game_model.Status.ACTIVE
         ):
             loser = max(game.seats.select_related("user"), key=lambda seat: seat.user_id).user
-            services.game_resign(game=game, user=loser)
+            game_resign(game=game, user=loser)
+        round_begin(tournament.pk)
     tournament.refresh_from_db()
     return tournament
 

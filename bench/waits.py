@@ -278,12 +278,12 @@ def confirm(browser, game, html: str) -> str:
 def play(slug: str, person, levels: list[str], browser, log: Path, moves: int) -> list:
     """Games of ``person`` against computer players of ``levels`` until ``moves`` moves of
     the person: (wait, thinking) per move, from the Confirm to the turn the page shows."""
-    from games import services
     from games.models import Game
+    from games.services.tables import game_create
 
     waits = []
     while len(waits) < moves:
-        game = services.game_create(creator=person, game=slug, players=1 + len(levels), bots=levels)
+        game = game_create(creator=person, game=slug, players=1 + len(levels), bots=levels)
         page = browser.get(f"{browser.base}/games/{game.pk}/").text
         turn_seen(browser, game.pk, page)
         page = browser.get(f"{browser.base}/games/{game.pk}/").text

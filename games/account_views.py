@@ -14,10 +14,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import i18n, selectors, services, throttles
+from games import i18n, throttles
 from games.errors import ServiceError
 from games.forms import EmailForm, PasswordSignInForm, PreferencesForm
+from games.selectors.seats import hours_of_player
 from games.services import data_export
+from games.services.accounts import account_sign_in, player_preferences_set, sign_in_request
 
 
 def _next_url(request: HttpRequest, fallback: str = "/lobby/") -> str:
@@ -38,9 +40,7 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         email = form.cleaned_data["email"]
         queued = True
         if throttles.sign_in_email_allowed(request, email):
-            queued = services.sign_in_request(
-                email=email, next_url=next_url, language=request.LANGUAGE_CODE
-            )
+            queued = sign_in_request(email=email, next_url=next_url, language=request.LANGUAGE_CODE)
         context = {"email": email, "next": next_url, "already_sent": not queued}
         return render(request, "signin_sent.html", context)
     return render(request, "signin.html", {"form": form, "next": next_url})
@@ -59,7 +59,7 @@ def sign_in_link(request: HttpRequest) -> HttpResponse:
     code = request.POST.get("code", "")
     if request.method == "POST":
         try:
-            user = services.account_sign_in(code=code)
+            user = account_sign_in(code=code)
         except ServiceError as error:
             response = render(
                 request, "signin_failed.html", {"message": error.message}, status=error.status
@@ -87,11 +87,11 @@ def account(request: HttpRequest) -> HttpResponse:
     download of one's data (issue 45)."""
     prefs = i18n.preferences_of(request.user)
     initial = {"language": prefs.language, "time_zone": prefs.time_zone or "UTC"} if prefs else {}
-    initial.update(selectors.hours_of_player(request.user))
+    initial.update(hours_of_player(request.user))
     form = PreferencesForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            services.player_preferences_set(
+            player_preferences_set(
                 user=request.user,
                 language=form.cleaned_data["language"],
                 time_zone=form.cleaned_data["time_zone"],
@@ -175,7 +175,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
     response = redirect(_next_url(request, fallback="/"))
     if language:
         if request.user.is_authenticated:
-            services.player_preferences_set(user=request.user, language=language)
+            player_preferences_set(user=request.user, language=language)
         _remember_language(response, language)
     return response
 

@@ -1,6 +1,6 @@
 """The Django admin as the moderators' door (issue 8). Games are read-only here; every act
 goes through a service that appends an event with the moderator as actor and a reason.
-Only staff in the ``moderators`` group get in (``services.is_moderator``)."""
+Only staff in the ``moderators`` group get in (``selectors.access.is_moderator``)."""
 
 import json
 from datetime import timedelta
@@ -19,12 +19,28 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from events import store
-from games import selectors, services, throttles
+from games import throttles
 from games.errors import ServiceError
 from games.forms import AdminSignInForm
 from games.mail import selectors as mail_selectors
 from games.models import BotLevel, ChatMessage, Game, Outbox, PushDelivery, Report, Seat
+from games.selectors.access import is_moderator
+from games.selectors.moves import public_event
 from games.services.closing import account_close
+from games.services.moderation import (
+    moderate_abort,
+    moderate_default_move,
+    moderate_extend_deadline,
+    moderate_hide_message,
+    moderate_pause,
+    moderate_replace_seat,
+    moderate_replace_seat_bot,
+    moderate_resume,
+    moderate_revert,
+    report_close,
+    user_reinstate,
+    user_suspend,
+)
 
 User = get_user_model()
 
@@ -33,10 +49,10 @@ class ModeratorsOnly:
     """Admin pages for moderators; read-only: changes go through the moderation forms."""
 
     def has_module_permission(self, request) -> bool:
-        return services.is_moderator(request.user)
+        return is_moderator(request.user)
 
     def has_view_permission(self, request, obj=None) -> bool:
-        return services.is_moderator(request.user)
+        return is_moderator(request.user)
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
@@ -125,21 +141,21 @@ def moderate(game: Game, moderator, data: dict) -> None:
     common = {"game": game, "moderator": moderator, "reason": data["reason"]}
     match data["action"]:
         case "pause":
-            services.moderate_pause(**common)
+            moderate_pause(**common)
         case "resume":
-            services.moderate_resume(**common)
+            moderate_resume(**common)
         case "extend_deadline":
-            services.moderate_extend_deadline(**common, hours=data["hours"])
+            moderate_extend_deadline(**common, hours=data["hours"])
         case "default_move":
-            services.moderate_default_move(**common)
+            moderate_default_move(**common)
         case "replace_seat":
-            services.moderate_replace_seat(**common, seat=data["seat"], user=data["user"])
+            moderate_replace_seat(**common, seat=data["seat"], user=data["user"])
         case "replace_seat_bot":
-            services.moderate_replace_seat_bot(**common, seat=data["seat"], level=data["level"])
+            moderate_replace_seat_bot(**common, seat=data["seat"], level=data["level"])
         case "revert":
-            services.moderate_revert(**common, to_seq=data["to_seq"])
+            moderate_revert(**common, to_seq=data["to_seq"])
         case "abort":
-            services.moderate_abort(**common)
+            moderate_abort(**common)
 
 
 @admin.register(Game)
@@ -219,7 +235,7 @@ class GameAdmin(ModeratorsOnly, admin.ModelAdmin):
                     e["recorded_at"][:19],
                     json.dumps(e["data"])[:300],
                 )
-                for e in map(selectors.public_event, store.load(game.stream))
+                for e in map(public_event, store.load(game.stream))
             ),
         )
         return format_html(
@@ -241,7 +257,7 @@ class GameAdmin(ModeratorsOnly, admin.ModelAdmin):
         ]
 
     def moderate_view(self, request, game_id: int):
-        if not services.is_moderator(request.user):
+        if not is_moderator(request.user):
             raise PermissionDenied
         game = get_object_or_404(Game, pk=game_id)
         form = ModerationForm(request.POST or None)
@@ -293,13 +309,13 @@ class ChatMessageAdmin(ModeratorsOnly, admin.ModelAdmin):
         ]
 
     def hide_view(self, request, message_id: int):
-        if not services.is_moderator(request.user):
+        if not is_moderator(request.user):
             raise PermissionDenied
         message = get_object_or_404(ChatMessage, pk=message_id)
         form = ReasonForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
-                services.moderate_hide_message(
+                moderate_hide_message(
                     message=message, moderator=request.user, reason=form.cleaned_data["reason"]
                 )
             except ServiceError as refused:
@@ -335,7 +351,7 @@ class ReportAdmin(ModeratorsOnly, admin.ModelAdmin):
     actions = ["mark_handled", "mark_dismissed"]
 
     def has_moderate_permission(self, request) -> bool:
-        return services.is_moderator(request.user)
+        return is_moderator(request.user)
 
     @admin.display(description=pgettext_lazy("report column", "game"))
     def game_link(self, report: Report):
@@ -344,7 +360,7 @@ class ReportAdmin(ModeratorsOnly, admin.ModelAdmin):
 
     def _close(self, request, queryset, status: str) -> None:
         for report in queryset:
-            services.report_close(report=report, moderator=request.user, status=status)
+            report_close(report=report, moderator=request.user, status=status)
         count = queryset.count()
         label = Report.Status(status).label
         # Translators: %(status)s is a report's status, e.g. "handled" or "dismissed".
@@ -389,7 +405,7 @@ class PlayerAdmin(UserAdmin):
     def closing_view(self, request, user_id: int):
         """Close an account and forget its person (issue 45), with a reason: an event of
         the account's stream, as every moderator's act is."""
-        if not services.is_moderator(request.user):
+        if not is_moderator(request.user):
             raise PermissionDenied
         player = get_object_or_404(User, pk=user_id)
         form = ReasonForm(request.POST or None)
@@ -414,13 +430,13 @@ class PlayerAdmin(UserAdmin):
         return TemplateResponse(request, "admin/games/reason.html", context)
 
     def suspension_view(self, request, user_id: int):
-        if not services.is_moderator(request.user):
+        if not is_moderator(request.user):
             raise PermissionDenied
         player = get_object_or_404(User, pk=user_id)
         form = ReasonForm(request.POST or None)
         suspend = player.is_active
         if request.method == "POST" and form.is_valid():
-            change = services.user_suspend if suspend else services.user_reinstate
+            change = user_suspend if suspend else user_reinstate
             try:
                 change(user=player, moderator=request.user, reason=form.cleaned_data["reason"])
             except ServiceError as refused:

@@ -14,7 +14,8 @@ from games.boards import SIDES, lazy_title, title_of
 from games.durations import days_text
 from games.models import BotLevel, Game, GameResult
 from games.registry import GAME_TYPES
-from games.services import TIME_CONTROL_DAYS, account_identity
+from games.services.accounts import account_identity
+from games.services.tables import TIME_CONTROL_DAYS
 
 TIME_CONTROLS = (
     ("none", gettext_lazy("no time limit")),
@@ -352,7 +353,7 @@ class TournamentCreateForm(GameCreateForm):
         self.fields["players"].label = gettext_lazy("Players at each game")
 
     def settings(self) -> dict:
-        """The keyword arguments of ``services.tournament_create`` but the organiser."""
+        """The keyword arguments of ``services.tournaments.tournament_create`` but the organiser."""
         data = self.cleaned_data
         return {
             "name": data["name"],

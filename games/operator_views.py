@@ -9,9 +9,10 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games import selectors, services
+from games.selectors.access import is_moderator
+from games.selectors.operations import operator_status
 
-# The minute sweep's jobs (``services.SWEEP_JOBS`` and the mail door's emails) as the status
+# The minute sweep's jobs (``services.sweep.JOBS`` and the mail door's emails) as the status
 # page names them.
 JOB_TITLES = {
     "vacations_ended": gettext_lazy("Vacations that ran out"),
@@ -36,8 +37,8 @@ JOB_TITLES = {
 @login_required
 @require_GET
 def status(request: HttpRequest) -> HttpResponse:
-    """Moderators only (``services.is_moderator``); anyone else gets 403."""
-    if not services.is_moderator(request.user):
+    """Moderators only (``selectors.access.is_moderator``); anyone else gets 403."""
+    if not is_moderator(request.user):
         return render(
             request,
             "refused.html",
@@ -45,7 +46,7 @@ def status(request: HttpRequest) -> HttpResponse:
             status=403,
         )
     now = timezone.now()
-    context = selectors.operator_status(now)
+    context = operator_status(now)
     for failure in context["jobs_failing"]:
         failure["title"] = JOB_TITLES.get(failure["job"], failure["job"])
     return render(request, "operator_status.html", {"now": now, **context})

@@ -1,7 +1,8 @@
-"""The table repository: games and their folded tables, loaded for writers (services) and
-readers (selectors, doors) alike. A table is folded from the game's stream, starting from the
-latest snapshot (``TableSnapshot``, written here too) and kept per process for the next read.
-Nothing here decides anything."""
+"""The repository of every stream: games and their folded tables, tournaments and their
+folded state, loaded for writers (services) and readers (selectors, doors) alike. A table is
+folded from the game's stream, starting from the latest snapshot (``TableSnapshot``, written
+here too) and kept per process for the next read; a tournament from its latest
+``TournamentSnapshot``. Nothing here decides anything."""
 
 import dataclasses
 import sys
@@ -19,9 +20,11 @@ from events.store import StoredEvent
 from games import table as tbl
 from games import table_storage as storage
 from games.errors import NotFound
-from games.models import Game, Seat, TableSnapshot
+from games.models import Game, Seat, TableSnapshot, Tournament, TournamentSnapshot
 from games.prepared import Prepared
 from games.registry import game_type
+from games.tournaments import core as tournament_core
+from games.tournaments import storage as tournament_storage
 
 
 def game_get(game_id) -> Game:
@@ -259,3 +262,30 @@ def deep_size(root) -> int:
 
 
 _SHARED = (ModuleType, type, FunctionType, Enum)
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+TOURNAMENT_NAMESPACE = "tournament"
+
+
+def tournament_state(tournament: Tournament) -> tournament_core.Tournament:
+    """The tournament folded from its stream ``tournament:<id>``: from its latest snapshot
+    that this code folded (``TournamentSnapshot``), and the events after it."""
+    found = (
+        TournamentSnapshot.objects.filter(
+            tournament_id=tournament.pk, code=tournament_storage.code_version()
+        )
+        .order_by("-seq")
+        .values_list("seq", "state")
+        .first()
+    )
+    seq, state = (found[0], tournament_storage.loads(bytes(found[1]))) if found else (0, None)
+    events = store.load(tournament.stream, after=seq)
+    return tournament_core.fold([tournament_event(event) for event in events], state)
+
+
+def tournament_event(event: StoredEvent) -> tournament_core.Event:
+    """A stored tournament event as the decider's value."""
+    name = event.type.removeprefix(f"{TOURNAMENT_NAMESPACE}.")
+    return tournament_core.CODEC.decode({**event.data, "type": name, "version": event.version})

@@ -31,9 +31,10 @@ from django.db import connections
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
-from games import news, selectors
+from games import news
 from games.errors import ServiceError
 from games.models import Game, Seat
+from games.selectors.access import game_for_viewer
 
 HOLD_SECONDS = 300
 # A comment this often keeps proxies and the browser from taking a quiet stream for dead.
@@ -57,7 +58,7 @@ def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     game's chat still changes), then ``news`` whenever the game moved or its chat
     changed."""
     try:
-        game = selectors.game_for_viewer(game_id, request.user)
+        game = game_for_viewer(game_id, request.user)
     except ServiceError as error:
         return HttpResponse(status=error.status)
     return _stream(request, [news.game_topic(game.pk)], partial(news.mark, game.pk))

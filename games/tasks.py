@@ -6,10 +6,12 @@ from datetime import datetime
 from celery import shared_task
 from django.utils import timezone
 
-from games import services
 from games.mail import render
 from games.mail import services as mail
-from games.services import data_export, deadlines
+from games.services import analysis, bots, data_export, deadlines
+from games.services.operations import process_beat
+from games.services.plans import plan_play
+from games.services.push import push_send
 from games.services.tournaments import rounds
 
 log = logging.getLogger(__name__)
@@ -19,7 +21,7 @@ log = logging.getLogger(__name__)
 def heartbeat() -> str:
     """Beat's proof of life: a line in the worker's log every minute."""
     log.info("heartbeat: beat and worker are running")
-    services.process_beat(name="heartbeat")
+    process_beat(name="heartbeat")
     return "ok"
 
 
@@ -32,19 +34,19 @@ def send_outbox(outbox_id: int) -> str:
 @shared_task
 def send_push(delivery_id: int) -> str:
     """Push one delivery (queued when the transaction that wrote it committed)."""
-    return services.push_send(delivery_id=delivery_id)
+    return push_send(delivery_id=delivery_id)
 
 
 @shared_task
 def bot_move(game_id: int) -> int:
     """A computer player's move (queued when a change left a bot seat to move)."""
-    return services.bot_move(game_id=game_id)
+    return bots.bot_move(game_id=game_id)
 
 
 @shared_task
 def plan_move(game_id: int) -> int:
     """A move from a player's plan (queued when a change left its seat to move)."""
-    return services.plan_play(game_id=game_id)
+    return plan_play(game_id=game_id)
 
 
 @shared_task
@@ -65,7 +67,7 @@ def tournament_round_begin(tournament_id: int) -> bool:
 @shared_task
 def analysis_run(game_id: int) -> int:
     """The post-game analysis of a finished game (queued when it was asked for)."""
-    return services.analysis_run(game_id=game_id)
+    return analysis.analysis_run(game_id=game_id)
 
 
 @shared_task
@@ -79,5 +81,5 @@ def sweep() -> dict:
     """Every minute: timeouts, warnings, reminders, vacations, digests, due pushes and
     due emails."""
     done = mail.sweep()
-    services.process_beat(name="sweep", detail=done)
+    process_beat(name="sweep", detail=done)
     return done

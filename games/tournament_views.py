@@ -14,10 +14,24 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
 from games.errors import BadRequest, ServiceError
 from games.forms import TournamentCreateForm
 from games.presenters.tournament_page import FORMAT_NAMES, tournament_context
+from games.selectors import tournaments
+from games.selectors.tournaments import (
+    TOURNAMENT_LISTS,
+    tournament_get,
+    tournament_list_opening,
+    tournament_view,
+    tournaments_entered,
+)
+from games.services.tournaments.entry import tournament_create, tournament_join, tournament_withdraw
+from games.services.tournaments.organiser import (
+    tournament_cancel,
+    tournament_pause,
+    tournament_resume,
+    tournament_start,
+)
 from games.views import refusal_page
 
 LIST_NAMES = {
@@ -34,10 +48,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     where the viewer has something: ``tournament_list_opening``), the viewer's own
     marked."""
     which = request.GET.get("status", "")
-    if which not in selectors.TOURNAMENT_LISTS:
-        which = selectors.tournament_list_opening(request.user)
-    rows = list(selectors.tournament_list(which, request.user)[:LIST_LENGTH])
-    entered = selectors.tournaments_entered(request.user, rows)
+    if which not in TOURNAMENT_LISTS:
+        which = tournament_list_opening(request.user)
+    rows = list(tournaments.tournament_list(which, request.user)[:LIST_LENGTH])
+    entered = tournaments_entered(request.user, rows)
     context = {
         "which": which,
         "lists": LIST_NAMES.items(),
@@ -60,7 +74,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     form = TournamentCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = services.tournament_create(organiser=request.user, **form.settings())
+            tournament = tournament_create(organiser=request.user, **form.settings())
         except ServiceError as error:
             form.add_error(None, capfirst(error.message) + ".")
         else:
@@ -74,8 +88,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A tournament: settings, players, standings with tie-breaks, rounds with their
     games, the viewer's game in play highlighted, and what the viewer may do."""
-    tournament = selectors.tournament_get(tournament_id)
-    view = selectors.tournament_view(tournament, request.user)
+    tournament = tournament_get(tournament_id)
+    view = tournament_view(tournament, request.user)
     return render(request, "tournaments/page.html", tournament_context(view))
 
 
@@ -88,7 +102,7 @@ def _tournament_action(view):
     @wraps(view)
     def wrapper(request: HttpRequest, tournament_id: int) -> HttpResponse:
         try:
-            view(request, selectors.tournament_get(tournament_id))
+            view(request, tournament_get(tournament_id))
         except ServiceError as error:
             messages.error(request, capfirst(error.message) + ".")
         return redirect("tournament", tournament_id=tournament_id)
@@ -98,12 +112,12 @@ def _tournament_action(view):
 
 @_tournament_action
 def join_post(request: HttpRequest, tournament) -> None:
-    services.tournament_join(tournament=tournament, user=request.user)
+    tournament_join(tournament=tournament, user=request.user)
 
 
 @_tournament_action
 def withdraw_post(request: HttpRequest, tournament) -> None:
-    services.tournament_withdraw(tournament=tournament, user=request.user)
+    tournament_withdraw(tournament=tournament, user=request.user)
 
 
 @_tournament_action
@@ -115,12 +129,12 @@ def remove_post(request: HttpRequest, tournament) -> None:
     player = get_user_model().objects.filter(pk=named).first() if known else None
     if player is None:
         raise BadRequest(gettext("there is no such player"), code="invalid_player")
-    services.tournament_withdraw(tournament=tournament, user=request.user, player=player)
+    tournament_withdraw(tournament=tournament, user=request.user, player=player)
 
 
 @_tournament_action
 def start_post(request: HttpRequest, tournament) -> None:
-    services.tournament_start(tournament=tournament, user=request.user)
+    tournament_start(tournament=tournament, user=request.user)
 
 
 def _calling(service):
@@ -133,6 +147,6 @@ def _calling(service):
     return _tournament_action(view)
 
 
-pause_post = _calling(services.tournament_pause)
-resume_post = _calling(services.tournament_resume)
-cancel_post = _calling(services.tournament_cancel)
+pause_post = _calling(tournament_pause)
+resume_post = _calling(tournament_resume)
+cancel_post = _calling(tournament_cancel)

@@ -17,7 +17,6 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
 from games.boards import title_of
 from games.durations import time_left_text
 from games.errors import ServiceError
@@ -46,7 +45,40 @@ from games.presenters.game_page import (
 )
 from games.presenters.replay import replay_context
 from games.replica import lag_tolerant
-from games.services.plans import refusal_text
+from games.selectors import seats
+from games.selectors.access import game_for_viewer
+from games.selectors.analysis import analysis_progress as progress_of
+from games.selectors.analysis import current_analysis
+from games.selectors.lists import (
+    games_for_user,
+    games_to_watch_first,
+    invitations_for,
+    open_games,
+    waiting_for,
+)
+from games.selectors.names import display_name, players_of
+from games.selectors.seats import departures, hours_of_player, resigning_aborts
+from games.services import chat
+from games.services.analysis import analysis_request
+from games.services.invitations import invitation_decline
+from games.services.moves import (
+    deadline_grant,
+    game_resign,
+    move_submit,
+    move_undo,
+    takeback_answer,
+    takeback_request,
+)
+from games.services.plans import plan_delete, plan_dropped_seen, plan_replace, refusal_text
+from games.services.rematch import game_rematch
+from games.services.tables import (
+    game_cancel,
+    game_create,
+    game_join,
+    game_leave,
+    invitation_seat,
+    seat_seen,
+)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -54,7 +86,7 @@ def home(request: HttpRequest) -> HttpResponse:
     players go to their lobby."""
     if request.user.is_authenticated:
         return redirect("lobby")
-    watch = _rows(selectors.games_to_watch_first())
+    watch = _rows(games_to_watch_first())
     return render(request, "home.html", {"watch": watch})
 
 
@@ -87,16 +119,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """Your games (waiting for you first), the open games to join, then the public games
     in play that you may watch."""
     user = request.user
-    waiting = list(selectors.waiting_for(user))
+    waiting = list(waiting_for(user))
     waiting_ids = {game.pk for game in waiting}
-    active = [g for g in selectors.games_for_user(user, "active") if g.pk not in waiting_ids]
+    active = [g for g in games_for_user(user, "active") if g.pk not in waiting_ids]
     context = {
         "waiting": _rows(waiting),
         "active": _rows(active),
-        "finished": _rows(selectors.games_for_user(user, "finished")[:30]),
-        "open": _rows(selectors.open_games(user)[:30]),
-        "watch": _rows(selectors.games_to_watch_first(user)),
-        "invitations": _rows(selectors.invitations_for(user)),
+        "finished": _rows(games_for_user(user, "finished")[:30]),
+        "open": _rows(open_games(user)[:30]),
+        "watch": _rows(games_to_watch_first(user)),
+        "invitations": _rows(invitations_for(user)),
         "poll_ms": LOBBY_POLL_MILLISECONDS,
     }
     return render(request, "lobby.html", context)
@@ -105,13 +137,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def _rows(games) -> list[dict]:
     games = list(games)
     over = [g for g in games if g.status in (Game.Status.FINISHED, Game.Status.ABORTED)]
-    left = selectors.departures(over)
+    left = departures(over)
     now = timezone.now()
     rows = []
     for game in games:
-        players = selectors.players_of(game)
+        players = players_of(game)
         names = {p["seat"]: p["player"] for p in players if p["seat"] is not None}
-        time_left = selectors.time_left(game, now)
+        time_left = seats.time_left(game, now)
         rows.append(
             {
                 "game": game,
@@ -129,10 +161,10 @@ def _rows(games) -> list[dict]:
 @require_http_methods(["GET", "POST"])
 def game_new(request: HttpRequest) -> HttpResponse:
     """The create-game form; the service decides what is allowed."""
-    form = GameCreateForm(request.POST or None, initial=selectors.hours_of_player(request.user))
+    form = GameCreateForm(request.POST or None, initial=hours_of_player(request.user))
     if request.method == "POST" and form.is_valid():
         try:
-            game = services.game_create(
+            game = game_create(
                 creator=request.user,
                 game=form.cleaned_data["game"],
                 players=form.cleaned_data["players"],
@@ -166,26 +198,26 @@ def game_new(request: HttpRequest) -> HttpResponse:
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The link of an invitation email: GET shows the game, its settings and players with
     "Accept" and "Decline"; a POST answers (accepting takes the seat)."""
-    seat = services.invitation_seat(token)
+    seat = invitation_seat(token)
     if request.method == "POST":
         if request.POST.get("answer") == "decline":
-            services.invitation_decline(token=token)
+            invitation_decline(token=token)
             messages.success(request, gettext("You declined the invitation: the seat is free."))
             return redirect(request.path)
         if not request.user.is_authenticated:
             return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': request.path})}")
-        services.game_join(
+        game_join(
             game=seat.game, user=request.user, token=token, hours=_hours_typed(request, seat.game)
         )
         return redirect("game", game_id=seat.game.pk)
-    players = selectors.players_of(seat.game)
+    players = players_of(seat.game)
     context = {
         "seat": seat,
         "game": seat.game,
         "title": title_of(seat.game.game_type),
         "players": players,
         "settings": settings_words(seat.game, players),
-        "creator": selectors.display_name(seat.game.created_by),
+        "creator": display_name(seat.game.created_by),
         "usable": seat.status == Seat.Status.INVITED and seat.game.status == Game.Status.OPEN,
         "hours_form": hours_form(seat.game, request.user),
     }
@@ -201,9 +233,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     """Every board, the table, whose turn, every clock, the moves, the chat — and, on your
     turn, the legal moves to choose from. ``?move=<notation>`` (the emails' links) only
     preselects that move: confirming it is a POST."""
-    game = selectors.game_for_viewer(game_id, request.user)
+    game = game_for_viewer(game_id, request.user)
     if request.user.is_authenticated:
-        services.seat_seen(game=game, user=request.user)
+        seat_seen(game=game, user=request.user)
     if game.status in (Game.Status.OPEN, Game.Status.CANCELLED) and not game.last_seq:
         context = open_game_context(game, request.user)
         return render(request, "game_open.html", context)
@@ -233,11 +265,11 @@ def game_live(request: HttpRequest, game_id: int) -> JsonResponse:
     """What the open game page needs to follow the game without reloading (the parts of
     the page that changed since ``seq`` and ``chat``, as HTML)."""
     try:
-        game = selectors.game_for_viewer(game_id, request.user)
+        game = game_for_viewer(game_id, request.user)
     except ServiceError as error:
         return JsonResponse({"error": error.message}, status=error.status)
     if request.user.is_authenticated:
-        services.seat_seen(game=game, user=request.user)
+        seat_seen(game=game, user=request.user)
     answer = live_update(request, game, seq=request.GET.get("seq"), chat=request.GET.get("chat"))
     return JsonResponse(answer)
 
@@ -271,7 +303,7 @@ def _game_action(view):
         if request.method == "GET":
             return redirect("game", game_id=game_id)
         try:
-            game = selectors.game_for_viewer(game_id, request.user)
+            game = game_for_viewer(game_id, request.user)
         except ServiceError as error:
             return render(request, "refused.html", {"message": error.message}, status=error.status)
         try:
@@ -302,7 +334,7 @@ def move_post(request: HttpRequest, game: Game) -> None:
     if not form.notation():
         raise ServiceError(gettext("choose a move on the board or from the list, or type one"))
     try:
-        services.move_submit(
+        move_submit(
             game=game,
             user=request.user,
             move=form.notation(),
@@ -326,7 +358,7 @@ def plan_post(request: HttpRequest, game: Game) -> None:
     said beside them."""
     data = _valid(PlanForm(request.POST))
     try:
-        plan = services.plan_replace(
+        plan = plan_replace(
             game=game,
             user=request.user,
             lines=read_lines(data["lines"]),
@@ -357,7 +389,7 @@ def plan_board(request: HttpRequest, game_id: int) -> HttpResponse:
     whoever is to move there; a move picked (``move``, or ``typed``) is added to the line.
     "Add this line" posts the plan with it to ``plan_post``, like the notation form. Only
     for a player while it is not their turn; otherwise back to the game page."""
-    game = selectors.game_for_viewer(game_id, request.user)
+    game = game_for_viewer(game_id, request.user)
     form = PlanBoardForm(request.GET)
     data = _valid(form)
     context = plan_board_context(game, request.user, form.moves(), data["seq"])
@@ -377,45 +409,43 @@ def plan_board(request: HttpRequest, game_id: int) -> HttpResponse:
 def plan_delete_post(request: HttpRequest, game: Game) -> None:
     """Delete the player's plan, or one line of it."""
     line = _valid(PlanDeleteForm(request.POST))["line"]
-    services.plan_delete(game=game, user=request.user, line=line)
+    plan_delete(game=game, user=request.user, line=line)
 
 
 @_game_action
 def plan_seen_post(request: HttpRequest, game: Game) -> None:
     """The player has read that their plan was dropped."""
-    services.plan_dropped_seen(game=game, user=request.user)
+    plan_dropped_seen(game=game, user=request.user)
 
 
 @_game_action
 def undo_post(request: HttpRequest, game: Game) -> None:
     """Take back your own last move, while the rules of undo allow."""
-    services.move_undo(game=game, user=request.user)
+    move_undo(game=game, user=request.user)
 
 
 @_game_action
 def grant_day_post(request: HttpRequest, game: Game) -> None:
     """Give the player to move one more day (an opponent's courtesy)."""
-    services.deadline_grant(game=game, user=request.user)
+    deadline_grant(game=game, user=request.user)
 
 
 @_game_action
 def takeback_request_post(request: HttpRequest, game: Game) -> None:
     to_seq = _valid(TakebackRequestForm(request.POST))["to_seq"]
-    services.takeback_request(game=game, user=request.user, to_seq=to_seq)
+    takeback_request(game=game, user=request.user, to_seq=to_seq)
 
 
 @_game_action
 def takeback_answer_post(request: HttpRequest, game: Game) -> None:
     data = _valid(TakebackAnswerForm(request.POST))
-    services.takeback_answer(
-        game=game, user=request.user, request=data["request"], accept=data["accept"]
-    )
+    takeback_answer(game=game, user=request.user, request=data["request"], accept=data["accept"])
 
 
 @_game_action
 def chat_post(request: HttpRequest, game: Game) -> None:
     """Write in the game's chat (the service checks who and how long)."""
-    services.chat_post(game=game, user=request.user, text=request.POST.get("text", ""))
+    chat.chat_post(game=game, user=request.user, text=request.POST.get("text", ""))
 
 
 def _hours_typed(request: HttpRequest, game: Game) -> dict | None:
@@ -430,17 +460,17 @@ def _hours_typed(request: HttpRequest, game: Game) -> dict | None:
 @_game_action
 def join_post(request: HttpRequest, game: Game) -> None:
     """Take a seat (in a game with playing hours, with the hours typed)."""
-    services.game_join(game=game, user=request.user, hours=_hours_typed(request, game))
+    game_join(game=game, user=request.user, hours=_hours_typed(request, game))
 
 
 @_game_action
 def leave_post(request: HttpRequest, game: Game) -> None:
-    services.game_leave(game=game, user=request.user)
+    game_leave(game=game, user=request.user)
 
 
 @_game_action
 def cancel_post(request: HttpRequest, game: Game) -> None:
-    services.game_cancel(game=game, user=request.user)
+    game_cancel(game=game, user=request.user)
 
 
 @login_required
@@ -448,8 +478,8 @@ def cancel_post(request: HttpRequest, game: Game) -> None:
 @refusal_page
 def rematch_post(request: HttpRequest, game_id: int) -> HttpResponse:
     """Open the rematch (same players and options, seats rotated) and go to it."""
-    game = selectors.game_for_viewer(game_id, request.user)
-    new = services.game_rematch(game=game, user=request.user)
+    game = game_for_viewer(game_id, request.user)
+    new = game_rematch(game=game, user=request.user)
     if new.status == Game.Status.ACTIVE:
         # Every other seat went to a computer player: the game has already begun.
         messages.success(request, gettext("Rematch started against the computer."))
@@ -463,14 +493,14 @@ def rematch_post(request: HttpRequest, game_id: int) -> HttpResponse:
 @refusal_page
 def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     """GET asks for confirmation; POST resigns."""
-    game = selectors.game_for_viewer(game_id, request.user)
+    game = game_for_viewer(game_id, request.user)
     if request.method == "POST":
-        services.game_resign(game=game, user=request.user)
+        game_resign(game=game, user=request.user)
         return redirect("game", game_id=game.pk)
     context = {
         "game": game,
         "title": title_of(game.game_type),
-        "aborts": selectors.resigning_aborts(game),
+        "aborts": resigning_aborts(game),
     }
     return render(request, "resign.html", context)
 
@@ -480,11 +510,11 @@ def game_seq(request: HttpRequest, game_id: int) -> JsonResponse:
     """The cheap "has anything changed" check of a page waiting for players: the game's
     last seq."""
     try:
-        game = selectors.game_for_viewer(game_id, request.user)
+        game = game_for_viewer(game_id, request.user)
     except ServiceError as error:
         return JsonResponse({"error": error.message}, status=error.status)
     if request.user.is_authenticated:
-        services.seat_seen(game=game, user=request.user)
+        seat_seen(game=game, user=request.user)
     return JsonResponse({"last_seq": game.last_seq, "status": game.status})
 
 
@@ -496,7 +526,7 @@ def game_seq(request: HttpRequest, game_id: int) -> JsonResponse:
 @lag_tolerant
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Any moment of a game one may see: ``?at=N`` is the seq shown (the end of a move)."""
-    game = selectors.game_for_viewer(game_id, request.user)
+    game = game_for_viewer(game_id, request.user)
     if not game.last_seq:
         raise ServiceError(
             gettext("this game has not started: nothing to replay yet"), code="not_started"
@@ -510,8 +540,8 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 @refusal_page
 def analysis_post(request: HttpRequest, game_id: int) -> HttpResponse:
     """Ask for the analysis of a finished game one may see; back to the page it came from."""
-    game = selectors.game_for_viewer(game_id, request.user)
-    services.analysis_request(game=game)
+    game = game_for_viewer(game_id, request.user)
+    analysis_request(game=game)
     if request.POST.get("back") == "replay":
         return redirect("game-replay", game_id=game.pk)
     return redirect("game", game_id=game.pk)
@@ -521,11 +551,11 @@ def analysis_post(request: HttpRequest, game_id: int) -> HttpResponse:
 def analysis_progress(request: HttpRequest, game_id: int) -> JsonResponse:
     """The small poll of a page showing an analysis in progress: its status and progress."""
     try:
-        game = selectors.game_for_viewer(game_id, request.user)
+        game = game_for_viewer(game_id, request.user)
     except ServiceError as error:
         return JsonResponse({"error": error.message}, status=error.status)
-    analysis = selectors.current_analysis(game)
+    analysis = current_analysis(game)
     if analysis is None:
         return JsonResponse({"status": None})
-    progress = selectors.analysis_progress(analysis)
+    progress = progress_of(analysis)
     return JsonResponse({**progress, "text": analysis_progress_text(progress)})

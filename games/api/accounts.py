@@ -20,11 +20,11 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 
-from games import services
 from games.api.toolkit import Api, errors, validated
 from games.errors import BadRequest, NotFound
 from games.models import DataExport
 from games.services import data_export
+from games.services.accounts import account_identity
 from games.throttles import AnonRateThrottle, FixedWindow
 
 
@@ -43,7 +43,7 @@ class TokenAccountThrottle(FixedWindow, SimpleRateThrottle):
 
     def get_cache_key(self, request, view) -> str | None:
         data = request.data if hasattr(request.data, "get") else {}
-        email = services.account_identity(data.get("email", ""))
+        email = account_identity(data.get("email", ""))
         return self.cache_format % {"scope": self.scope, "ident": email} if email else None
 
 
@@ -73,7 +73,7 @@ class TokenApi(Api):
     )
     def post(self, request):
         data = validated(self.InputSerializer, request.data)
-        email = services.account_identity(data["email"])
+        email = account_identity(data["email"])
         user = authenticate(request, username=email, password=data["password"])
         if user is None:
             raise BadRequest(_("wrong email address or password"), code="invalid_credentials")

@@ -8,10 +8,12 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games import selectors, services
 from games.api.toolkit import GAME_ID, MAX_SEQ, Api, errors, validated, viewable_game
 from games.errors import Forbidden, ServiceError
 from games.plan_lines import MOST_LINES, MOST_STEPS
+from games.selectors.access import seat_of
+from games.selectors.seats import plan_of
+from games.services.plans import plan_delete, plan_replace
 
 
 @extend_schema_serializer(component_name="Plan")
@@ -33,8 +35,8 @@ class PlanSerializer(serializers.Serializer):
 
 
 def plan_body(game, user) -> dict:
-    plan = selectors.plan_of(game, user)
-    seat = selectors.seat_of(game, user)
+    plan = plan_of(game, user)
+    seat = seat_of(game, user)
     if plan is None:
         position = seat.position if seat is not None else None
         return {"seat": position, "lines": [], "next_move": "", "at_seq": None}
@@ -81,7 +83,7 @@ class PlanApi(Api):
     )
     def get(self, request, game_id):
         game = viewable_game(request, game_id)
-        if selectors.seat_of(game, request.user) is None:
+        if seat_of(game, request.user) is None:
             # A spectator of a public game sees the game, never anyone's plan.
             raise Forbidden(gettext("you are not playing in this game"), code="not_a_player")
         return Response(plan_body(game, request.user))
@@ -96,7 +98,7 @@ class PlanApi(Api):
     def put(self, request, game_id):
         data = validated(self.InputSerializer, request.data)
         try:
-            services.plan_replace(game=game_id, user=request.user, **data)
+            plan_replace(game=game_id, user=request.user, **data)
         except ServiceError:
             # Who may not see the game learns no more than that.
             viewable_game(request, game_id)
@@ -111,5 +113,5 @@ class PlanApi(Api):
     )
     def delete(self, request, game_id):
         game = viewable_game(request, game_id)
-        services.plan_delete(game=game, user=request.user)
+        plan_delete(game=game, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -8,10 +8,10 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games import services
 from games.api.toolkit import Api, errors, validated
 from games.models import PushSubscription
 from games.notify.channels.push import vapid
+from games.services.push import push_subscribe, push_unsubscribe
 
 
 @extend_schema_serializer(component_name="PushKeys")
@@ -74,7 +74,7 @@ class PushSubscriptionApi(Api):
     )
     def post(self, request):
         data = validated(self.InputSerializer, request.data)
-        subscription, new = services.push_subscribe(
+        subscription, new = push_subscribe(
             user=request.user,
             endpoint=data["endpoint"],
             p256dh=data["keys"]["p256dh"],
@@ -95,5 +95,5 @@ class PushSubscriptionApi(Api):
     )
     def delete(self, request):
         data = validated(self.EndpointSerializer, request.data)
-        services.push_unsubscribe(user=request.user, endpoint=data["endpoint"])
+        push_unsubscribe(user=request.user, endpoint=data["endpoint"])
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -7,7 +7,6 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games import selectors, services
 from games.api.serializers import EventSerializer
 from games.api.toolkit import (
     GAME_ID,
@@ -22,6 +21,10 @@ from games.api.toolkit import (
 from games.errors import NotFound
 from games.models import Game
 from games.replica import LagTolerant
+from games.selectors.analysis import analysis_report
+from games.selectors.history import events_after, export_record
+from games.selectors.names import players_of
+from games.services.analysis import analysis_request
 
 
 class GameEventsApi(Api):
@@ -39,7 +42,7 @@ class GameEventsApi(Api):
     def get(self, request, game_id):
         game = viewable_game(request, game_id)
         after = validated(self.QuerySerializer, request.query_params)["after"]
-        return Response(selectors.events_after(game, after))
+        return Response(events_after(game, after))
 
 
 class ExportApi(LagTolerant, JsonLinesApi):
@@ -59,7 +62,7 @@ class ExportApi(LagTolerant, JsonLinesApi):
     )
     def get(self, request, game_id):
         game = viewable_game(request, game_id)
-        response = Response(selectors.export_record(game))
+        response = Response(export_record(game))
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.jsonl"'
         return response
 
@@ -112,8 +115,8 @@ class GameAnalysisApi(Api):
         return super().get_permissions()
 
     def _report(self, game: Game) -> dict | None:
-        names = [p["player"] or "" for p in selectors.players_of(game) if p["seat"] is not None]
-        report = selectors.analysis_report(game, names)
+        names = [p["player"] or "" for p in players_of(game) if p["seat"] is not None]
+        report = analysis_report(game, names)
         return report and {**report, "moves": list(report["moves"].values())}
 
     @extend_schema(
@@ -140,7 +143,7 @@ class GameAnalysisApi(Api):
     )
     def post(self, request, game_id):
         game = viewable_game(request, game_id)
-        services.analysis_request(game=game)
+        analysis_request(game=game)
         return Response(
             self.OutputSerializer(self._report(game)).data, status=status.HTTP_202_ACCEPTED
         )

@@ -5,12 +5,16 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from games import repository, selectors
+from games import repository
 from games import table as tbl
 from games.clock import TimeLeft
 from games.durations import time_left_text
 from games.models import Game
 from games.registry import game_type
+from games.selectors.access import seat_of
+from games.selectors.names import players_of
+from games.selectors.seats import actions_of
+from games.selectors.seats import time_left as game_time_left
 
 
 @extend_schema_serializer(component_name="Seat")
@@ -60,7 +64,7 @@ class GameSummarySerializer(serializers.Serializer):
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, game: Game) -> list[dict]:
-        return selectors.players_of(game)
+        return players_of(game)
 
 
 @extend_schema_serializer(component_name="Takeback")
@@ -190,10 +194,10 @@ class GameDetailSerializer(GameSummarySerializer):
     @extend_schema_field(YouSerializer(allow_null=True))
     def get_you(self, game: Game) -> dict | None:
         """The caller's seat and what it may do now; null for someone not at the table."""
-        seat = selectors.seat_of(game, self.context["user"])
+        seat = seat_of(game, self.context["user"])
         if seat is None:
             return None
-        actions = selectors.actions_of(game, self._table(game), seat)
+        actions = actions_of(game, self._table(game), seat)
         return {
             "seat": seat.position,
             "your_turn": actions.move,
@@ -207,7 +211,7 @@ class GameDetailSerializer(GameSummarySerializer):
     def _time_left(self, game: Game) -> TimeLeft | None:
         """One reading of the clock for every field of the answer."""
         if "time_left" not in self.context:
-            self.context["time_left"] = selectors.time_left(game, timezone.now())
+            self.context["time_left"] = game_time_left(game, timezone.now())
         return self.context["time_left"]
 
     def _table(self, game: Game) -> tbl.Table:

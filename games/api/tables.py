@@ -19,7 +19,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from games import repository, selectors, services
+from games import repository
 from games.api.serializers import (
     EventSerializer,
     GameDetailSerializer,
@@ -41,6 +41,18 @@ from games.api.toolkit import (
 from games.errors import ServiceError
 from games.models import Game
 from games.registry import GAME_TYPES
+from games.selectors.access import can_view, not_visible, seat_of
+from games.selectors.lists import games_for_user, games_to_watch, open_games
+from games.selectors.moves import legal_moves_etag, legal_moves_of, public_event
+from games.services.moves import (
+    deadline_grant,
+    game_resign,
+    move_submit,
+    move_undo,
+    takeback_answer,
+    takeback_request,
+)
+from games.services.tables import game_cancel, game_create, game_join, game_leave
 
 
 def game_only(operation_id: str, summary: str, *, request=None, codes=(401, 403, 404, 409)):
@@ -143,11 +155,11 @@ class GameListApi(Api):
         query = validated(self.FilterSerializer, request.query_params)
         which = query.get("filter")
         if which == "open":
-            games = selectors.open_games(request.user)
+            games = open_games(request.user)
         elif which == "watch":
-            games = selectors.games_to_watch(request.user)
+            games = games_to_watch(request.user)
         else:
-            games = selectors.games_for_user(request.user, which)
+            games = games_for_user(request.user, which)
         page = games[query["offset"] : query["offset"] + query["limit"]]
         return Response(self.OutputSerializer({"count": games.count(), "results": page}).data)
 
@@ -159,7 +171,7 @@ class GameListApi(Api):
     )
     def post(self, request):
         data = validated(self.InputSerializer, request.data)
-        game = services.game_create(creator=request.user, **data)
+        game = game_create(creator=request.user, **data)
         return Response(game_detail(game, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -266,15 +278,15 @@ class LegalMovesApi(Api):
     def get(self, request, game_id):
         game = viewable_game(request, game_id)
         table = repository.game_table(game)
-        seat = selectors.seat_of(game, request.user)
+        seat = seat_of(game, request.user)
         mine = seat is not None and seat.status == seat.Status.JOINED
         listed_for = seat.position if mine and table.to_move() == seat.position else None
-        etag = selectors.legal_moves_etag(game, table, listed_for)
+        etag = legal_moves_etag(game, table, listed_for)
         # A client polling for its turn asks with the ETag it has: nothing has changed
         # is answered without listing the moves.
         answer = get_conditional_response(request, etag=etag)
         if answer is None:
-            moves = selectors.legal_moves_of(table) if listed_for is not None else []
+            moves = legal_moves_of(table) if listed_for is not None else []
             # Already in OutputSerializer's shape (the schema's): a client polls this URL,
             # and running the serializer over every move costs more than listing them.
             body = {"to_move": table.to_move(), "last_seq": table.last_seq, "moves": moves}
@@ -329,10 +341,10 @@ class JoinApi(Api):
             # To an outsider a private game's door answers as a missing game's, whatever
             # was posted to it (unparsable, of another media type, invalid): a complaint
             # about the input would tell that it exists.
-            if not selectors.can_view(game, request.user):
-                raise selectors.not_visible(game) from None
+            if not can_view(game, request.user):
+                raise not_visible(game) from None
             raise
-        game = services.game_join(
+        game = game_join(
             game=game, user=request.user, token=data.get("token"), hours=data.get("hours")
         )
         return Response(game_detail(game, request.user))
@@ -342,14 +354,14 @@ class JoinApi(Api):
 class LeaveApi(GameActionApi):
     """Give up your seat before the game starts."""
 
-    service = staticmethod(services.game_leave)
+    service = staticmethod(game_leave)
 
 
 @extend_schema_view(post=game_only("game_cancel", "Cancel a game you created"))
 class CancelApi(GameActionApi):
     """Call off a game you created, before it starts."""
 
-    service = staticmethod(services.game_cancel)
+    service = staticmethod(game_cancel)
 
 
 @extend_schema_view(post=game_only("game_resign", "Resign"))
@@ -357,14 +369,14 @@ class ResignApi(GameActionApi):
     """Leave a game in play: with two players the other wins; with more, your turns are
     played for you and you cannot win."""
 
-    service = staticmethod(services.game_resign)
+    service = staticmethod(game_resign)
 
 
 @extend_schema_view(post=game_only("deadline_grant", "Give the player to move one more day"))
 class GrantDayApi(GameActionApi):
     """An opponent's courtesy: the player to move gets one more day before the deadline."""
 
-    service = staticmethod(services.deadline_grant)
+    service = staticmethod(deadline_grant)
 
 
 # --- moves ----------------------------------------------------------------------------------
@@ -420,7 +432,7 @@ class MoveSubmitApi(Api):
         key = idempotency_key(request)
         try:
             # The service reads the game once, locked.
-            result = services.move_submit(
+            result = move_submit(
                 game=game_id,
                 user=request.user,
                 move=data["move"],
@@ -436,7 +448,7 @@ class MoveSubmitApi(Api):
         # The table the move left: kept by the move (no load); for a retry, as it was then,
         # so that a retry is answered as the first time.
         table = repository.game_table(result.game, upto=events[-1].seq if result.replayed else None)
-        seat = selectors.seat_of(result.game, request.user)
+        seat = seat_of(result.game, request.user)
         again = (
             seat is not None
             and seat.status == seat.Status.JOINED
@@ -444,10 +456,10 @@ class MoveSubmitApi(Api):
         )
         # Already in OutputSerializer's shape (the schema's), as public_event gives events.
         body = {
-            "events": [selectors.public_event(e) for e in events],
+            "events": [public_event(e) for e in events],
             "last_seq": events[-1].seq,
             "to_move": table.to_move(),
-            "moves": selectors.legal_moves_of(table) if again else [],
+            "moves": legal_moves_of(table) if again else [],
         }
         return Response(body, status=answer)
 
@@ -457,7 +469,7 @@ class MoveUndoApi(GameActionApi):
     """Take back your own last move, while nobody else has acted and no new tiles were
     drawn since (beyond that, ask for a takeback)."""
 
-    service = staticmethod(services.move_undo)
+    service = staticmethod(move_undo)
 
 
 # --- takebacks ------------------------------------------------------------------------------
@@ -489,7 +501,7 @@ class TakebackRequestApi(Api):
     def post(self, request, game_id):
         game = viewable_game(request, game_id)
         to_seq = validated(self.InputSerializer, request.data)["to_seq"]
-        number = services.takeback_request(game=game, user=request.user, to_seq=to_seq)
+        number = takeback_request(game=game, user=request.user, to_seq=to_seq)
         return Response(
             self.OutputSerializer({"request": number, "to_seq": to_seq}).data,
             status=status.HTTP_201_CREATED,
@@ -519,7 +531,5 @@ class TakebackAnswerApi(Api):
     def post(self, request, game_id, request_id):
         game = viewable_game(request, game_id)
         accept = validated(self.InputSerializer, request.data)["accept"]
-        game = services.takeback_answer(
-            game=game, user=request.user, request=request_id, accept=accept
-        )
+        game = takeback_answer(game=game, user=request.user, request=request_id, accept=accept)
         return Response(game_detail(game, request.user))

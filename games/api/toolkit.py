@@ -3,7 +3,7 @@
 schema (``errors()``), input checks (``validated``, ``invalid_input``), the ``Api`` base view,
 who may see a game (``viewable_game``) and JSON lines.
 
-Who sees what (``selectors.can_view``): a public game is seen by anyone, in play too
+Who sees what (``selectors.access.can_view``): a public game is seen by anyone, in play too
 (spectators), though a game waiting for players only by those signed in (401 otherwise), so
 they can join it; a private game by its players, those invited to it and the moderators,
 and to anyone else it is a game that does not exist (404).
@@ -24,9 +24,9 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView, set_rollback
 
-from games import selectors
 from games.errors import BadRequest, ServiceError, TooManyRequests
 from games.models import Game
+from games.selectors.access import game_for_viewer
 
 logger = logging.getLogger(__name__)
 
@@ -214,7 +214,7 @@ class Api(APIView):
 def viewable_game(request, game_id) -> Game:
     """The game if the caller may see it (``NotFound`` otherwise). Anonymous callers see
     public games in play and over; a game waiting for players asks them to sign in (401)."""
-    game = selectors.game_for_viewer(game_id, request.user)
+    game = game_for_viewer(game_id, request.user)
     if not request.user.is_authenticated and game.status == Game.Status.OPEN:
         raise exceptions.NotAuthenticated(_("sign in to see and join games waiting for players"))
     return game

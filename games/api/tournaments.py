@@ -17,9 +17,22 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from games import selectors, services
 from games.api.toolkit import MAX_SEQ, Api, errors, invalid_input, validated
 from games.registry import GAME_TYPES
+from games.selectors.tournaments import (
+    TOURNAMENT_LISTS,
+    tournament_get,
+    tournament_list,
+    tournament_view,
+)
+from games.services.tables import INVITATIONS_PER_DAY
+from games.services.tournaments.entry import tournament_create, tournament_join, tournament_withdraw
+from games.services.tournaments.organiser import (
+    tournament_cancel,
+    tournament_pause,
+    tournament_resume,
+    tournament_start,
+)
 from games.tournaments.core import MOST_PLAYERS, MOST_ROUND_DAYS
 from games.tournaments.formats import FORMATS
 
@@ -124,14 +137,14 @@ class DetailSerializer(serializers.Serializer):
 
 
 def detail(tournament, user):
-    return DetailSerializer(selectors.tournament_view(tournament, user)).data
+    return DetailSerializer(tournament_view(tournament, user)).data
 
 
 class TournamentListApi(Api):
     """Tournaments open for registration, running or finished; opening a new one."""
 
     class FilterSerializer(serializers.Serializer):
-        status = serializers.ChoiceField(choices=list(selectors.TOURNAMENT_LISTS), default="open")
+        status = serializers.ChoiceField(choices=list(TOURNAMENT_LISTS), default="open")
         limit = serializers.IntegerField(min_value=1, max_value=200, default=50)
         offset = serializers.IntegerField(min_value=0, max_value=MAX_SEQ, default=0)
 
@@ -174,8 +187,8 @@ class TournamentListApi(Api):
             required=False,
             max_length=MOST_PLAYERS,
             help_text="invitation-only (public false): the email addresses it accepts, each "
-            f"sent an invitation; at most {services.INVITATIONS_PER_DAY}, and they count with "
-            f"your game invitations ({services.INVITATIONS_PER_DAY} emails in any 24 hours: "
+            f"sent an invitation; at most {INVITATIONS_PER_DAY}, and they count with "
+            f"your game invitations ({INVITATIONS_PER_DAY} emails in any 24 hours: "
             "429 invitations_throttled beyond)",
         )
 
@@ -192,7 +205,7 @@ class TournamentListApi(Api):
     )
     def get(self, request):
         query = validated(self.FilterSerializer, request.query_params)
-        rows = selectors.tournament_list(query["status"], request.user)
+        rows = tournament_list(query["status"], request.user)
         page = rows[query["offset"] : query["offset"] + query["limit"]]
         return Response(self.OutputSerializer({"count": rows.count(), "results": page}).data)
 
@@ -204,7 +217,7 @@ class TournamentListApi(Api):
     )
     def post(self, request):
         data = validated(self.InputSerializer, request.data)
-        tournament = services.tournament_create(organiser=request.user, **data)
+        tournament = tournament_create(organiser=request.user, **data)
         return Response(detail(tournament, request.user), status=status.HTTP_201_CREATED)
 
 
@@ -218,7 +231,7 @@ class TournamentDetailApi(Api):
         responses={200: DetailSerializer, **errors(404)},
     )
     def get(self, request, tournament_id):
-        return Response(detail(selectors.tournament_get(tournament_id), request.user))
+        return Response(detail(tournament_get(tournament_id), request.user))
 
 
 def tournament_action(operation_id: str, summary: str, *, request=None, codes=(401, 403, 404, 409)):
@@ -239,14 +252,14 @@ class TournamentActionApi(Api):
     service: Callable
 
     def post(self, request, tournament_id):
-        tournament = selectors.tournament_get(tournament_id)
+        tournament = tournament_get(tournament_id)
         tournament = type(self).service(tournament=tournament, user=request.user)
         return Response(detail(tournament, request.user))
 
 
 @extend_schema_view(post=tournament_action("tournament_join", "Register for a tournament"))
 class TournamentJoinApi(TournamentActionApi):
-    service = services.tournament_join
+    service = tournament_join
 
 
 class TournamentWithdrawApi(Api):
@@ -262,16 +275,14 @@ class TournamentWithdrawApi(Api):
         "tournament_withdraw", "Leave a tournament (or remove a player)", request=InputSerializer
     )
     def post(self, request, tournament_id):
-        tournament = selectors.tournament_get(tournament_id)
+        tournament = tournament_get(tournament_id)
         data = validated(self.InputSerializer, request.data)
         player = None
         if "player" in data:
             player = get_user_model().objects.filter(pk=data["player"]).first()
             if player is None:
                 raise invalid_input("player", _("there is no such player"))
-        tournament = services.tournament_withdraw(
-            tournament=tournament, user=request.user, player=player
-        )
+        tournament = tournament_withdraw(tournament=tournament, user=request.user, player=player)
         return Response(detail(tournament, request.user))
 
 
@@ -279,7 +290,7 @@ class TournamentWithdrawApi(Api):
     post=tournament_action("tournament_start", "Start a tournament now (organiser, moderators)")
 )
 class TournamentStartApi(TournamentActionApi):
-    service = services.tournament_start
+    service = tournament_start
 
 
 @extend_schema_view(
@@ -288,7 +299,7 @@ class TournamentStartApi(TournamentActionApi):
     )
 )
 class TournamentPauseApi(TournamentActionApi):
-    service = services.tournament_pause
+    service = tournament_pause
 
 
 @extend_schema_view(
@@ -297,7 +308,7 @@ class TournamentPauseApi(TournamentActionApi):
     )
 )
 class TournamentResumeApi(TournamentActionApi):
-    service = services.tournament_resume
+    service = tournament_resume
 
 
 @extend_schema_view(
@@ -307,4 +318,4 @@ class TournamentResumeApi(TournamentActionApi):
     )
 )
 class TournamentCancelApi(TournamentActionApi):
-    service = services.tournament_cancel
+    service = tournament_cancel

@@ -58,7 +58,7 @@ def board_of(slug: str) -> ModuleType:
 
 
 def clickable_moves(slug: str, legal_moves: list[dict], view: dict) -> list[dict]:
-    """The legal moves (``selectors.legal_moves_of``) with the clicks that choose them."""
+    """The legal moves (``selectors.moves.legal_moves_of``) with the clicks that choose them."""
     board = board_of(slug)
     moves = []
     for legal in legal_moves:

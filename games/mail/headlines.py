@@ -20,7 +20,8 @@ from games.mail import texts
 from games.models import Game, NoticeKind, Outbox
 from games.notify.wording import plan_dropped_reason, plan_dropped_title
 from games.repository import game_table, stored_events
-from games.selectors import bot_name, departures, players_of, time_left
+from games.selectors.names import bot_name, players_of
+from games.selectors.seats import departures, time_left
 
 # A "your turn" names at most this many moves of the others; earlier ones are counted.
 MOST_MOVES_SAID = 3

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
 from games.mail import tokens
-from games.services import account_identity
+from games.services.accounts import account_identity
 
 # The line that introduces a quoted message ("On … wrote:"), in the languages mail clients
 # write it in; a long one is wrapped onto a second line by some clients (Gmail). It is left

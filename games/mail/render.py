@@ -26,7 +26,6 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games import services
 from games.boards import clickable_moves
 from games.durations import time_control_text
 from games.i18n import speaking_to
@@ -35,7 +34,10 @@ from games.mail.positions import position_text
 from games.mail.selectors import player_by_address
 from games.models import Game, NoticeKind, Outbox
 from games.repository import game_table
-from games.selectors import display_name, legal_moves_of, players_of, waiting_for
+from games.selectors.lists import waiting_for
+from games.selectors.moves import legal_moves_of
+from games.selectors.names import display_name, players_of
+from games.services.accounts import sign_in_code
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
 TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WARNING)
@@ -250,7 +252,7 @@ def section(game: Game, user, now: datetime, *, with_pictures: bool = True) -> S
 
 
 def grouped_moves(game: Game, table, view) -> tuple[list[Move], list[MoveGroup]]:
-    """The legal moves, numbered in the order of ``selectors.legal_moves_of`` (the numbers
+    """The legal moves, numbered in the order of ``selectors.moves.legal_moves_of`` (the numbers
     a reply may give), grouped by the first click that chooses them on the board (the
     source) and then the second (the colour)."""
     legal = legal_moves_of(table)
@@ -452,7 +454,7 @@ def refusal_without_game(row: Outbox) -> Email:
 def sign_in(row: Outbox) -> Email:
     """The sign-in email: the link (its code in the fragment, which reaches no server's log)
     and the code alone, for a browser that does not fill it in."""
-    code = services.sign_in_code(row)
+    code = sign_in_code(row)
     query = urlencode({"next": (row.payload or {}).get("next") or "/lobby/"})
     link = f"{absolute('sign-in-link')}?{query}#{code}"
     return Email(

@@ -39,7 +39,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games import notify, services, throttles
+from games import notify, throttles
 from games.errors import BadRequest, ServiceError
 from games.i18n import speaking_to
 from games.mail import inbound, render, texts, tokens, words
@@ -57,7 +57,11 @@ from games.notify.channels import channel
 from games.plan_lines import read_lines
 from games.repository import game_table
 from games.rules.common import InvalidNotation
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
+from games.services import sweep as minute_sweep
+from games.services.accounts import account_identity
+from games.services.moves import move_submit
+from games.services.plans import plan_replace
 
 log = logging.getLogger(__name__)
 
@@ -281,7 +285,7 @@ def sweep(*, now: datetime | None = None) -> dict[str, int]:
     warnings, reminders, digests…), then the emails due, including those a lost broker
     dropped (``outbox_sweep``), a job like the others: whatever failed before it, the
     emails go."""
-    return services.sweep(now=now, jobs=(*services.SWEEP_JOBS, ("emails", outbox_sweep)))
+    return minute_sweep.sweep(now=now, jobs=(*minute_sweep.JOBS, ("emails", outbox_sweep)))
 
 
 def outbox_sweep(*, now: datetime) -> dict[str, int]:
@@ -323,7 +327,7 @@ def unsubscribe(*, token: str, now: datetime | None = None) -> None:
         address = tokens.read_address_token(token)
         if address:
             RefusedAddress.objects.get_or_create(
-                address=services.account_identity(address),
+                address=account_identity(address),
                 defaults={"refused_at": now or timezone.now()},
             )
         return
@@ -335,7 +339,7 @@ def unsubscribe(*, token: str, now: datetime | None = None) -> None:
 
 def address_refused(address: str) -> bool:
     """Whether ``address`` refused all email from the site (``unsubscribe``)."""
-    return RefusedAddress.objects.filter(address=services.account_identity(address)).exists()
+    return RefusedAddress.objects.filter(address=account_identity(address)).exists()
 
 
 # --- moving by reply ----------------------------------------------------------------------
@@ -416,7 +420,7 @@ def _answer(reply: inbound.Reply, record: InboundMessage) -> str:
         return _refuse(game, user, record, reply, "no_move")
     written = _move_line(game, lines, language)
     try:
-        result = services.move_submit(
+        result = move_submit(
             game=game,
             user=user,
             move=_move_text(game, words.neutral(game.game_type, language, written)),
@@ -472,7 +476,7 @@ def _plan_kept(game: Game, user, lines: list[list[str]]) -> dict:
     """Keep the reply's plan lines after its move: how many, or why not (said in the
     player's language, for the confirmation)."""
     try:
-        plan = services.plan_replace(game=game, user=user, lines=lines)
+        plan = plan_replace(game=game, user=user, lines=lines)
     except ServiceError as error:
         return {"plan_refused": str(error.message)}
     return {"plan_lines": len(plan.lines) if plan else 0}

@@ -13,7 +13,8 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 from games.durations import time_left_text
 from games.mail import words
 from games.models import Game
-from games.selectors import bot_name, players_of, time_left
+from games.selectors.names import bot_name, players_of
+from games.selectors.seats import time_left
 
 # A game's state in a sentence of its own (not "The game is <status>": the words agree
 # with the word for game in each language).

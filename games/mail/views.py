@@ -22,7 +22,6 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from games import services as game_services
 from games.errors import ServiceError
 from games.i18n import preferences_of, speaking_to, supported
 from games.mail import services, tokens
@@ -30,6 +29,8 @@ from games.mail.selectors import player_by_token
 from games.models import NoticeKind, PlayerSettings, PushSubscription
 from games.notify.channels import channel
 from games.notify.preferences import wants
+from games.services.deadlines import vacation_end, vacation_left, vacation_start
+from games.services.notices import notices_choose
 
 EMAIL = channel("email")
 PUSH = channel("push")
@@ -77,10 +78,10 @@ def _preferences(request: HttpRequest, user) -> HttpResponse:
         try:
             match request.POST.get("action"):
                 case "vacation_start":
-                    game_services.vacation_start(user=user)
+                    vacation_start(user=user)
                     message = _("Enjoy your vacation: your clocks are stopped.")
                 case "vacation_end":
-                    game_services.vacation_end(user=user)
+                    vacation_end(user=user)
                     message = _("Welcome back: your clocks run again.")
                 case _:
                     _choose(request, user)
@@ -88,7 +89,7 @@ def _preferences(request: HttpRequest, user) -> HttpResponse:
         except ServiceError as refused:
             error = refused.message
     prefs = PlayerSettings.objects.filter(user=user).first() or PlayerSettings(user=user)
-    left = game_services.vacation_left(prefs, timezone.now())
+    left = vacation_left(prefs, timezone.now())
     context = {
         "kinds": [
             (
@@ -115,7 +116,7 @@ def _choose(request: HttpRequest, user) -> None:
     columns = {EMAIL.name: "kinds", PUSH.name: "push_kinds"}
     for name in [EMAIL.name, *request.POST.getlist("columns")]:
         if name in columns:
-            game_services.notices_choose(
+            notices_choose(
                 user=user,
                 channel_name=name,
                 wanted_kinds=request.POST.getlist(columns[name]),

@@ -15,7 +15,7 @@ from django.conf import settings
 from games.models import DataExport, Game, NoticeKind, Seat, Tournament, TournamentGame
 from games.notify.channels import every_channel
 from games.notify.notice import Notice
-from games.selectors import display_name, is_forgotten
+from games.selectors.names import display_name, is_forgotten
 
 
 def tell(notice: Notice) -> bool:

@@ -4,7 +4,7 @@ language when it leaves, whatever channel carries it."""
 from django.utils.translation import gettext as _
 
 from games.models import Game
-from games.selectors import players_of
+from games.selectors.names import players_of
 
 # The reasons that drop the whole plan; the others drop only the move for the next turn.
 WHOLE_PLAN = ("deviated", "taken_back")

@@ -5,7 +5,7 @@ before every player had moved aborts it, unrated)."""
 from django.utils.translation import gettext
 
 from games.models import Game
-from games.selectors import Departure
+from games.selectors.seats import Departure
 
 
 def departed(name: str, departure: Departure) -> str:

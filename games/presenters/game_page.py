@@ -13,7 +13,7 @@ from django.utils.html import json_script
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy
 
-from games import repository, selectors
+from games import repository
 from games import table as tbl
 from games import table_storage as storage
 from games.boards import board_of, clickable_moves, for_the_page, title_of
@@ -26,7 +26,19 @@ from games.plan_lines import CHECKING_SEED, LineRefused, played, whose, written
 from games.presenters.endings import departed
 from games.presenters.move_list import move_log, moves_after, takeback_choices
 from games.rules.common import RulesError
-from games.selectors import Departure
+from games.selectors.access import can_read_chat, seat_of
+from games.selectors.analysis import analysis_report
+from games.selectors.moves import legal_moves_of
+from games.selectors.names import display_name, players_of
+from games.selectors.seats import (
+    Departure,
+    actions_of,
+    departures,
+    hours_of_player,
+    plan_answering,
+    plan_of,
+    seat_clocks,
+)
 
 POLL_MILLISECONDS = 3000
 # While the move awaited is seconds away (a computer player's, or the player's own plan
@@ -52,8 +64,8 @@ def picking_script(moves: list[dict]) -> SafeString:
 
 def open_game_context(game: Game, user) -> dict:
     """The page of a game waiting for players (or called off before it started)."""
-    seat = selectors.seat_of(game, user)
-    players = selectors.players_of(game)
+    seat = seat_of(game, user)
+    players = players_of(game)
     return {
         "game": game,
         "title": title_of(game.game_type),
@@ -78,7 +90,7 @@ def hours_form(game: Game, user) -> HoursFields | None:
     (their own, to change for this game)."""
     if not (game.time_control or {}).get("playing_hours") or not user.is_authenticated:
         return None
-    return HoursFields(initial=selectors.hours_of_player(user))
+    return HoursFields(initial=hours_of_player(user))
 
 
 def preselected(table: tbl.Table, wanted: str, moves: list[dict]) -> dict:
@@ -100,24 +112,24 @@ def preselected(table: tbl.Table, wanted: str, moves: list[dict]) -> dict:
 
 def game_context(game: Game, user) -> dict:
     """Everything the game page and its live parts show, for the person looking."""
-    seat = selectors.seat_of(game, user)
-    players = selectors.players_of(game)
+    seat = seat_of(game, user)
+    players = players_of(game)
     table = repository.row_table(game)
     names = seat_names(players, len(table.players))
-    actions = selectors.actions_of(game, table, seat)
+    actions = actions_of(game, table, seat)
     playing = actions.resign
     position = seat.position if playing else None
     # Ruling: a turn the player's plan answers is the plan's to play. The page says so
     # and offers no move until the answer lands (a moment later, from the worker), so
     # that the player never plays a second move by hand over it.
-    answering = actions.move and selectors.plan_answering(game, position)
+    answering = actions.move and plan_answering(game, position)
     if answering:
         actions = replace(actions, move=False)
     viewer = seat.position if seat is not None else None
     board = board_of(game.game_type)
     view = table.engine.view(table.state)
     log = move_log(game, table, players, names, viewer)
-    reads_chat = selectors.can_read_chat(game, user)
+    reads_chat = can_read_chat(game, user)
     chat = _chat(game) if reads_chat else []
     context = {
         "game": game,
@@ -161,9 +173,7 @@ def game_context(game: Game, user) -> dict:
         )
     )
     context["moves"] = (
-        clickable_moves(game.game_type, selectors.legal_moves_of(table), view)
-        if actions.move
-        else []
+        clickable_moves(game.game_type, legal_moves_of(table), view) if actions.move else []
     )
     context["picking"] = picking_script(context["moves"])
     if playing and seat.plan_dropped:
@@ -174,7 +184,7 @@ def game_context(game: Game, user) -> dict:
     if playing and not actions.move and not answering and not table.over:
         context["plan"] = plan_shown(game, table, user, position)
     if table.over:
-        context["end"] = _end_screen(board, table, names, selectors.departures([game])[game.pk])
+        context["end"] = _end_screen(board, table, names, departures([game])[game.pk])
         context["analysis"] = analysis(game, table, names, log)
     return context
 
@@ -183,7 +193,7 @@ def plan_shown(game: Game, table: tbl.Table, user, seat: int) -> dict:
     """The player's own plan (conditional moves, issue 32) as the "Plan your answers" card
     shows it to them, and them alone: each line's moves marked as expected from the
     others or answered by the player, the text to edit, the "if still there" move."""
-    plan = selectors.plan_of(game, user)
+    plan = plan_of(game, user)
     example = _line_example(table)
     if plan is None:
         return {"lines": [], "text": "", "next_move": "", "example": example}
@@ -212,9 +222,9 @@ def plan_board_context(game: Game, user, line: list[str], seq: int | None) -> di
     turn, the game over). A line the game moved past (``seq`` is not the position now)
     starts again (``moved_on``); a move that cannot be played ends the line before it
     (``refused``, for the page to say why)."""
-    seat = selectors.seat_of(game, user)
+    seat = seat_of(game, user)
     table = repository.row_table(game)
-    actions = selectors.actions_of(game, table, seat)
+    actions = actions_of(game, table, seat)
     if not actions.resign or actions.move or table.over:
         return None
     moved_on = seq is not None and seq != table.last_seq
@@ -235,8 +245,8 @@ def plan_board_context(game: Game, user, line: list[str], seq: int | None) -> di
     after = replace(table, steps=table.steps + steps)
     view = table.engine.view(so_far.shown)
     to_move = None if so_far.ended else after.to_move()
-    moves = selectors.legal_moves_of(after) if to_move is not None else []
-    names = seat_names(selectors.players_of(game), len(table.players))
+    moves = legal_moves_of(after) if to_move is not None else []
+    names = seat_names(players_of(game), len(table.players))
     moved = [move for move, _mine in so_far.steps]
     context = {
         "game": game,
@@ -257,7 +267,7 @@ def plan_board_context(game: Game, user, line: list[str], seq: int | None) -> di
     context["moves"] = clickable_moves(game.game_type, moves, view)
     context["picking"] = picking_script(context["moves"])
     if so_far.steps and so_far.steps[-1][1]:
-        plan = selectors.plan_of(game, user)
+        plan = plan_of(game, user)
         context["plan_text"] = written([*(plan.lines if plan else []), moved])
         context["plan_next_move"] = plan.next_move if plan else ""
     return context
@@ -368,7 +378,7 @@ def analysis(game: Game, table: tbl.Table, names: list[str], log: list[dict]) ->
     """The game's analysis as the pages show it (``None`` before anyone asked for it),
     with the moves of ``log`` marked ``?`` or ``??`` and the computer's suggestion for each
     said in words."""
-    report = selectors.analysis_report(game, names)
+    report = analysis_report(game, names)
     if report is None:
         return None
     board = board_of(game.game_type)
@@ -415,7 +425,7 @@ def _chat(game: Game) -> list:
     list of players names them (``selectors.display_name``)."""
     messages = list(game.chat.filter(hidden_at__isnull=True).select_related("author"))
     for message in messages:
-        message.author_name = selectors.display_name(message.author)
+        message.author_name = display_name(message.author)
     return messages
 
 
@@ -428,7 +438,7 @@ def _clocks(game: Game, clock: Clock, names: list[str], viewer: int | None) -> l
     kind = control.get("kind", "none")
     if kind == "none" or game.status != Game.Status.ACTIVE:
         return []
-    banks = selectors.seat_clocks(game)
+    banks = seat_clocks(game)
     to_move = clock.time_left(timezone.now())
     clocks = []
     for number, name in enumerate(names):
@@ -505,7 +515,7 @@ def live_update(request, game: Game, *, seq: str | None, chat: str | None) -> di
         .values_list("pk", flat=True)
         .first()
         or 0
-        if selectors.can_read_chat(game, request.user)
+        if can_read_chat(game, request.user)
         else 0
     )
     seq_changed = seq != str(game.last_seq)

@@ -3,10 +3,10 @@ named, the move in words beside its notation), and the takeback choices named fr
 
 from django.utils.translation import gettext, gettext_lazy
 
-from games import selectors
 from games import table as tbl
 from games.boards import board_of
 from games.models import Game
+from games.selectors.history import move_history
 
 
 def move_log(
@@ -16,7 +16,7 @@ def move_log(
     words from the events it caused, with its notation beside it; the latest marked."""
     board = board_of(game.game_type)
     counting = {step.seq: step for step in table.steps}
-    history = selectors.move_history(game, upto=table.last_seq)
+    history = move_history(game, upto=table.last_seq)
     number = 0
     for entry in history:
         if entry["kind"] != "move":

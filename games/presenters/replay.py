@@ -3,18 +3,19 @@ the way to step through it and, once the game is over, the analysis of the move 
 
 import json
 
-from games import repository, selectors
+from games import repository
 from games.boards import board_of, title_of
 from games.models import Game
 from games.presenters.game_page import analysis, last_move, seat_names, table_context
 from games.presenters.move_list import move_log
+from games.selectors.names import players_of
 
 
 def replay_context(game: Game, *, at: str | None) -> dict:
     """The game at the end of the move ``at`` names (a seq; the latest move if it names
     none, the nearest move before it if it falls between moves)."""
     table = repository.row_table(game)
-    players = selectors.players_of(game)
+    players = players_of(game)
     names = seat_names(players, len(table.players))
     history = move_log(game, table, players, names, None)
     moments = [entry["end"] for entry in history if entry["kind"] != "note" and not entry["voided"]]

@@ -1,4 +1,4 @@
-"""What a tournament's page shows (issue 31), from ``selectors.tournament_view``: the
+"""What a tournament's page shows (issue 31), from ``selectors.tournaments.tournament_view``: the
 settings in words, the standings with the tie-breaks named, the rounds with their tables,
 the viewer's game in play singled out. Reads only."""
 

@@ -30,7 +30,7 @@ from games.ratings import selectors
 from games.ratings.forms import SIDES
 from games.registry import GAME_TYPES
 from games.replica import LagTolerant
-from games.selectors import display_name
+from games.selectors.names import display_name
 
 PLAYER_ID = OpenApiParameter("player_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 GAME = OpenApiParameter(

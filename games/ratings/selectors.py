@@ -1,5 +1,5 @@
 """Reads of the ratings, profiles and archive. Nothing here writes. Names only, never
-email addresses (``games.selectors.display_name``)."""
+email addresses (``games.selectors.names.display_name``)."""
 
 from collections import defaultdict
 from collections.abc import Iterator
@@ -23,7 +23,9 @@ from games.models import (
     Seat,
 )
 from games.registry import GAME_TYPES
-from games.selectors import actor_name, display_name, export_record, is_moderator
+from games.selectors.access import is_moderator
+from games.selectors.history import export_record
+from games.selectors.names import actor_name, display_name
 from games.services.ratings import PROVISIONAL_GAMES, display_rating, uncertainty
 
 # The leaderboard shows players with a rated game on the ladder this recently.
@@ -125,7 +127,7 @@ def stats_of(user) -> list[dict]:
 def current_games(user, viewer) -> QuerySet[Game]:
     """Games the player sits at that are waiting for players or in play, as ``viewer``
     may know of them: a private game only to its players, those invited to it and the
-    moderators (``games.selectors.can_view``)."""
+    moderators (``games.selectors.access.can_view``)."""
     games = Game.objects.filter(
         seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
     ).distinct()

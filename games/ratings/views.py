@@ -9,7 +9,6 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
 from games.boards import title_of
 from games.errors import Forbidden, NotFound
 from games.ratings import selectors
@@ -17,7 +16,8 @@ from games.ratings.charts import rating_chart
 from games.ratings.forms import ArchiveForm
 from games.registry import GAME_TYPES
 from games.replica import lag_tolerant
-from games.selectors import display_name, players_of
+from games.selectors.names import display_name, players_of
+from games.services.ratings import PROVISIONAL_GAMES, profile_visibility_set
 from games.views import refusal_page
 
 LEADERBOARD_PAGE = 50
@@ -62,7 +62,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         "current": current,
         "finished": selectors.finished_games(player, viewer),
         "versus": versus[:15],
-        "provisional_games": services.ratings.PROVISIONAL_GAMES,
+        "provisional_games": PROVISIONAL_GAMES,
     }
     return render(request, "ratings/profile.html", context)
 
@@ -77,7 +77,7 @@ def my_profile(request: HttpRequest) -> HttpResponse:
 @require_POST
 def privacy_post(request: HttpRequest) -> HttpResponse:
     """Hide or show one's own profile to visitors who are not signed in."""
-    services.profile_visibility_set(user=request.user, hidden=request.POST.get("hidden") == "on")
+    profile_visibility_set(user=request.user, hidden=request.POST.get("hidden") == "on")
     return redirect("player", player_id=request.user.pk)
 
 
@@ -104,7 +104,7 @@ def leaderboard_page(request: HttpRequest, game: str | None = None) -> HttpRespo
         "games": [(slug, title_of(slug)) for slug in GAME_TYPES],
         "rows": rows,
         "page": page,
-        "provisional_games": services.ratings.PROVISIONAL_GAMES,
+        "provisional_games": PROVISIONAL_GAMES,
         "active_days": selectors.ACTIVE_DAYS,
     }
     return render(request, "ratings/leaderboard.html", context)

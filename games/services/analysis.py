@@ -34,7 +34,7 @@ from games import bots
 from games.errors import Conflict
 from games.models import AnalysedMove, Analysis, Game
 from games.repository import game_table
-from games.selectors import Position, analysis_positions
+from games.selectors.analysis import Position, analysis_positions
 
 log = logging.getLogger(__name__)
 

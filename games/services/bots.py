@@ -28,7 +28,7 @@ from games import bots
 from games import table as tbl
 from games.models import BotLevel, Game, Seat
 from games.repository import game_table
-from games.selectors import bot_actor
+from games.selectors.names import bot_actor
 from games.services.common import act, bot_seed, games_swept, locked_game
 
 log = logging.getLogger(__name__)

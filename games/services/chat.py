@@ -7,7 +7,7 @@ from django.utils.translation import ngettext
 from games import news
 from games.errors import BadRequest, Forbidden
 from games.models import ChatMessage, Game, Report, Seat
-from games.selectors import can_view, seat_of
+from games.selectors.access import can_view, seat_of
 
 CHAT_MAX_LENGTH = 1000
 

@@ -8,7 +8,7 @@ policy plays absent players so), open games they wait in are left or called off,
 tournaments withdrawn, plans deleted; then every row that holds their personal data is
 emptied or deleted, and the keys of the streams they took part in are shredded, so that
 free text written about them in events can no longer be read. Events are never touched:
-they hold ids, and names are looked up when read (``selectors.display_name``), so their
+they hold ids, and names are looked up when read (``selectors.names.display_name``), so their
 games show "Deleted player" and still replay and verify."""
 
 from django.contrib.admin.models import LogEntry
@@ -41,16 +41,15 @@ from games.models import (
     Seat,
     Tournament,
 )
-from games.selectors import (
+from games.selectors.access import is_moderator
+from games.selectors.names import (
     bot_actor,
     deleted_name,
     display_name,
     forgotten_username,
     is_forgotten,
-    is_moderator,
-    tournaments_entered,
-    tournaments_of_person,
 )
+from games.selectors.tournaments import tournaments_entered, tournaments_of_person
 from games.services.common import act, actor_of, locked_game
 from games.services.moves import seat_resign
 from games.services.tables import game_cancel, game_leave

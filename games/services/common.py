@@ -26,7 +26,8 @@ from games.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from games.models import Game, Seat
 from games.prepared import Prepared, writes_together
 from games.repository import game_table, seated, table_remember, table_snapshot_write
-from games.selectors import bot_actor, seat_of
+from games.selectors.access import seat_of
+from games.selectors.names import bot_actor
 from games.services.reactions import Change, react
 from games.table_events import MovesVoided
 

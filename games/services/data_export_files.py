@@ -27,9 +27,9 @@ from games.models import (
     Seat,
     TournamentGame,
 )
-from games.selectors import (
-    display_name,
-    export_record,
+from games.selectors.history import export_record
+from games.selectors.names import display_name
+from games.selectors.tournaments import (
     tournament_view,
     tournaments_of_person,
     tournaments_registered,

@@ -11,7 +11,8 @@ from games.clock import PlayingHours
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ChatMessage, Game, PlayerSettings, Report
 from games.repository import game_table
-from games.selectors import bot_actor, is_moderator
+from games.selectors.access import is_moderator
+from games.selectors.names import bot_actor
 from games.services.common import act, actor_of, locked_game
 from games.services.hours import hours_for_seat
 from games.services.reactions import joined_seats

@@ -16,7 +16,8 @@ from games.refusals import illegal_move_text, invalid_notation_text, plain_param
 from games.registry import game_type
 from games.repository import game_table
 from games.rules.common import IllegalMove, InvalidNotation
-from games.selectors import bot_actor, legal_moves_of
+from games.selectors.moves import legal_moves_of
+from games.selectors.names import bot_actor
 from games.services.common import (
     KeyUsed,
     act,

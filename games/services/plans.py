@@ -22,7 +22,8 @@ from games.plan_lines import LineRefused, answer, check
 from games.refusals import illegal_move_text, invalid_notation_text, plain_params
 from games.repository import game_table
 from games.rules.common import IllegalMove, InvalidNotation
-from games.selectors import plan_actor, seat_of
+from games.selectors.access import seat_of
+from games.selectors.names import plan_actor
 from games.services.common import act, games_swept, locked_game, playing_seat, position_seen
 from games.services.plan_following import plan_dropped_told
 

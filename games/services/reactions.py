@@ -21,7 +21,8 @@ from games import news, notify
 from games import table as tbl
 from games.models import Game, NoticeKind, Seat
 from games.prepared import save_fields
-from games.selectors import BOT_ACTOR_PREFIX, bot_seat_to_move
+from games.selectors.names import BOT_ACTOR_PREFIX
+from games.selectors.seats import bot_seat_to_move
 from games.services import clocks
 from games.services.analysis import analysis_request
 from games.services.plan_following import plans_followed

@@ -34,7 +34,8 @@ from games.refusals import plain_params, rules_error_text
 from games.registry import GAME_TYPES, game_type
 from games.repository import empty_table, records, table_snapshot_write
 from games.rules.common import IllegalMove, chosen_options
-from games.selectors import bot_actor, invited_seat, not_visible, seat_of
+from games.selectors.access import invited_seat, not_visible, seat_of
+from games.selectors.names import bot_actor
 from games.services.accounts import account_identity
 from games.services.common import act, actor_of, locked_game
 from games.services.hours import hours_for_seat, validate_playing_hours

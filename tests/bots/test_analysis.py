@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import repository, selectors, services, tasks
+from games import repository, tasks
 from games import table as tbl
 from games import table_storage as storage
 from games.bots.accuracy import game_accuracy, judgement, stretch_of, win_drop
@@ -19,7 +19,8 @@ from games.errors import Conflict
 from games.mail.services import sweep
 from games.models import AnalysedMove, Analysis
 from games.registry import GAME_TYPES
-from games.services.analysis import analysis_judge
+from games.selectors.analysis import analysis_positions, analysis_report
+from games.services.analysis import analysis_judge, analysis_request
 from tests.games.helpers import play, started
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -38,7 +39,7 @@ def judged(table: tbl.Table, simulations: int) -> list[tuple]:
         (m.seq, m.number, m.seat, m.played, m.best, m.played_value, m.best_value, m.judgement)
         for m in (
             analysis_judge(table.engine, position, game_id=4, simulations=simulations)
-            for position in selectors.analysis_positions(table)
+            for position in analysis_positions(table)
         )
     ]
 
@@ -60,7 +61,7 @@ def test_the_analysis_of_a_golden_game_is_stable_for_a_seed():
 
 def test_moves_nobody_chose_are_not_judged():
     table = golden_table("azul-2p")
-    positions = selectors.analysis_positions(table)
+    positions = analysis_positions(table)
     engine = table.engine
     for position in positions:
         assert len(engine.legal_commands(position.state)) > 1
@@ -81,14 +82,14 @@ def test_a_finished_game_is_analysed_by_a_job_queued_on_commit(finished, queued)
 
     analysis.refresh_from_db()
     table = repository.game_table(game)
-    positions = selectors.analysis_positions(table)
+    positions = analysis_positions(table)
     assert judged_now == len(positions) == analysis.total == analysis.done > 0
     assert analysis.status == "done" and analysis.finished_at is not None
     stored = list(analysis.moves.all())
     assert [m.seq for m in stored] == [p.seq for p in positions]
     expected = analysis_judge(table.engine, positions[0], game_id=game.pk, simulations=8)
     assert (stored[0].best, stored[0].judgement) == (expected.best, expected.judgement)
-    report = selectors.analysis_report(game, ["Alice", "Bob"])
+    report = analysis_report(game, ["Alice", "Bob"])
     assert report["status"] == "done" and report["percent"] == 100
     assert sum(row["moves"] for row in report["accuracy"]) == len(positions)
     for row in report["accuracy"]:
@@ -103,10 +104,10 @@ def test_a_finished_game_is_analysed_by_a_job_queued_on_commit(finished, queued)
 def test_asking_again_while_it_runs_or_once_done_does_nothing_twice(finished, queued):
     game = finished
     queued.clear()
-    assert services.analysis_request(game=game).status == "queued"
+    assert analysis_request(game=game).status == "queued"
     Analysis.objects.filter(game=game).update(status="running", beat_at=timezone.now())
     assert tasks.analysis_run(game.pk) == 0, "another run holds it"
-    assert services.analysis_request(game=game).status == "running"
+    assert analysis_request(game=game).status == "running"
     assert queued == []
     assert not AnalysedMove.objects.exists()
 
@@ -114,7 +115,7 @@ def test_asking_again_while_it_runs_or_once_done_does_nothing_twice(finished, qu
 @pytest.mark.django_db
 def test_the_sweep_queues_a_lost_analysis_and_the_new_run_resumes_it(finished, queued):
     game = finished
-    positions = selectors.analysis_positions(repository.game_table(game))
+    positions = analysis_positions(repository.game_table(game))
     first = analysis_judge(
         repository.game_table(game).engine, positions[0], game_id=game.pk, simulations=8
     )
@@ -155,7 +156,7 @@ def test_only_a_finished_game_is_analysed(alice, bob):
     game = started("azul", alice, bob)
     play(game)
     with pytest.raises(Conflict) as refused:
-        services.analysis_request(game=game)
+        analysis_request(game=game)
     assert refused.value.code == "not_finished"
     assert not Analysis.objects.exists()
 

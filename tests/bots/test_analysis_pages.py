@@ -6,8 +6,10 @@ import re
 
 import pytest
 
-from games import selectors, tasks
+from games import tasks
 from games.models import Analysis, Game
+from games.selectors.analysis import analysis_report
+from games.selectors.history import move_history
 from tests.conftest import make_user
 from tests.games.helpers import play_to_end, started
 
@@ -36,7 +38,7 @@ def test_the_end_screen_shows_the_progress_then_the_accuracy(client, finished, a
     page = client.get(f"/games/{finished.pk}/").content.decode()
     table = page[page.index('id="accuracy"') :]
     table = table[: table.index("</table>")]
-    report = selectors.analysis_report(finished, ["Alice", "Bob"])
+    report = analysis_report(finished, ["Alice", "Bob"])
     for row in report["accuracy"]:
         assert f"{row['percent']}%" in table
     assert "Accuracy measures the chances of winning each move gave away" in page
@@ -50,7 +52,7 @@ def test_the_replay_marks_worse_moves_and_shows_the_suggestion(client, finished)
     page = client.get(f"/games/{finished.pk}/replay/").content.decode()
     marks = re.findall(r'<span class="mark" title="[^"]*">(\?\??)</span>', page)
     assert marks == [move.judgement for move in worse]
-    history = selectors.move_history(finished)
+    history = move_history(finished)
     first = worse[0]
     end = next(e["end"] for e in history if e["seq"] == first.seq)
 
@@ -124,7 +126,7 @@ def test_every_marked_move_of_every_game_says_its_suggestion(client, alice, bob,
     game = started(kind, alice, bob)
     play_to_end(game, seed=5)
     tasks.analysis_run(game.pk)
-    ends = {e["seq"]: e["end"] for e in selectors.move_history(game) if e["kind"] == "move"}
+    ends = {e["seq"]: e["end"] for e in move_history(game) if e["kind"] == "move"}
     worse = marked(game)
     assert worse
     for move in worse[:: max(1, len(worse) // 6)]:

@@ -10,13 +10,21 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from events import store
-from games import bots, repository, selectors, services, tasks
+from games import bots, repository, tasks
 from games import table_storage as storage
 from games.bots import LEVELS
 from games.errors import BadRequest
 from games.mail.render import compose
 from games.mail.services import sweep
 from games.models import BotLevel, Game, NoticeKind, Outbox, Seat
+from games.selectors.history import move_history
+from games.selectors.names import players_of
+from games.services.bots import bot_move
+from games.services.common import bot_seed
+from games.services.invitations import invitation_decline
+from games.services.moves import game_resign, move_submit, takeback_answer, takeback_request
+from games.services.rematch import game_rematch
+from games.services.tables import game_create, game_join, invitation_token
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, legal, started
 
@@ -44,18 +52,18 @@ def human_seat(game: Game) -> int:
 
 
 def play_as_human(game: Game, user) -> None:
-    services.move_submit(game=game, user=user, move=legal(game)[0])
+    move_submit(game=game, user=user, move=legal(game)[0])
     game.refresh_from_db()
 
 
 @pytest.mark.django_db
 def test_playing_against_the_computer_starts_at_once_with_the_bot_seated(alice):
-    game = services.game_create(creator=alice, game="azul", players=3, bots=["easy", "medium"])
+    game = game_create(creator=alice, game="azul", players=3, bots=["easy", "medium"])
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     started = store.load(game.stream)[0]
     assert sorted(started.data["players"]) == sorted([f"user:{alice.pk}", "bot:easy", "bot:medium"])
-    players = selectors.players_of(game)
+    players = players_of(game)
     assert "Alice" in {p["player"] for p in players}
     # Two computers at the table: told apart by number, in seat order.
     computers = sorted((p["seat"], p["bot"], p["player"]) for p in players if p["bot"])
@@ -68,9 +76,9 @@ def test_playing_against_the_computer_starts_at_once_with_the_bot_seated(alice):
 
 @pytest.mark.django_db
 def test_a_bot_seat_beside_an_open_seat_waits_for_the_player(alice, bob):
-    game = services.game_create(creator=alice, game="azul", players=3, bots=["easy"])
+    game = game_create(creator=alice, game="azul", players=3, bots=["easy"])
     assert game.status == Game.Status.OPEN
-    services.game_join(game=game, user=bob)
+    game_join(game=game, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert game.seats.filter(bot="easy", user__isnull=True).count() == 1
@@ -83,7 +91,7 @@ def test_a_bot_seat_beside_an_open_seat_waits_for_the_player(alice, bob):
 )
 def test_bot_levels_are_checked(alice, bots, code):
     with pytest.raises(BadRequest) as refused:
-        services.game_create(creator=alice, game="azul", players=2, bots=bots)
+        game_create(creator=alice, game="azul", players=2, bots=bots)
     assert refused.value.code == (code or "too_many_invitations")
     assert "easy, medium, hard" in refused.value.message or code is None
 
@@ -94,7 +102,7 @@ def test_a_bot_turn_is_queued_on_commit_and_the_task_plays_it(
 ):
     queued = bot_tasks
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+        game = game_create(creator=alice, game="azul", players=2, bots=["easy"])
     game.refresh_from_db()
     if game.to_move == human_seat(game):
         assert queued == []
@@ -114,7 +122,7 @@ def test_a_bot_turn_is_queued_on_commit_and_the_task_plays_it(
 def computers_to_move(alice, bot_tasks: list) -> Game:
     """Alice's game of Azul against three computer players, a computer to move (Alice has
     played if the game began with her), no task asked for yet."""
-    game = services.game_create(creator=alice, game="azul", players=4, bots=["easy"] * 3)
+    game = game_create(creator=alice, game="azul", players=4, bots=["easy"] * 3)
     game.refresh_from_db()
     if game.to_move == human_seat(game):
         play_as_human(game, alice)
@@ -150,7 +158,7 @@ def test_a_task_out_of_time_hands_the_computers_next_move_to_a_new_task(
 
 @pytest.mark.django_db
 def test_a_game_against_the_computer_is_played_to_the_end(alice):
-    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game = game_create(creator=alice, game="azul", players=2, bots=["easy"])
     game.refresh_from_db()
     for _ in range(300):
         if game.status != Game.Status.ACTIVE:
@@ -158,17 +166,17 @@ def test_a_game_against_the_computer_is_played_to_the_end(alice):
         if game.to_move == human_seat(game):
             play_as_human(game, alice)
         else:
-            assert services.bot_move(game_id=game.pk) >= 1
+            assert bot_move(game_id=game.pk) >= 1
             game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.result.excluded == "bot"
-    history = selectors.move_history(game)
+    history = move_history(game)
     assert {"Computer (easy)", "Alice"} <= {entry["actor"] for entry in history}
 
 
 @pytest.mark.django_db
 def test_the_sweep_plays_a_bot_seat_whose_task_was_lost(alice):
-    game = services.game_create(creator=alice, game="miyabi", players=2, bots=["easy"])
+    game = game_create(creator=alice, game="miyabi", players=2, bots=["easy"])
     game.refresh_from_db()
     if game.to_move == human_seat(game):
         play_as_human(game, alice)
@@ -182,7 +190,7 @@ def test_the_sweep_plays_a_bot_seat_whose_task_was_lost(alice):
 
 @pytest.mark.django_db
 def test_a_bot_plays_for_a_player_whose_time_ran_out(alice, bob):
-    game = services.game_create(
+    game = game_create(
         creator=alice,
         game="azul",
         players=2,
@@ -190,7 +198,7 @@ def test_a_bot_plays_for_a_player_whose_time_ran_out(alice, bob):
         timeout_policy=Game.TimeoutPolicy.BOT,
         timeout_bot="hard",
     )
-    services.game_join(game=game, user=bob)
+    game_join(game=game, user=bob)
     game.refresh_from_db()
     late = game.seats.get(position=game.to_move)
     done = sweep(now=game.deadline + timedelta(minutes=1))
@@ -205,18 +213,16 @@ def test_a_bot_plays_for_a_player_whose_time_ran_out(alice, bob):
     )
     email = Outbox.objects.get(game=game, kind=NoticeKind.TIMEOUT)
     assert email.recipient == late.user.email and email.payload["move"] == moved.data["move"]
-    entry = [e for e in selectors.move_history(game) if e["kind"] == "move"][-1]
+    entry = [e for e in move_history(game) if e["kind"] == "move"][-1]
     assert (entry["actor"], entry["auto"]) == ("Computer (hard)", "timeout")
 
 
 @pytest.mark.django_db
 def test_a_timeout_bot_level_needs_the_bot_policy(alice):
     with pytest.raises(BadRequest) as refused:
-        services.game_create(creator=alice, game="azul", players=2, timeout_bot="easy")
+        game_create(creator=alice, game="azul", players=2, timeout_bot="easy")
     assert refused.value.code == "invalid_bot_level"
-    game = services.game_create(
-        creator=alice, game="azul", players=2, timeout_policy=Game.TimeoutPolicy.BOT
-    )
+    game = game_create(creator=alice, game="azul", players=2, timeout_policy=Game.TimeoutPolicy.BOT)
     assert game.timeout_bot == "medium"
 
 
@@ -240,13 +246,13 @@ def test_a_moderator_replaces_a_vanished_player_by_a_bot_through_the_admin(clien
     assert (seat.user, seat.bot) == (None, "easy")
     replaced = [e for e in store.load(game.stream) if e.type == "table.SeatReplaced"][-1]
     assert replaced.data["by"] == "bot:easy" and replaced.reason == "Bob left the site"
-    note = [e for e in selectors.move_history(game) if e["kind"] == "note"][-1]
+    note = [e for e in move_history(game) if e["kind"] == "note"][-1]
     assert note["text"] == f"Computer (easy) takes over the seat of player {vanished + 1}"
     game.refresh_from_db()
     if game.to_move != vanished:
-        services.move_submit(game=game, user=alice, move=legal(game)[0])
+        move_submit(game=game, user=alice, move=legal(game)[0])
         game.refresh_from_db()
-    assert services.bot_move(game_id=game.pk) == 1
+    assert bot_move(game_id=game.pk) == 1
 
 
 @pytest.mark.django_db
@@ -285,11 +291,11 @@ def test_the_timeout_email_names_the_computer_player_that_played(alice, bob):
 def test_a_resigned_seat_in_a_three_player_game_is_played_by_the_easy_bot(alice, bob, carol):
     game = every_player_moved(started("summer-pavilion", alice, bob, carol))
     resigned_after = game.last_seq
-    services.game_resign(game=game, user=carol)
+    game_resign(game=game, user=carol)
     game.refresh_from_db()
     resigned = game.seats.get(user=carol).position
     for _ in range(40):
-        services.move_submit(game=game, user=to_move_user(game), move=legal(game)[0])
+        move_submit(game=game, user=to_move_user(game), move=legal(game)[0])
         game.refresh_from_db()
     # Every position's state, also where the table was read from a compact snapshot.
     table = storage.expand(repository.game_table(game))
@@ -307,10 +313,10 @@ def test_a_resigned_seat_in_a_three_player_game_is_played_by_the_easy_bot(alice,
             before.state,
             resigned,
             "easy",
-            seed=services.common.bot_seed(game, step.seq - 1),
+            seed=bot_seed(game, step.seq - 1),
         )
         assert step.move == table.engine.format(chosen)
-    entry = next(e for e in selectors.move_history(game) if e.get("auto") == "resigned")
+    entry = next(e for e in move_history(game) if e.get("auto") == "resigned")
     assert entry["actor"] == "Computer (easy)"
 
 
@@ -320,25 +326,25 @@ def to_move_user(game: Game):
 
 @pytest.mark.django_db
 def test_a_computer_player_accepts_a_takeback_at_once(alice, bob):
-    game = services.game_create(creator=alice, game="miyabi", players=3, bots=["easy"])
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="miyabi", players=3, bots=["easy"])
+    game_join(game=game, user=bob)
     game.refresh_from_db()
     while game.seats.get(position=game.to_move).user_id is None:
-        services.bot_move(game_id=game.pk)
+        bot_move(game_id=game.pk)
         game.refresh_from_db()
     asker = game.seats.get(position=game.to_move).user
     start = repository.game_table(game).last_seq
-    services.move_submit(game=game, user=asker, move=legal(game)[0])
+    move_submit(game=game, user=asker, move=legal(game)[0])
     game.refresh_from_db()
     other = bob if asker == alice else alice
-    services.takeback_request(game=game, user=asker, to_seq=start)
+    takeback_request(game=game, user=asker, to_seq=start)
     table = repository.game_table(game)
     assert table.takeback is not None and table.takeback.accepted == {
         game.seats.get(bot="easy").position
     }
     answered = [e for e in store.load(game.stream) if e.type == "table.TakebackAnswered"]
     assert [e.actor for e in answered] == ["bot:easy"]
-    services.takeback_answer(game=game, user=other, request=table.takeback.request, accept=True)
+    takeback_answer(game=game, user=other, request=table.takeback.request, accept=True)
     game.refresh_from_db()
     assert game.last_seq > start and repository.game_table(game).to_move() == (
         game.seats.get(user=asker).position
@@ -350,7 +356,7 @@ def test_a_takeback_against_the_computer_alone_is_accepted_and_the_computer_play
     alice, django_capture_on_commit_callbacks, bot_tasks
 ):
     queued = bot_tasks
-    game = services.game_create(creator=alice, game="azul", players=3, bots=["easy", "medium"])
+    game = game_create(creator=alice, game="azul", players=3, bots=["easy", "medium"])
     game.refresh_from_db()
     ends = []
     while len(ends) < 2:
@@ -358,7 +364,7 @@ def test_a_takeback_against_the_computer_alone_is_accepted_and_the_computer_play
             play_as_human(game, alice)
             ends.append(game.last_seq)
         else:
-            services.bot_move(game_id=game.pk)
+            bot_move(game_id=game.pk)
             game.refresh_from_db()
     computer = game.to_move
     assert computer != human_seat(game)
@@ -366,7 +372,7 @@ def test_a_takeback_against_the_computer_alone_is_accepted_and_the_computer_play
     assert repository.game_table(game).step_at(back_to + 1).seat != human_seat(game)
     queued.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        services.takeback_request(game=game, user=alice, to_seq=back_to)
+        takeback_request(game=game, user=alice, to_seq=back_to)
     game.refresh_from_db()
     events = store.load(game.stream)
     requested = [e for e in events if e.type == "table.TakebackRequested"]
@@ -378,19 +384,19 @@ def test_a_takeback_against_the_computer_alone_is_accepted_and_the_computer_play
     assert table.takeback is None and table.steps[-1].last == back_to
     assert game.to_move != human_seat(game), "the move after that point was a computer's"
     assert queued == [("games.tasks.bot_move", [game.pk])], "asked to play again at once"
-    assert services.bot_move(game_id=game.pk) >= 1
+    assert bot_move(game_id=game.pk) >= 1
     game.refresh_from_db()
     assert game.to_move == human_seat(game), "the computers played on to Alice's turn"
 
 
 @pytest.mark.django_db
 def test_a_rematch_keeps_the_computer_players(alice, bob):
-    alone = services.game_create(creator=alice, game="azul", players=3, bots=["hard", "easy"])
+    alone = game_create(creator=alice, game="azul", players=3, bots=["hard", "easy"])
     before = {s.user_id or s.bot: s.position for s in alone.seats.all()}
     Game.objects.filter(pk=alone.pk).update(status=Game.Status.FINISHED)
     alone.refresh_from_db()
     for _rematch in range(3):
-        again = services.game_rematch(game=alone, user=alice)
+        again = game_rematch(game=alone, user=alice)
         assert again.status == Game.Status.ACTIVE, "against the computer alone it starts at once"
         after = {s.user_id or s.bot: s.position for s in again.seats.all()}
         assert after == {who: (place + 1) % 3 for who, place in before.items()}
@@ -403,28 +409,28 @@ def test_a_rematch_keeps_the_computer_players(alice, bob):
         again.refresh_from_db()
         alone, before = again, after
 
-    table = services.game_create(creator=alice, game="azul", players=3, bots=["medium"])
-    services.game_join(game=table, user=bob)
+    table = game_create(creator=alice, game="azul", players=3, bots=["medium"])
+    game_join(game=table, user=bob)
     table.refresh_from_db()
     before = {s.user_id or s.bot: s.position for s in table.seats.all()}
     Game.objects.filter(pk=table.pk).update(status=Game.Status.FINISHED)
     table.refresh_from_db()
-    rematch = services.game_rematch(game=table, user=alice)
-    services.game_join(game=rematch, user=bob)
+    rematch = game_rematch(game=table, user=alice)
+    game_join(game=rematch, user=bob)
     after = {s.user_id or s.bot: s.position for s in rematch.seats.all()}
     assert after == {who: (place + 1) % 3 for who, place in before.items()}
 
 
 @pytest.mark.django_db
 def test_a_rematch_whose_invitation_was_declined_starts_when_someone_else_joins(alice, bob, carol):
-    table = services.game_create(creator=alice, game="azul", players=3, bots=["easy"])
-    services.game_join(game=table, user=bob)
+    table = game_create(creator=alice, game="azul", players=3, bots=["easy"])
+    game_join(game=table, user=bob)
     Game.objects.filter(pk=table.pk).update(status=Game.Status.FINISHED)
     table.refresh_from_db()
-    rematch = services.game_rematch(game=table, user=alice)
+    rematch = game_rematch(game=table, user=alice)
     invited = rematch.seats.get(invited_email=bob.email.lower())
-    services.invitation_decline(token=services.invitation_token(invited))
-    services.game_join(game=rematch, user=carol)
+    invitation_decline(token=invitation_token(invited))
+    game_join(game=rematch, user=carol)
     rematch.refresh_from_db()
     assert rematch.status == Game.Status.ACTIVE
     assert sorted(rematch.seats.values_list("position", flat=True)) == [0, 1, 2]

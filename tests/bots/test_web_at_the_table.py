@@ -6,9 +6,10 @@ from datetime import timedelta
 
 import pytest
 
-from games import repository, selectors, tasks
+from games import repository, tasks
 from games.mail.services import sweep
 from games.models import Game
+from games.selectors.moves import legal_moves_of
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,7 @@ def test_a_bot_seat_completes_a_game_with_a_person_on_the_website(client, alice)
         if game.status != Game.Status.ACTIVE:
             break
         if game.to_move == mine:
-            move = selectors.legal_moves_of(repository.game_table(game))[0]["move"]
+            move = legal_moves_of(repository.game_table(game))[0]["move"]
             body = {"move": move, "expected_seq": game.last_seq}
             assert client.post(f"/games/{game.pk}/move/", body).status_code == 302
         else:

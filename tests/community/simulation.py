@@ -32,7 +32,7 @@ from django.test import Client, override_settings
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
-from games import news, repository, selectors, services
+from games import news, repository
 from games.errors import ServiceError
 from games.mail import services as mail
 from games.mail import tokens
@@ -48,8 +48,17 @@ from games.models import (
     TournamentGame,
 )
 from games.registry import GAME_TYPES
+from games.selectors.access import MODERATORS_GROUP, seat_of
+from games.selectors.moves import legal_moves_of
 from games.services import drift
 from games.services import ratings as ratings_service
+from games.services.moderation import (
+    moderate_default_move,
+    moderate_extend_deadline,
+    moderate_pause,
+    moderate_resume,
+    moderate_revert,
+)
 from tests.community.world import Broker, ErrorLog, FakeClock, mail_server, push_service
 from tests.conftest import make_user
 from tests.mail.conftest import fixture_reply
@@ -286,7 +295,7 @@ class Community:
     # --- people --------------------------------------------------------------------------
 
     def _populate(self) -> None:
-        moderators, _ = Group.objects.get_or_create(name=selectors.MODERATORS_GROUP)
+        moderators, _ = Group.objects.get_or_create(name=MODERATORS_GROUP)
         for index in range(self.count):
             name = f"p{index:04d}"
             user = make_user(name)
@@ -586,8 +595,8 @@ class Community:
 
     def _plan(self, person: Person, game: Game) -> None:
         table = repository.game_table(game)
-        seat = selectors.seat_of(game, person.user)
-        moves = [m["move"] for m in selectors.legal_moves_of(table)]
+        seat = seat_of(game, person.user)
+        moves = [m["move"] for m in legal_moves_of(table)]
         if seat is None or not moves:
             return
         answer = self._call(
@@ -648,17 +657,17 @@ class Community:
         try:
             match what:
                 case "pause":
-                    services.moderate_pause(game=game, moderator=moderator, reason="a report")
-                    services.moderate_resume(game=game, moderator=moderator, reason="settled")
+                    moderate_pause(game=game, moderator=moderator, reason="a report")
+                    moderate_resume(game=game, moderator=moderator, reason="settled")
                 case "extend":
-                    services.moderate_extend_deadline(
+                    moderate_extend_deadline(
                         game=game, moderator=moderator, reason="asked", hours=12
                     )
                 case "default":
-                    services.moderate_default_move(game=game, moderator=moderator, reason="stuck")
+                    moderate_default_move(game=game, moderator=moderator, reason="stuck")
                 case "revert":
                     to_seq = max(1, game.last_seq - self.rng.randrange(1, 4))
-                    services.moderate_revert(
+                    moderate_revert(
                         game=game, moderator=moderator, reason="a mistake", to_seq=to_seq
                     )
         except ServiceError as refused:

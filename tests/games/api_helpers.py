@@ -6,8 +6,8 @@ import random
 from django.contrib.auth.models import Group
 from rest_framework.test import APIClient
 
-from games import services
 from games.models import Game
+from games.selectors.access import MODERATORS_GROUP
 from tests.conftest import make_user
 from tests.games.helpers import seated
 
@@ -26,7 +26,7 @@ def staff_user():
 
 def moderator_user():
     user = make_user("maud", is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    user.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     return user
 
 

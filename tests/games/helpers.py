@@ -2,8 +2,11 @@
 
 import random
 
-from games import repository, selectors, services
+from games import repository
 from games.models import Game
+from games.selectors.moves import legal_moves_of
+from games.services.moves import move_submit
+from games.services.tables import game_create, game_join
 
 
 def started(game: str, *users, **options) -> Game:
@@ -11,9 +14,9 @@ def started(game: str, *users, **options) -> Game:
     one with the others invited (a private game has no seat open to anyone)."""
     if options.get("private"):
         options.setdefault("invite", [user.email for user in users[1:]])
-    table = services.game_create(creator=users[0], game=game, players=len(users), **options)
+    table = game_create(creator=users[0], game=game, players=len(users), **options)
     for user in users[1:]:
-        services.game_join(game=table, user=user)
+        game_join(game=table, user=user)
     table.refresh_from_db()
     assert table.status == Game.Status.ACTIVE
     return table
@@ -30,7 +33,7 @@ def to_move(game: Game):
 
 
 def legal(game: Game) -> list[str]:
-    return [move["move"] for move in selectors.legal_moves_of(repository.game_table(game))]
+    return [move["move"] for move in legal_moves_of(repository.game_table(game))]
 
 
 def play(game: Game, move: str | None = None, chooser: random.Random | None = None):
@@ -39,7 +42,7 @@ def play(game: Game, move: str | None = None, chooser: random.Random | None = No
     if move is None:
         moves = legal(game)
         move = chooser.choice(moves) if chooser else moves[0]
-    return services.move_submit(game=game, user=user, move=move)
+    return move_submit(game=game, user=user, move=move)
 
 
 def every_player_moved(game: Game) -> Game:
@@ -69,6 +72,4 @@ def open_with_playing_hours(creator, **options) -> Game:
     """A game of Azul for two with one day per move and playing hours, opened by
     ``creator`` (issue 32)."""
     options = {"time_control": {"kind": "per_move", "days": 1}, **options}
-    return services.game_create(
-        creator=creator, game="azul", players=2, playing_hours=True, **options
-    )
+    return game_create(creator=creator, game="azul", players=2, playing_hours=True, **options)

@@ -10,11 +10,15 @@ from django.test import Client
 
 from events import store
 from events.store import NewEvent
-from games import repository, services
+from games import repository
 from games import table as tbl
 from games import table_storage as storage
 from games.models import Game, GameResult, Rating, RatingChange
 from games.registry import GAME_TYPES
+from games.services.accounts import player_preferences_set
+from games.services.deadlines import game_timeout
+from games.services.moves import game_resign
+from games.services.tables import game_reproject
 from games.table_events import Aborted
 from tests.games.helpers import every_player_moved, play, seated, started, to_move
 from tests.ratings.helpers import finished
@@ -30,7 +34,7 @@ def page(user, game: Game, language: str = "") -> str:
     client = Client()
     client.force_login(user)
     if language:
-        services.player_preferences_set(user=user, language=language, time_zone="")
+        player_preferences_set(user=user, language=language, time_zone="")
     response = client.get(f"/games/{game.pk}/")
     assert response.status_code == 200
     return response.content.decode()
@@ -40,7 +44,7 @@ def lobby(user, language: str = "") -> str:
     client = Client()
     client.force_login(user)
     if language:
-        services.player_preferences_set(user=user, language=language, time_zone="")
+        player_preferences_set(user=user, language=language, time_zone="")
     return client.get("/lobby/").content.decode()
 
 
@@ -51,7 +55,7 @@ def test_resigning_before_the_other_player_moved_aborts_the_game_and_no_rating_c
     play(game)
     first = to_move(game)
     assert first is not None
-    services.game_resign(game=game, user=first)
+    game_resign(game=game, user=first)
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and game.winners == []
     assert (ratings_now(), RatingChange.objects.count()) == before
@@ -63,7 +67,7 @@ def test_resigning_before_the_other_player_moved_aborts_the_game_and_no_rating_c
 def test_resigning_at_once_aborts_the_game_for_either_player(alice, bob):
     for leaver in (alice, bob):
         game = started("summer-pavilion", alice, bob)
-        services.game_resign(game=game, user=leaver)
+        game_resign(game=game, user=leaver)
         game.refresh_from_db()
         assert game.status == Game.Status.ABORTED, leaver
 
@@ -72,14 +76,14 @@ def test_in_a_game_of_three_resigning_before_the_last_player_moved_aborts_it(ali
     game = started("azul", alice, bob, carol)
     play(game)
     play(game)
-    services.game_resign(game=game, user=seated(game)[0])
+    game_resign(game=game, user=seated(game)[0])
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and game.to_move is None
 
 
 def test_once_every_player_has_moved_resigning_gives_the_other_the_win(alice, bob):
     game = every_player_moved(started("azul", alice, bob))
-    services.game_resign(game=game, user=alice)
+    game_resign(game=game, user=alice)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.winners == [game.seats.get(user=bob).position]
@@ -94,7 +98,7 @@ def test_a_forfeit_on_timeout_before_every_player_moved_aborts_the_game(alice, b
         time_control={"kind": "per_move", "days": 1},
         timeout_policy=Game.TimeoutPolicy.FORFEIT,
     )
-    services.game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
+    game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
     assert not GameResult.objects.filter(game=game).exists() and not Rating.objects.exists()
@@ -103,18 +107,18 @@ def test_a_forfeit_on_timeout_before_every_player_moved_aborts_the_game(alice, b
 def test_a_move_played_for_a_player_on_timeout_is_not_a_move_of_their_own(alice, bob):
     game = started("azul", alice, bob, time_control={"kind": "per_move", "days": 1})
     late = to_move(game)
-    services.game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
+    game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert game.seats.get(user=late).position in repository.game_table(game).yet_to_move()
-    services.game_resign(game=game, user=late)
+    game_resign(game=game, user=late)
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
 
 
 def test_the_page_says_who_resigned_and_that_the_game_is_aborted_in_english_and_spanish(alice, bob):
     game = started("azul", alice, bob)
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     english = page(alice, game)
     assert "Bob resigned</h2>" in english
     assert "The game is aborted and unrated: not every player had made a move." in english
@@ -136,14 +140,14 @@ def test_the_resign_page_warns_that_resigning_now_aborts_the_game(alice, bob):
 
 def test_the_page_of_a_game_won_by_a_resignation_names_who_resigned(alice, bob):
     game = every_player_moved(started("azul", alice, bob))
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     shown = page(alice, game)
     assert "Alice wins</h2>" in shown and '<p class="departed">Bob resigned.</p>' in shown
 
 
 def test_the_lobby_row_says_who_resigned_or_ran_out_of_time_in_english_and_polish(alice, bob):
     aborted = started("azul", alice, bob)
-    services.game_resign(game=aborted, user=bob)
+    game_resign(game=aborted, user=bob)
     won = every_player_moved(
         started(
             "azul",
@@ -154,7 +158,7 @@ def test_the_lobby_row_says_who_resigned_or_ran_out_of_time_in_english_and_polis
         )
     )
     late = to_move(won)
-    services.game_timeout(game_id=won.pk, now=won.deadline + timedelta(minutes=1))
+    game_timeout(game_id=won.pk, now=won.deadline + timedelta(minutes=1))
     other = "Alice" if late == bob else "Bob"
     english = lobby(alice)
     assert "aborted, unrated: Bob resigned" in english
@@ -167,7 +171,7 @@ def test_the_lobby_row_says_who_resigned_or_ran_out_of_time_in_english_and_polis
 
 def test_the_move_list_tells_the_abort_apart_from_a_moderators(alice, bob):
     game = started("azul", alice, bob)
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     shown = page(alice, game)
     assert "Bob resigns" in shown
     assert "The game is aborted and unrated: not every player had made a move" in shown
@@ -192,7 +196,7 @@ def test_a_game_a_moderator_aborted_before_the_abort_named_a_seat_still_replays(
     )
     Game.objects.filter(pk=game.pk).update(last_seq=game.last_seq + 1)
     game.refresh_from_db()
-    services.game_reproject(game=game)
+    game_reproject(game=game)
     game.refresh_from_db()
     table = repository.game_table(game)
     assert table.aborted and table.aborted_by is None

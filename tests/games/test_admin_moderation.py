@@ -10,9 +10,11 @@ from django.core.management import call_command
 from django.utils import formats, timezone
 
 from events import store
-from games import repository, selectors, services
+from games import repository
 from games.errors import Forbidden
 from games.models import ChatMessage, Game, Report
+from games.selectors.history import export_record
+from games.services.chat import report_create
 from tests.conftest import make_user
 from tests.games.helpers import last_step_is_barrier, play, started, to_move
 
@@ -150,7 +152,7 @@ def test_suspended_players_cannot_move_and_are_reinstated_with_a_reason(mod_clie
 
 
 def test_reports_are_listed_and_closed(mod_client, game, alice):
-    report = services.report_create(game=game, reporter=alice, reason="stalling")
+    report = report_create(game=game, reporter=alice, reason="stalling")
     listing = mod_client.get("/admin/games/report/?status__exact=open")
     assert b"stalling" in listing.content
     mod_client.post(
@@ -204,7 +206,7 @@ def test_the_record_still_verifies_after_moderation(mod_client, game, alice, car
     )
     play(game)
     path = tmp_path / "record.jsonl"
-    path.write_text("\n".join(json.dumps(r) for r in selectors.export_record(game)))
+    path.write_text("\n".join(json.dumps(r) for r in export_record(game)))
     out = io.StringIO()
     call_command("verify_game", str(path), stdout=out)
     assert out.getvalue().startswith("OK")

@@ -6,8 +6,11 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from rest_framework.throttling import SimpleRateThrottle
 
-from games import repository, selectors, services
+from games import repository
 from games.models import Game
+from games.selectors.access import can_read_chat
+from games.services.moves import game_resign, takeback_request
+from games.services.tables import INVITATIONS_PER_DAY, game_create
 from tests.conftest import make_user
 from tests.games.api_helpers import (
     client_for,
@@ -34,9 +37,7 @@ def legal_move_body(game):
 
 
 def request_takeback(game, roles):
-    return services.takeback_request(
-        game=game, user=roles["other seat"], to_seq=opening_point(game)
-    )
+    return takeback_request(game=game, user=roles["other seat"], to_seq=opening_point(game))
 
 
 # (name, method, path, body, statuses for ROLES); a path or body may need the game.
@@ -124,13 +125,13 @@ def finished(alice, bob, **options):
     game = started("azul", alice, bob, **options)
     play(game)
     play(game)
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     game.refresh_from_db()
     return game
 
 
 def waiting(alice, **options):
-    return services.game_create(creator=alice, game="azul", players=2, **options)
+    return game_create(creator=alice, game="azul", players=2, **options)
 
 
 # Who sees a game's detail, state, events, legal moves and record, by the game's status:
@@ -184,7 +185,7 @@ def test_a_games_chat_is_for_its_players_and_moderators(alice, bob, make):
     }
     if game.status == Game.Status.FINISHED:
         readers["resigned player"] = bob
-    allowed = {name for name, user in readers.items() if selectors.can_read_chat(game, user)}
+    allowed = {name for name, user in readers.items() if can_read_chat(game, user)}
     players = {"player", "resigned player"} & set(readers)
     assert allowed == players | {"moderator"}
 
@@ -240,7 +241,7 @@ def test_the_token_is_refused_past_the_account_rate_even_with_the_right_password
 def test_invitations_are_limited_per_account_with_a_clear_429(alice):
     client = client_for(alice)
     body = {"game": "azul", "players": 4}
-    for number in range(services.INVITATIONS_PER_DAY // 3):
+    for number in range(INVITATIONS_PER_DAY // 3):
         invite = [f"friend{number}-{seat}@example.com" for seat in range(3)]
         created = client.post("/api/games/", {**body, "invite": invite}, format="json")
         assert created.status_code == 201

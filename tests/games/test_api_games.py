@@ -156,7 +156,7 @@ def test_joining_an_open_seat_starts_a_full_game(alice, bob):
 
 
 def test_joining_with_the_invitation_token_takes_the_invited_seat(alice, carol):
-    from games.services import invitation_token
+    from games.services.tables import invitation_token
 
     game = open_game(alice, invite=["bob@example.com"])
     token = invitation_token(game.seats.get(status=Seat.Status.INVITED))

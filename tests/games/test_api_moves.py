@@ -8,7 +8,8 @@ import random
 import pytest
 
 from events import store
-from games import repository, selectors
+from games import repository
+from games.selectors.moves import legal_moves_of
 from tests.conftest import make_user
 from tests.games.api_helpers import (
     client_for,
@@ -204,7 +205,7 @@ def test_an_illegal_move_is_a_400_with_the_reason_and_the_legal_moves(alice, bob
     assert error["engine_code"] == "no_such_factory"
     assert error["engine_params"] == {"factory": 8, "players": 2, "factories": 5}
     assert {move["move"] for move in error["legal_moves"]} == {
-        move["move"] for move in selectors.legal_moves_of(repository.game_table(game))
+        move["move"] for move in legal_moves_of(repository.game_table(game))
     }
 
 

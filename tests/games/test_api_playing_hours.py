@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.models import Game
+from games.services.accounts import player_preferences_set
 from tests.games.api_helpers import client_for, post, url
 from tests.games.helpers import open_with_playing_hours
 
@@ -22,7 +22,7 @@ def opening_later() -> tuple[dict, datetime]:
 
 
 def test_a_game_with_playing_hours_says_each_seats_hours_and_when_the_clock_runs_again(alice, bob):
-    services.player_preferences_set(user=bob, time_zone="Europe/Warsaw")
+    player_preferences_set(user=bob, time_zone="Europe/Warsaw")
     hours, opening = opening_later()
     created = post(
         client_for(alice),

@@ -8,10 +8,13 @@ from django.contrib.auth.models import Group
 from django.core import mail
 from django.utils import timezone
 
-from games import services
 from games.mail.services import sweep
 from games.models import Game, Outbox, ProcessBeat
+from games.selectors.access import MODERATORS_GROUP
+from games.services.bots import bot_move
+from games.services.moves import move_submit
 from games.services.sweep import JOBS
+from games.services.tables import game_create, game_join
 from tests.conftest import make_user
 from tests.games.helpers import legal
 
@@ -30,28 +33,26 @@ def one_job_fails(monkeypatch, name: str, error: Exception) -> None:
         raise error
 
     jobs = tuple((job_name, broken if job_name == name else job) for job_name, job in JOBS)
-    monkeypatch.setattr(services, "SWEEP_JOBS", jobs)
+    monkeypatch.setattr("games.services.sweep.JOBS", jobs)
 
 
 def moderator():
     """Maud, who moderates: the status page is hers to read."""
     maud = make_user("maud", is_staff=True)
-    maud.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    maud.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     return maud
 
 
 def played_against_the_computer(alice) -> Game:
     """Alice's game of Azul against three computer players, played to its end, every
     computer move played as the worker's task plays it."""
-    game = services.game_create(
-        creator=alice, game="azul", players=4, bots=["easy", "easy", "easy"]
-    )
+    game = game_create(creator=alice, game="azul", players=4, bots=["easy", "easy", "easy"])
     game.refresh_from_db()
     while game.status == Game.Status.ACTIVE:
         if game.seats.get(position=game.to_move).user_id == alice.pk:
-            services.move_submit(game=game, user=alice, move=legal(game)[0])
+            move_submit(game=game, user=alice, move=legal(game)[0])
         else:
-            assert services.bot_move(game_id=game.pk)
+            assert bot_move(game_id=game.pk)
         game.refresh_from_db()
     return game
 
@@ -60,8 +61,8 @@ def played_against_the_computer(alice) -> Game:
 def test_a_finished_game_against_the_computer_leaves_every_sweep_sending(alice, bob, no_broker):
     game = played_against_the_computer(alice)
     assert game.status == Game.Status.FINISHED
-    waiting = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=waiting, user=bob)
+    waiting = game_create(creator=alice, game="azul", players=2)
+    game_join(game=waiting, user=bob)
     now = timezone.now() + timedelta(minutes=5)
     for minute_passed in range(3):
         done = sweep(now=now + timedelta(minutes=minute_passed))
@@ -75,8 +76,8 @@ def test_a_finished_game_against_the_computer_leaves_every_sweep_sending(alice, 
 def test_a_job_that_fails_is_logged_counted_and_the_emails_still_go(
     alice, bob, no_broker, monkeypatch, caplog
 ):
-    game = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=2)
+    game_join(game=game, user=bob)
     one_job_fails(
         monkeypatch, "tournaments_started", RuntimeError("the tournaments' table is locked")
     )
@@ -105,7 +106,7 @@ def test_the_status_page_says_which_job_failed_how_often_and_since_when(client, 
     assert "Push notifications due" in page
     assert "failed 3 times since" in page
     assert "the push service&#x27;s keys are missing" in page
-    monkeypatch.setattr(services, "SWEEP_JOBS", JOBS)
+    monkeypatch.setattr("games.services.sweep.JOBS", JOBS)
     sweep(now=now)
     page = client.get("/status/").content.decode()
     assert "failed 3 times from" in page

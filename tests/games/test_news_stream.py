@@ -18,7 +18,10 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
-from games import news, services
+from games import news
+from games.services.chat import chat_post
+from games.services.moves import move_submit
+from games.services.tables import game_cancel, game_create
 from tests.games.helpers import legal, started, to_move
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,9 +122,9 @@ def test_a_move_is_published_once_committed(alice, bob):
     )
     subscription.subscribe(news.channel(news.game_topic(game.pk)))
     assert subscription.get_message(timeout=0.2) is None
-    services.move_submit(game=game, user=to_move(game), move=legal(game)[0])
+    move_submit(game=game, user=to_move(game), move=legal(game)[0])
     assert subscription.get_message(timeout=2) is not None
-    services.chat_post(game=game, user=alice, text="well played")
+    chat_post(game=game, user=alice, text="well played")
     assert subscription.get_message(timeout=2) is not None
     subscription.close()
 
@@ -130,13 +133,13 @@ def test_a_move_is_published_once_committed(alice, bob):
 def test_a_game_called_off_before_it_starts_is_published_to_its_page(alice):
     """Whoever waits on an open game's page learns that its creator called it off (found
     by the simulated community when a closed account cancelled its open games)."""
-    game = services.game_create(creator=alice, game="azul", players=2)
+    game = game_create(creator=alice, game="azul", players=2)
     subscription = redis.Redis.from_url(settings.NEWS_REDIS_URL).pubsub(
         ignore_subscribe_messages=True
     )
     subscription.subscribe(news.channel(news.game_topic(game.pk)))
     assert subscription.get_message(timeout=0.2) is None
-    services.game_cancel(game=game, user=alice)
+    game_cancel(game=game, user=alice)
     assert subscription.get_message(timeout=2) is not None
     subscription.close()
 
@@ -155,7 +158,7 @@ def test_the_stream_server_tells_an_open_page_of_a_move_within_half_a_second(
         for _move in range(8):
             time.sleep(0.2)  # the subscription is in place, as it is long before a move
             moved_at = time.monotonic()
-            services.move_submit(game=game, user=to_move(game), move=legal(game)[0])
+            move_submit(game=game, user=to_move(game), move=legal(game)[0])
             assert page.next() == "news"
             waits.append(time.monotonic() - moved_at)
     finally:

@@ -8,8 +8,9 @@ import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from games import services, tasks
+from games import tasks
 from games.models import InboundMessage, Outbox
+from games.selectors.access import MODERATORS_GROUP
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def moderator():
     user = make_user("maud", is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    user.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     return user
 
 

@@ -8,9 +8,11 @@ from functools import partial
 
 import pytest
 
-from games import services, tasks
+from games import tasks
 from games.errors import ServiceError
 from games.models import Plan
+from games.services.moves import move_submit
+from games.services.plans import plan_replace
 from tests.events.test_store_concurrency import race
 from tests.games.helpers import started
 from tests.games.test_services_plans import played, two_move_line, waiting
@@ -40,13 +42,13 @@ def test_a_move_and_a_plan_edit_at_the_same_moment_lose_nothing(alice, bob, monk
 
         calls = [
             partial(
-                services.plan_replace,
+                plan_replace,
                 game=game.pk,
                 user=planner,
                 lines=[[theirs, mine]],
                 expected_seq=seen,
             ),
-            partial(services.move_submit, game=game.pk, user=opponent, move=theirs),
+            partial(move_submit, game=game.pk, user=opponent, move=theirs),
         ]
         kept, moved = race(partial(attempted, calls), writers=len(calls))
 

@@ -8,8 +8,8 @@ import re
 import pytest
 from django.test import Client
 
-from games import services
 from games.models import Game, Seat
+from games.services.tables import game_create, invitation_token
 from tests.conftest import make_user
 from tests.games.api_helpers import client_for, moderator_user, post, url
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def private(alice, bob):
     """alice's private game of three, bob and carol invited, waiting for them."""
-    return services.game_create(
+    return game_create(
         creator=alice,
         game="azul",
         players=3,
@@ -32,7 +32,7 @@ def private(alice, bob):
 def private_with_an_open_seat(alice):
     """A private game with a seat open, as games were made before private games kept none
     (the shape the probe found listed and joined)."""
-    game = services.game_create(creator=alice, game="azul", players=2)
+    game = game_create(creator=alice, game="azul", players=2)
     Game.objects.filter(pk=game.pk).update(private=True)
     game.refresh_from_db()
     return game
@@ -107,8 +107,8 @@ def test_an_outsider_cannot_join_a_private_game(private, private_with_an_open_se
 
 
 def test_an_outsider_cannot_join_with_an_invitation_to_another_game(private, alice):
-    other = services.game_create(creator=alice, game="azul", players=2, invite=["erin@example.com"])
-    token = services.invitation_token(other.seats.get(status=Seat.Status.INVITED))
+    other = game_create(creator=alice, game="azul", players=2, invite=["erin@example.com"])
+    token = invitation_token(other.seats.get(status=Seat.Status.INVITED))
     response = post(client_for(make_user("erin")), url(private, "join"), {"token": token})
     assert response.status_code == 404
 
@@ -116,7 +116,7 @@ def test_an_outsider_cannot_join_with_an_invitation_to_another_game(private, ali
 def test_the_invited_players_join_and_the_game_starts(private, bob, carol):
     assert post(client_for(bob), url(private, "join")).status_code == 200
     seat = private.seats.get(invited_email=carol.email)
-    token = services.invitation_token(seat)
+    token = invitation_token(seat)
     assert post(client_for(carol), url(private, "join"), {"token": token}).status_code == 200
     private.refresh_from_db()
     assert private.status == Game.Status.ACTIVE
@@ -134,7 +134,7 @@ def test_a_private_game_keeps_no_seat_open_to_anyone(alice):
 
 
 def test_a_players_profile_shows_their_private_games_to_those_who_may_see_them(private, alice, bob):
-    public = services.game_create(creator=alice, game="azul", players=2)
+    public = game_create(creator=alice, game="azul", players=2)
     for viewer, shown in ((make_user("dave"), False), (bob, True), (alice, True)):
         profile = client_for(viewer).get(f"/api/players/{alice.pk}/")
         ids = [game["id"] for game in profile.json()["current_games"]]

@@ -6,12 +6,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
 from games import table as tbl
 from games.models import Analysis, Game, GameResult, NoticeKind, Outbox, Seat
 from games.repository import game_table, records
 from games.services import reactions
 from games.services.common import act, locked_game
+from games.services.deadlines import game_timeout
+from games.services.moves import game_resign, takeback_request
+from games.services.tables import game_create
 from games.table_events import Moved, TakebackRequested
 from tests.games.helpers import every_player_moved, play, started, to_move
 
@@ -68,7 +70,7 @@ def test_a_game_that_ends_goes_into_the_ratings_and_asks_for_its_analysis(alice,
     game = every_player_moved(started("azul", alice, bob))
     seq = game.last_seq
 
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     GameResult.objects.filter(game=game).delete()
     Analysis.objects.filter(game=game).delete()
     change = change_of(game, after_seq=seq)
@@ -103,7 +105,7 @@ def asked(monkeypatch) -> list:
 
 
 def against_the_computer(alice) -> Game:
-    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game = game_create(creator=alice, game="azul", players=2, bots=["easy"])
     game.refresh_from_db()
     return game
 
@@ -148,7 +150,7 @@ def test_the_end_is_told_to_every_player_but_the_one_who_ended_it(alice, bob):
 
     game = every_player_moved(started("azul", alice, bob))
     seq = game.last_seq
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     Outbox.objects.filter(game=game).delete()
     reactions.game_notices(change_of(game, after_seq=seq, by=bob.pk))
     assert notices(game, NoticeKind.GAME_OVER) == [alice.email]
@@ -174,7 +176,7 @@ def test_a_takeback_request_is_told_to_the_other_players(alice, bob, carol):
     play(game)
     game.refresh_from_db()
     seq = game.last_seq
-    request = services.takeback_request(game=game, user=mover, to_seq=point)
+    request = takeback_request(game=game, user=mover, to_seq=point)
     Outbox.objects.filter(game=game).delete()
     change = change_of(game, after_seq=seq, by=mover.pk)
     assert change.events(TakebackRequested)[0].request == request
@@ -186,7 +188,7 @@ def test_a_takeback_request_is_told_to_the_other_players(alice, bob, carol):
 def test_the_seat_rows_follow_a_resignation_and_a_seat_given_to_a_computer(alice, bob, carol):
     game = started("azul", alice, bob, carol)
     seq = game.last_seq
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     Seat.objects.filter(game=game, user=bob).update(status=Seat.Status.JOINED)
     reactions.seat_rows(change_of(game, after_seq=seq))
     assert game.seats.get(user=bob).status == Seat.Status.RESIGNED
@@ -204,7 +206,7 @@ def test_the_seat_rows_follow_a_resignation_and_a_seat_given_to_a_computer(alice
 def test_a_timeout_is_told_once_the_policy_has_played_the_turn(alice, bob):
     game = started("azul", alice, bob, time_control={"kind": "per_move", "days": 1})
     late, seq = to_move(game), game.last_seq
-    services.game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
+    game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
     (told,) = Outbox.objects.filter(game=game, kind=NoticeKind.TIMEOUT)
     assert told.recipient == late.email and told.payload["move"]
     told.delete()
@@ -225,6 +227,6 @@ def test_a_forfeit_on_timeout_is_told_to_the_player_who_forfeited(alice, bob):
         timeout_policy=Game.TimeoutPolicy.FORFEIT,
     )
     late = to_move(game)
-    services.game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
+    game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
     assert notices(game, NoticeKind.TIMEOUT) == [late.email]
     assert game.seats.get(user=late).status == Seat.Status.RESIGNED

@@ -7,11 +7,11 @@ import pytest
 from django.db import connections, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import services
 from games.models import Game
 from games.replica import ReplicaRouter, reading_lagging
 from games.repository import game_table
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
+from games.services.tables import game_create, game_join
 
 pytestmark = pytest.mark.django_db(transaction=True, databases=["default", "replica"])
 
@@ -23,8 +23,8 @@ def replica(settings):
 
 @pytest.fixture
 def game(alice, bob):
-    table = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=table, user=bob)
+    table = game_create(creator=alice, game="azul", players=2)
+    game_join(game=table, user=bob)
     return Game.objects.get(pk=table.pk)
 
 

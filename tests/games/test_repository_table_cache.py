@@ -4,9 +4,10 @@ never holding anything a rolled-back transaction appended."""
 import pytest
 from django.db import transaction
 
-from games import repository, services
+from games import repository
 from games import table as tbl
 from games import table_storage as storage
+from games.services.moves import move_submit, move_undo
 from tests.games.helpers import legal, play, started, to_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,7 +35,7 @@ def test_a_cached_table_catches_up_with_moves_made_since(alice, bob):
         play(game)
     mover = to_move(game)
     play(game)
-    services.move_undo(game=game, user=mover)
+    move_undo(game=game, user=mover)
     game.refresh_from_db()
     assert same(repository.game_table(game), full_fold(game))
 
@@ -43,7 +44,7 @@ def test_a_rolled_back_move_never_reaches_the_cache(alice, bob):
     game = started("azul", alice, bob)
     before = repository.game_table(game)
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.move_submit(game=game, user=to_move(game), move=legal(game)[0])
+        move_submit(game=game, user=to_move(game), move=legal(game)[0])
         raise RuntimeError("the request failed after the move")
     game.refresh_from_db()
     after = repository.game_table(game)

@@ -1,6 +1,6 @@
 """Who is who: every computer player at a table goes by a name of its own wherever the
 players are listed (the seats, the move list, the boards and the score table), and a
-person goes by one name everywhere, the header included (``selectors.display_name``)."""
+person goes by one name everywhere, the header included (``selectors.names.display_name``)."""
 
 import html
 import re
@@ -8,8 +8,12 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import repository, selectors, services
-from games.selectors import computer_numbers
+from games import repository
+from games.selectors.history import move_history
+from games.selectors.names import computer_numbers, display_name, players_of
+from games.services.bots import bot_move
+from games.services.moves import move_submit
+from games.services.tables import game_create, game_join
 from tests.games.helpers import legal
 
 pytestmark = pytest.mark.django_db
@@ -19,16 +23,14 @@ THREE = ["Computer 1 (medium)", "Computer 2 (medium)", "Computer 3 (medium)"]
 
 def against_three_computers(alice):
     """Alice against three computers of the same level, until every seat has moved."""
-    game = services.game_create(
-        creator=alice, game="azul", players=4, bots=["medium", "medium", "medium"]
-    )
+    game = game_create(creator=alice, game="azul", players=4, bots=["medium", "medium", "medium"])
     alice_seat = game.seats.get(user=alice).position
     while repository.game_table(game).yet_to_move():
         game.refresh_from_db()
         if game.to_move == alice_seat:
-            services.move_submit(game=game, user=alice, move=legal(game)[0])
+            move_submit(game=game, user=alice, move=legal(game)[0])
         else:
-            services.bot_move(game_id=game.pk)
+            bot_move(game_id=game.pk)
     game.refresh_from_db()
     return game
 
@@ -41,21 +43,19 @@ def test_computers_are_numbered_in_seat_order_only_when_there_are_several():
 
 def test_three_computers_of_one_level_each_have_a_name_of_their_own(alice):
     game = against_three_computers(alice)
-    players = selectors.players_of(game)
+    players = players_of(game)
     computers = sorted((p["seat"], p["player"]) for p in players if p["bot"])
     assert [name for _seat, name in computers] == THREE
     by_seat = dict(computers)
-    bot_moves = [
-        entry for entry in selectors.move_history(game) if entry["kind"] == "move" and entry["bot"]
-    ]
+    bot_moves = [entry for entry in move_history(game) if entry["kind"] == "move" and entry["bot"]]
     assert bot_moves, "the computers moved"
     for entry in bot_moves:
         assert entry["actor"] == by_seat[entry["seat"]]
 
 
 def test_a_lone_computer_keeps_its_plain_name(alice):
-    game = services.game_create(creator=alice, game="azul", players=2, bots=["medium"])
-    names = {p["player"] for p in selectors.players_of(game)}
+    game = game_create(creator=alice, game="azul", players=2, bots=["medium"])
+    names = {p["player"] for p in players_of(game)}
     assert names == {"Alice", "Computer (medium)"}
 
 
@@ -81,10 +81,10 @@ def test_a_person_without_a_name_is_the_same_in_the_header_and_at_the_table(clie
     dave = get_user_model().objects.create_user(
         username="dave@example.com", email="dave@example.com", password="pw"
     )
-    game = services.game_create(creator=dave, game="azul", players=2)
-    services.game_join(game=game, user=bob)
-    assert selectors.display_name(dave) == "dave"
-    assert "dave" in {p["player"] for p in selectors.players_of(game)}
+    game = game_create(creator=dave, game="azul", players=2)
+    game_join(game=game, user=bob)
+    assert display_name(dave) == "dave"
+    assert "dave" in {p["player"] for p in players_of(game)}
     client.force_login(dave)
     page = client.get(f"/games/{game.pk}/").text
     assert '<span class="who">dave</span>' in page

@@ -9,10 +9,12 @@ from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import services
 from games.mail import services as mail
 from games.models import Game, Outbox, ProcessBeat, TableSnapshot
+from games.selectors.access import MODERATORS_GROUP
 from games.services import drift
+from games.services.drift import drift_check
+from games.services.moves import game_resign
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, play, started
 
@@ -23,7 +25,7 @@ def finished(alice, bob, moves: int = 0) -> Game:
     game = every_player_moved(started("azul", alice, bob))
     for _ in range(moves):
         play(game)
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game
@@ -37,7 +39,7 @@ def test_finished_games_that_agree_with_their_events_are_not_reported(alice, bob
     settings.TABLE_SNAPSHOT_EVERY = 4
     games = [finished(alice, bob, moves=6) for _ in range(2)]
     assert TableSnapshot.objects.filter(game__in=games).exists()
-    assert services.drift_check(now=timezone.now()) == 0
+    assert drift_check(now=timezone.now()) == 0
     assert drifted() == []
     assert ProcessBeat.objects.get(name=drift.BEAT).detail["checked"] == 2
 
@@ -47,14 +49,14 @@ def test_scores_rewritten_in_the_database_are_found_and_named_until_rebuilt(alic
     truth = game.scores
     Game.objects.filter(pk=game.pk).update(scores=[99, 0])
     outbox = Outbox.objects.count()
-    assert services.drift_check(now=timezone.now()) == 1
+    assert drift_check(now=timezone.now()) == 1
     assert drifted() == [game.pk]
     game.refresh_from_db()
     assert game.scores == [99, 0], "the check changes nothing: the operator sees the drift"
     assert Outbox.objects.count() == outbox
-    assert services.drift_check(now=timezone.now()) == 1, "named again on every pass"
+    assert drift_check(now=timezone.now()) == 1, "named again on every pass"
     call_command("rebuild_projections", stdout=io.StringIO())
-    assert services.drift_check(now=timezone.now()) == 0
+    assert drift_check(now=timezone.now()) == 0
     game.refresh_from_db()
     assert game.scores == truth and drifted() == []
 
@@ -74,8 +76,8 @@ def test_each_pass_replays_the_next_few_games_in_turn(alice, bob, monkeypatch):
     games = [finished(alice, bob) for _ in range(3)]
     Game.objects.filter(pk=games[2].pk).update(winners=[])
     now = timezone.now()
-    assert services.drift_check(now=now) == 0
-    assert services.drift_check(now=now) == 1
+    assert drift_check(now=now) == 0
+    assert drift_check(now=now) == 1
     assert drifted() == [games[2].pk]
 
 
@@ -84,7 +86,7 @@ def test_the_sweep_checks_and_the_status_page_names_the_drifted_games(client, al
     Game.objects.filter(pk=game.pk).update(scores=[99, 0])
     assert mail.sweep()["read_models_drifted"] == 1
     moderator = make_user("maud", is_staff=True)
-    moderator.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    moderator.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     client.force_login(moderator)
     page = client.get("/status/").text
     assert f'<a href="/games/{game.pk}/">#{game.pk}</a>' in page

@@ -7,11 +7,13 @@ import pytest
 from django.db import connection
 
 from events import store
-from games import repository, selectors, services
+from games import repository
 from games import table as tbl
 from games import table_storage as storage
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Game
+from games.selectors.moves import legal_moves_of
+from games.services.moves import move_submit
 from tests.games.helpers import legal, play_to_end, seated, started, to_move
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +24,7 @@ def test_a_move_appends_who_moved_then_the_rules_events(alice, bob):
     before = game.last_seq
     move = legal(game)[0]
     mover = to_move(game)
-    result = services.move_submit(game=game, user=mover, move=move.upper())
+    result = move_submit(game=game, user=mover, move=move.upper())
     moved, *rules = result.events
     assert moved.type == "table.Moved" and moved.seq == before + 1
     assert moved.data["move"] == move and moved.actor == f"user:{mover.pk}"
@@ -36,17 +38,17 @@ def test_only_the_seat_to_move_may_move(alice, bob, carol):
     game = started("azul", alice, bob)
     waiting = next(u for u in (alice, bob) if u != to_move(game))
     with pytest.raises(Forbidden) as refused:
-        services.move_submit(game=game, user=waiting, move=legal(game)[0])
+        move_submit(game=game, user=waiting, move=legal(game)[0])
     assert refused.value.code == "not_your_turn"
     with pytest.raises(Forbidden) as refused:
-        services.move_submit(game=game, user=carol, move=legal(game)[0])
+        move_submit(game=game, user=carol, move=legal(game)[0])
     assert refused.value.code == "not_a_player"
 
 
 def test_unreadable_notation_says_what_was_expected_and_lists_the_legal_moves(alice, bob):
     game = started("summer-pavilion", alice, bob)
     with pytest.raises(BadRequest) as refused:
-        services.move_submit(game=game, user=to_move(game), move="take everything")
+        move_submit(game=game, user=to_move(game), move="take everything")
     assert refused.value.code == "invalid_notation"
     assert refused.value.details["expected"]
     assert {m["move"] for m in refused.value.details["legal_moves"]} == set(legal(game))
@@ -56,7 +58,7 @@ def test_an_illegal_but_readable_move_gives_its_reason_and_records_nothing(alice
     game = started("summer-pavilion", alice, bob)
     seq = game.last_seq
     with pytest.raises(BadRequest) as refused:
-        services.move_submit(game=game, user=to_move(game), move="pass")
+        move_submit(game=game, user=to_move(game), move="pass")
     assert refused.value.code == "illegal_move"
     assert refused.value.details["reason"]
     game.refresh_from_db()
@@ -66,7 +68,7 @@ def test_an_illegal_but_readable_move_gives_its_reason_and_records_nothing(alice
 def test_a_stale_expected_seq_is_a_conflict_with_the_current_seq(alice, bob):
     game = started("azul", alice, bob)
     with pytest.raises(Conflict) as refused:
-        services.move_submit(
+        move_submit(
             game=game, user=to_move(game), move=legal(game)[0], expected_seq=game.last_seq - 1
         )
     assert refused.value.code == "stale"
@@ -76,9 +78,9 @@ def test_a_stale_expected_seq_is_a_conflict_with_the_current_seq(alice, bob):
 def test_a_retry_with_the_same_idempotency_key_changes_nothing(alice, bob):
     game = started("azul", alice, bob)
     mover, move = to_move(game), legal(game)[0]
-    first = services.move_submit(game=game, user=mover, move=move, idempotency_key="abc")
+    first = move_submit(game=game, user=mover, move=move, idempotency_key="abc")
     seq = store.current_seq(game.stream)
-    retry = services.move_submit(game=game, user=mover, move=move, idempotency_key="abc")
+    retry = move_submit(game=game, user=mover, move=move, idempotency_key="abc")
     assert retry.replayed and retry.events == first.events
     assert store.current_seq(game.stream) == seq
 
@@ -88,12 +90,12 @@ def test_a_used_key_sent_with_a_move_legal_again_is_refused_by_the_append(alice,
     move legal): the INSERT finds the key used, writes nothing, and the retry is answered."""
     game = started("azul", alice, bob)
     first_mover = to_move(game)
-    services.move_submit(game=game, user=first_mover, move=legal(game)[0], idempotency_key="k")
+    move_submit(game=game, user=first_mover, move=legal(game)[0], idempotency_key="k")
     while to_move(game) != first_mover:
-        services.move_submit(game=game, user=to_move(game), move=legal(game)[0])
+        move_submit(game=game, user=to_move(game), move=legal(game)[0])
     seq = store.current_seq(game.stream)
     with pytest.raises(Conflict) as refused:
-        services.move_submit(game=game, user=first_mover, move=legal(game)[-1], idempotency_key="k")
+        move_submit(game=game, user=first_mover, move=legal(game)[-1], idempotency_key="k")
     assert refused.value.code == "idempotency_key_reused"
     assert store.current_seq(game.stream) == seq
 
@@ -104,7 +106,7 @@ def test_a_finished_game_takes_no_more_moves(alice, bob):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winners
     with pytest.raises(Conflict):
-        services.move_submit(game=game, user=alice, move="pass")
+        move_submit(game=game, user=alice, move="pass")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -117,7 +119,7 @@ def test_fifty_identical_moves_at_once_only_one_is_accepted(alice, bob):
     def submit(index: int) -> None:
         try:
             gate.wait()
-            services.move_submit(game=Game(pk=game.pk), user=mover, move=move, expected_seq=seq)
+            move_submit(game=Game(pk=game.pk), user=mover, move=move, expected_seq=seq)
             outcomes[index] = "accepted"
         except (Conflict, Forbidden, BadRequest) as refused:
             outcomes[index] = refused.code
@@ -147,7 +149,7 @@ def test_a_seat_with_a_single_legal_move_plays_it_without_being_asked(alice, bob
 
 
 def legal_moves_of_table(table) -> list[str]:
-    return [move["move"] for move in selectors.legal_moves_of(table)]
+    return [move["move"] for move in legal_moves_of(table)]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -169,7 +171,7 @@ def test_the_write_path_folds_no_rules_event_twice(game_type, alice, bob, monkey
     for _ in range(30):
         folded.clear()
         mover, moves = to_move(game), legal(game)
-        result = services.move_submit(game=game, user=mover, move=chooser.choice(moves))
+        result = move_submit(game=game, user=mover, move=chooser.choice(moves))
         rules = [e for e in result.events if not e.type.startswith("table.")]
         moves_played = sum(e.type == "table.Moved" for e in result.events)
         assert len(folded) == len(rules) - moves_played
@@ -196,7 +198,7 @@ def test_a_move_takes_five_sql_statements(game_type, alice, bob, django_assert_n
     repository.game_table(game)  # a running site has the table cached
     player, move = to_move(game), legal(game)[0]
     with django_assert_num_queries(5) as captured:
-        services.move_submit(game=game, user=player, move=move, idempotency_key="one-move")
+        move_submit(game=game, user=player, move=move, idempotency_key="one-move")
     statements = [q["sql"] for q in captured.captured_queries]
     together = next(sql for sql in statements if sql.startswith("WITH held_0"))
     assert all(table in together for table in ("games_game", "games_seatclock", "games_outbox"))

@@ -8,12 +8,16 @@ import pytest
 from django.contrib.auth.models import Group
 
 from events import store
-from games import repository, services, tasks
+from games import repository, tasks
 from games.errors import BadRequest, Conflict
 from games.mail.headlines import headline
 from games.mail.render import message
 from games.models import Game, NoticeKind, Outbox, Plan
-from games.selectors import MODERATORS_GROUP
+from games.selectors.access import MODERATORS_GROUP
+from games.services.moderation import moderate_revert
+from games.services.moves import move_submit, move_undo, takeback_answer, takeback_request
+from games.services.plans import LOST_AFTER, plan_replace
+from games.services.sweep import sweep
 from tests.games.helpers import legal, seated, started, to_move
 
 pytestmark = pytest.mark.django_db
@@ -78,14 +82,14 @@ def test_a_two_move_line_is_played_by_itself_as_the_opponent_plays_into_it(alice
     game = started("azul", alice, bob)
     planner, opponent = waiting(game)
     line = two_move_line(game)
-    services.plan_replace(game=game, user=planner, lines=[line])
+    plan_replace(game=game, user=planner, lines=[line])
 
-    worker(services.move_submit, game=game, user=opponent, move=line[0])
+    worker(move_submit, game=game, user=opponent, move=line[0])
 
     assert played(game)[-2:] == [(line[0], f"user:{opponent.pk}"), (line[1], f"plan:{planner.pk}")]
     assert Plan.objects.get(game=game).lines == [line[2:]]
     assert to_move(game) == opponent
-    worker(services.move_submit, game=game, user=opponent, move=line[2])
+    worker(move_submit, game=game, user=opponent, move=line[2])
     assert played(game)[-1] == (line[3], f"plan:{planner.pk}")
     assert not Plan.objects.filter(game=game).exists()
     game.refresh_from_db()
@@ -100,9 +104,9 @@ def test_lines_branch_and_the_branch_the_opponent_chose_is_answered(alice, bob, 
     one, other = moves[0], next(m for m in moves if m.split()[0] != moves[0].split()[0])
     answer_one = factory_move(legal_after(game, one), one)
     answer_other = factory_move(legal_after(game, other), other)
-    services.plan_replace(game=game, user=planner, lines=[[one, answer_one], [other, answer_other]])
+    plan_replace(game=game, user=planner, lines=[[one, answer_one], [other, answer_other]])
 
-    worker(services.move_submit, game=game, user=opponent, move=other)
+    worker(move_submit, game=game, user=opponent, move=other)
 
     assert played(game)[-1] == (answer_other, f"plan:{planner.pk}")
     assert not Plan.objects.filter(game=game).exists()
@@ -112,10 +116,10 @@ def test_a_move_no_line_expected_drops_the_plan_and_tells_its_player(alice, bob,
     game = started("azul", alice, bob)
     planner, opponent = waiting(game)
     line = two_move_line(game)
-    services.plan_replace(game=game, user=planner, lines=[line])
+    plan_replace(game=game, user=planner, lines=[line])
     unexpected = next(m for m in legal(game) if m != line[0])
 
-    worker(services.move_submit, game=game, user=opponent, move=unexpected)
+    worker(move_submit, game=game, user=opponent, move=unexpected)
 
     assert played(game)[-1] == (unexpected, f"user:{opponent.pk}")
     assert not Plan.objects.filter(game=game).exists()
@@ -131,12 +135,12 @@ def test_undoing_your_own_move_drops_the_plan_you_made_after_it(alice, bob, work
     game = started("azul", alice, bob)
     mover = to_move(game)
     first = factory_move(legal(game))
-    worker(services.move_submit, game=game, user=mover, move=first)
+    worker(move_submit, game=game, user=mover, move=first)
     reply = factory_move(legal(game), first)
     answer = factory_move(legal_after(game, reply), reply)
-    services.plan_replace(game=game, user=mover, lines=[[reply, answer]])
+    plan_replace(game=game, user=mover, lines=[[reply, answer]])
 
-    worker(services.move_undo, game=game, user=mover)
+    worker(move_undo, game=game, user=mover)
 
     assert not Plan.objects.filter(game=game).exists()
     # Their own undo, on the page they are looking at: nothing to tell them.
@@ -146,19 +150,19 @@ def test_undoing_your_own_move_drops_the_plan_you_made_after_it(alice, bob, work
 def test_an_agreed_takeback_drops_the_plan(alice, bob, worker):
     game = started("azul", alice, bob)
     first_player = to_move(game)
-    worker(services.move_submit, game=game, user=first_player, move=factory_move(legal(game)))
+    worker(move_submit, game=game, user=first_player, move=factory_move(legal(game)))
     planner, opponent = first_player, to_move(game)
-    worker(services.move_submit, game=game, user=opponent, move=factory_move(legal(game)))
+    worker(move_submit, game=game, user=opponent, move=factory_move(legal(game)))
     # Now the planner is to move; they move, then plan their answers to the opponent.
-    worker(services.move_submit, game=game, user=planner, move=factory_move(legal(game)))
+    worker(move_submit, game=game, user=planner, move=factory_move(legal(game)))
     reply = factory_move(legal(game))
-    services.plan_replace(
+    plan_replace(
         game=game, user=planner, lines=[[reply, factory_move(legal_after(game, reply), reply)]]
     )
     back_to = repository.game_table(game).steps[-2].last
 
-    request = worker(services.takeback_request, game=game, user=opponent, to_seq=back_to)
-    worker(services.takeback_answer, game=game, user=planner, request=request, accept=True)
+    request = worker(takeback_request, game=game, user=opponent, to_seq=back_to)
+    worker(takeback_answer, game=game, user=planner, request=request, accept=True)
 
     assert not Plan.objects.filter(game=game).exists()
 
@@ -169,15 +173,15 @@ def test_a_moderators_revert_drops_the_plan_and_tells_its_player(alice, bob, car
     carol.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     game = started("azul", alice, bob)
     first_player = to_move(game)
-    worker(services.move_submit, game=game, user=first_player, move=factory_move(legal(game)))
+    worker(move_submit, game=game, user=first_player, move=factory_move(legal(game)))
     planner, opponent = waiting(game)
     reply = factory_move(legal(game))
-    services.plan_replace(
+    plan_replace(
         game=game, user=planner, lines=[[reply, factory_move(legal_after(game, reply), reply)]]
     )
 
     back_to = repository.game_table(game).steps[0].last
-    worker(services.moderate_revert, game=game, moderator=carol, reason="misclick", to_seq=back_to)
+    worker(moderate_revert, game=game, moderator=carol, reason="misclick", to_seq=back_to)
 
     assert not Plan.objects.filter(game=game).exists()
     told = Outbox.objects.get(kind=NoticeKind.PLAN_DROPPED)
@@ -190,9 +194,9 @@ def test_an_if_still_there_move_is_played_at_the_start_of_the_turn(alice, bob, w
     planner, opponent = waiting(game)
     theirs = factory_move(legal(game))
     mine = factory_move(legal_after(game, theirs), theirs)
-    services.plan_replace(game=game, user=planner, lines=[], next_move=mine.lower())
+    plan_replace(game=game, user=planner, lines=[], next_move=mine.lower())
 
-    worker(services.move_submit, game=game, user=opponent, move=theirs)
+    worker(move_submit, game=game, user=opponent, move=theirs)
 
     assert played(game)[-1] == (mine, f"plan:{planner.pk}")
     assert not Plan.objects.filter(game=game).exists()
@@ -205,9 +209,9 @@ def test_an_if_still_there_move_whose_tiles_are_gone_is_dropped_and_its_player_t
     planner, opponent = waiting(game)
     theirs = factory_move(legal(game))
     source, colour = theirs.split()[:2]
-    services.plan_replace(game=game, user=planner, lines=[], next_move=f"{source} {colour} floor")
+    plan_replace(game=game, user=planner, lines=[], next_move=f"{source} {colour} floor")
 
-    worker(services.move_submit, game=game, user=opponent, move=theirs)
+    worker(move_submit, game=game, user=opponent, move=theirs)
 
     assert played(game)[-1] == (theirs, f"user:{opponent.pk}")
     assert to_move(game) == planner
@@ -239,7 +243,7 @@ def test_a_line_that_cannot_be_played_is_refused_saying_which_move_and_what_is_a
     lines = [[step.format(**values) for step in line] for line in lines]
 
     with pytest.raises(BadRequest) as refused:
-        services.plan_replace(game=game, user=planner, lines=lines)
+        plan_replace(game=game, user=planner, lines=lines)
 
     assert refused.value.code == "invalid_plan"
     assert said in refused.value.message
@@ -253,12 +257,10 @@ def test_a_plan_is_refused_on_your_own_turn_and_for_a_game_that_moved_on(alice, 
     game = started("azul", alice, bob)
     planner, opponent = waiting(game)
     with pytest.raises(Conflict) as refused:
-        services.plan_replace(game=game, user=opponent, lines=[], next_move="F1 blue 1")
+        plan_replace(game=game, user=opponent, lines=[], next_move="F1 blue 1")
     assert refused.value.code == "your_turn"
     with pytest.raises(Conflict) as stale:
-        services.plan_replace(
-            game=game, user=planner, lines=[], next_move="F1 blue 1", expected_seq=0
-        )
+        plan_replace(game=game, user=planner, lines=[], next_move="F1 blue 1", expected_seq=0)
     assert stale.value.code == "stale"
 
 
@@ -267,13 +269,13 @@ def test_the_sweep_plays_a_planned_move_whose_task_was_lost(alice, bob, monkeypa
     game = started("azul", alice, bob)
     planner, opponent = waiting(game)
     line = two_move_line(game)[:2]
-    services.plan_replace(game=game, user=planner, lines=[line])
-    services.move_submit(game=game, user=opponent, move=line[0])
+    plan_replace(game=game, user=planner, lines=[line])
+    move_submit(game=game, user=opponent, move=line[0])
     plan = Plan.objects.get(game=game)
     assert plan.due_at is not None
 
-    assert services.sweep(now=plan.due_at)["planned_moves"] == 0, "its task may still come"
-    done = services.sweep(now=plan.due_at + services.plans.LOST_AFTER)
+    assert sweep(now=plan.due_at)["planned_moves"] == 0, "its task may still come"
+    done = sweep(now=plan.due_at + LOST_AFTER)
 
     assert done["planned_moves"] == 1
     assert played(game)[-1] == (line[1], f"plan:{planner.pk}")
@@ -295,8 +297,8 @@ def test_every_game_plays_a_planned_answer_in_its_own_notation(slug, alice, bob,
         == seat
     )
     mine = legal_after(game, theirs)[-1]
-    services.plan_replace(game=game, user=planner, lines=[[theirs, mine]])
+    plan_replace(game=game, user=planner, lines=[[theirs, mine]])
 
-    worker(services.move_submit, game=game, user=opponent, move=theirs)
+    worker(move_submit, game=game, user=opponent, move=theirs)
 
     assert played(game)[-1] == (mine, f"plan:{planner.pk}")

@@ -11,12 +11,16 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.clock import PlayingHours
 from games.errors import BadRequest
 from games.models import Game, NoticeKind, Outbox, PlayerSettings, SeatClock
 from games.repository import game_table, records
+from games.services.accounts import player_preferences_set
+from games.services.moderation import moderate_replace_seat
+from games.services.moves import deadline_grant, game_resign, move_submit
+from games.services.rematch import game_rematch
 from games.services.sweep import sweep
+from games.services.tables import game_create, game_join
 from games.table_events import HoursChanged, Started, codec
 from tests.conftest import make_user
 from tests.games.helpers import open_with_playing_hours
@@ -36,10 +40,10 @@ def window_after(moment: datetime, *, hours: int = 8) -> tuple[dict, datetime]:
 
 def started(alice, bob, hours: dict, **options) -> Game:
     options.setdefault("time_control", {"kind": "per_move", "days": 2})
-    game = services.game_create(
+    game = game_create(
         creator=alice, game="azul", players=2, playing_hours=True, hours=hours, **options
     )
-    services.game_join(game=game, user=bob, hours=hours)
+    game_join(game=game, user=bob, hours=hours)
     game.refresh_from_db()
     return game
 
@@ -54,10 +58,10 @@ def clock_of(game: Game) -> SeatClock:
 
 @pytest.mark.django_db
 def test_each_seats_hours_and_time_zone_are_recorded_in_the_start_event(alice, bob):
-    services.player_preferences_set(user=alice, time_zone="Europe/Warsaw")
-    services.player_preferences_set(user=bob, time_zone="America/New_York")
-    services.player_preferences_set(user=bob, hours={"start": "18:00", "end": "02:00"})
-    game = services.game_create(
+    player_preferences_set(user=alice, time_zone="Europe/Warsaw")
+    player_preferences_set(user=bob, time_zone="America/New_York")
+    player_preferences_set(user=bob, hours={"start": "18:00", "end": "02:00"})
+    game = game_create(
         creator=alice,
         game="azul",
         players=2,
@@ -65,7 +69,7 @@ def test_each_seats_hours_and_time_zone_are_recorded_in_the_start_event(alice, b
         playing_hours=True,
         hours={"start": "07:30", "end": "21:00"},
     )
-    services.game_join(game=game, user=bob)
+    game_join(game=game, user=bob)
     game.refresh_from_db()
     seats = {seat.user: seat.position for seat in game.seats.all()}
     hours = start_event(game).hours
@@ -111,15 +115,15 @@ def test_an_opponents_day_is_a_day_of_the_players_hours(alice, bob):
     hours, opening = window_after(timezone.now())
     game = started(alice, bob, hours)
     other = next(seat.user for seat in game.seats.all() if seat.position != game.to_move)
-    services.deadline_grant(game=game, user=other)
+    deadline_grant(game=game, user=other)
     game.refresh_from_db()
     assert game.deadline == opening + timedelta(days=2, hours=8)
 
 
 @pytest.mark.django_db
 def test_a_player_in_another_time_zone_plays_on_their_own_wall_clock(alice, bob):
-    services.player_preferences_set(user=alice, time_zone="Asia/Tokyo")
-    services.player_preferences_set(user=bob, time_zone="Asia/Tokyo")
+    player_preferences_set(user=alice, time_zone="Asia/Tokyo")
+    player_preferences_set(user=bob, time_zone="Asia/Tokyo")
     game = started(alice, bob, {"start": "09:00", "end": "17:00"})
     last_second = (game.deadline - timedelta(seconds=1)).astimezone(ZoneInfo("Asia/Tokyo"))
     assert 9 <= last_second.hour < 17
@@ -133,8 +137,8 @@ def test_a_new_time_zone_moves_the_hours_from_the_end_of_the_players_turn(alice,
     to_move = game.seats.get(position=game.to_move)
     waiting = game.seats.exclude(pk=to_move.pk).get()
     deadline = game.deadline
-    services.player_preferences_set(user=to_move.user, time_zone="Asia/Tokyo")
-    services.player_preferences_set(user=waiting.user, time_zone="Asia/Tokyo")
+    player_preferences_set(user=to_move.user, time_zone="Asia/Tokyo")
+    player_preferences_set(user=waiting.user, time_zone="Asia/Tokyo")
     game.refresh_from_db()
     assert game.deadline == deadline, "nobody stops their running clock by moving"
     clock = game_table(game).clock
@@ -144,7 +148,7 @@ def test_a_new_time_zone_moves_the_hours_from_the_end_of_the_players_turn(alice,
     changed = [r.event for r in records(game) if isinstance(r.event, HoursChanged)]
     assert {event.seat for event in changed} == {0, 1}
     table = game_table(game)
-    services.move_submit(
+    move_submit(
         game=game,
         user=to_move.user,
         move=table.engine.format(table.engine.legal_commands(table.state)[0]),
@@ -164,7 +168,7 @@ def test_a_moderators_replacement_brings_their_own_hours(alice, bob):
         user=carol, time_zone="Europe/Lisbon", hours_start="10:00", hours_end="20:00"
     )
     seat = game.seats.get(user=bob).position
-    services.moderate_replace_seat(
+    moderate_replace_seat(
         game=game, moderator=moderator_user(), reason="bob vanished", seat=seat, user=carol
     )
     game.refresh_from_db()
@@ -174,10 +178,10 @@ def test_a_moderators_replacement_brings_their_own_hours(alice, bob):
 
 @pytest.mark.django_db
 def test_a_game_without_playing_hours_records_none_and_counts_plain_days(alice, bob):
-    game = services.game_create(
+    game = game_create(
         creator=alice, game="azul", players=2, time_control={"kind": "per_move", "days": 1}
     )
-    services.game_join(game=game, user=bob)
+    game_join(game=game, user=bob)
     game.refresh_from_db()
     assert start_event(game).hours == ()
     assert game.seats.filter(playing_hours__isnull=False).count() == 0
@@ -220,16 +224,16 @@ def test_hours_across_midnight_are_accepted(alice):
 def test_bad_playing_hours_are_refused_saying_what_is_accepted(alice, options, says):
     chosen = {"playing_hours": True, "time_control": {"kind": "per_move", "days": 1}, **options}
     with pytest.raises(BadRequest) as refused:
-        services.game_create(creator=alice, game="azul", players=2, **chosen)
+        game_create(creator=alice, game="azul", players=2, **chosen)
     assert says in str(refused.value)
     assert not Game.objects.exists()
 
 
 @pytest.mark.django_db
 def test_joining_a_game_without_playing_hours_with_hours_is_refused(alice, bob):
-    game = services.game_create(creator=alice, game="azul", players=2)
+    game = game_create(creator=alice, game="azul", players=2)
     with pytest.raises(BadRequest, match="no playing hours"):
-        services.game_join(game=game, user=bob, hours={"start": "08:00", "end": "22:00"})
+        game_join(game=game, user=bob, hours={"start": "08:00", "end": "22:00"})
 
 
 @pytest.mark.django_db
@@ -249,12 +253,12 @@ def test_the_deadline_warning_comes_inside_the_hours_half_a_day_of_them_before(a
 
 @pytest.mark.django_db
 def test_a_rematch_keeps_playing_hours_and_seats_the_players_with_their_own(alice, bob):
-    services.player_preferences_set(user=bob, hours={"start": "06:00", "end": "12:00"})
+    player_preferences_set(user=bob, hours={"start": "06:00", "end": "12:00"})
     hours, _opening = window_after(timezone.now())
     game = started(alice, bob, hours)
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     game.refresh_from_db()
-    rematch = services.game_rematch(game=game, user=bob)
+    rematch = game_rematch(game=game, user=bob)
     assert rematch.time_control["playing_hours"] is True
     assert rematch.seats.get(user=bob).playing_hours == {
         "start": "06:00",
@@ -274,7 +278,7 @@ def test_a_start_event_stored_before_playing_hours_reads_as_a_game_without():
 def test_a_table_with_playing_hours_is_stored_and_read_back_as_a_snapshot(alice, bob):
     from games import table_storage as storage
 
-    services.player_preferences_set(user=bob, time_zone="Europe/Warsaw")
+    player_preferences_set(user=bob, time_zone="Europe/Warsaw")
     hours, _opening = window_after(timezone.now())
     game = started(alice, bob, hours)
     table = game_table(game)

@@ -3,16 +3,16 @@
 import pytest
 
 from events import store
-from games import services
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Game, NoticeKind, Outbox, Seat
+from games.services.tables import game_cancel, game_create, game_join, game_leave, invitation_seat
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 
 
 def test_creating_a_game_seats_the_creator_invites_by_email_and_leaves_seats_open(alice):
-    game = services.game_create(
+    game = game_create(
         creator=alice, game="azul", players=3, invite=["Bob@Example.com"], options={"wall": "grey"}
     )
     seats = list(game.seats.order_by("pk"))
@@ -24,7 +24,7 @@ def test_creating_a_game_seats_the_creator_invites_by_email_and_leaves_seats_ope
     assert game.options == {"wall": "grey"} and game.status == Game.Status.OPEN
     invitation = Outbox.objects.get(kind=NoticeKind.INVITATION)
     assert invitation.recipient == "bob@example.com"
-    assert services.invitation_seat(invitation.payload["token"]) == seats[1]
+    assert invitation_seat(invitation.payload["token"]) == seats[1]
 
 
 @pytest.mark.parametrize(
@@ -56,20 +56,20 @@ def test_creating_a_game_seats_the_creator_invites_by_email_and_leaves_seats_ope
 def test_bad_game_settings_are_refused_with_what_is_accepted(alice, changes, code):
     settings = {"game": "azul", "players": 2, **changes}
     with pytest.raises(BadRequest) as refused:
-        services.game_create(creator=alice, **settings)
+        game_create(creator=alice, **settings)
     assert refused.value.code == code and refused.value.message
     assert not Game.objects.exists()
 
 
 def test_the_game_starts_when_the_last_seat_is_taken_with_a_shuffled_order(alice, bob, carol):
-    game = services.game_create(
+    game = game_create(
         creator=alice, game="summer-pavilion", players=3, invite=["carol@example.com"]
     )
-    services.game_join(game=game, user=bob)
+    game_join(game=game, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN and not store.load(game.stream)
     token = Outbox.objects.get(kind="invitation").payload["token"]
-    services.game_join(game=game, user=carol, token=token)
+    game_join(game=game, user=carol, token=token)
     game.refresh_from_db()
     first, *rules = store.load(game.stream)
     assert first.type == "table.Started"
@@ -84,42 +84,42 @@ def test_the_game_starts_when_the_last_seat_is_taken_with_a_shuffled_order(alice
 
 
 def test_an_invited_seat_is_kept_for_its_address_and_open_seats_for_anyone(alice, bob, carol):
-    game = services.game_create(creator=alice, game="azul", players=2, invite=["bob@example.com"])
+    game = game_create(creator=alice, game="azul", players=2, invite=["bob@example.com"])
     with pytest.raises(Conflict) as refused:
-        services.game_join(game=game, user=carol)
+        game_join(game=game, user=carol)
     assert refused.value.code == "no_seat"
-    services.game_join(game=game, user=bob)
+    game_join(game=game, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
 
 
 def test_a_forged_invitation_token_is_refused(alice, bob):
-    game = services.game_create(creator=alice, game="azul", players=2, invite=["x@example.com"])
+    game = game_create(creator=alice, game="azul", players=2, invite=["x@example.com"])
     with pytest.raises(NotFound):
-        services.game_join(game=game, user=bob, token="forged:token")
+        game_join(game=game, user=bob, token="forged:token")
 
 
 def test_joining_twice_or_a_started_game_is_refused(alice, bob, carol):
-    game = services.game_create(creator=alice, game="azul", players=3)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=3)
+    game_join(game=game, user=bob)
     with pytest.raises(Conflict, match="already have a seat"):
-        services.game_join(game=game, user=bob)
-    services.game_join(game=game, user=carol)
+        game_join(game=game, user=bob)
+    game_join(game=game, user=carol)
     with pytest.raises(Conflict, match="no longer waiting"):
-        services.game_join(game=game, user=make_user("dave"))
+        game_join(game=game, user=make_user("dave"))
 
 
 def test_players_may_leave_before_the_start_and_the_creator_may_cancel(alice, bob, carol):
-    game = services.game_create(creator=alice, game="azul", players=3)
-    services.game_join(game=game, user=bob)
-    services.game_leave(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=3)
+    game_join(game=game, user=bob)
+    game_leave(game=game, user=bob)
     assert game.seats.filter(status=Seat.Status.OPEN).count() == 2
     with pytest.raises(Conflict):
-        services.game_leave(game=game, user=alice)
+        game_leave(game=game, user=alice)
     with pytest.raises(Forbidden):
-        services.game_cancel(game=game, user=carol)
-    services.game_cancel(game=game, user=alice)
+        game_cancel(game=game, user=carol)
+    game_cancel(game=game, user=alice)
     game.refresh_from_db()
     assert game.status == Game.Status.CANCELLED
     with pytest.raises(Conflict):
-        services.game_join(game=game, user=carol)
+        game_join(game=game, user=carol)

@@ -4,9 +4,16 @@ between; beyond that, a takeback all the others agree to. Nothing is ever delete
 import pytest
 
 from events import store
-from games import repository, services
+from games import repository
 from games.errors import BadRequest, Conflict, Forbidden, NotFound
 from games.models import Game, Outbox
+from games.services.moves import (
+    game_resign,
+    move_submit,
+    move_undo,
+    takeback_answer,
+    takeback_request,
+)
 from tests.games.helpers import (
     every_player_moved,
     last_step_is_barrier,
@@ -28,7 +35,7 @@ def test_undo_takes_back_your_own_move_and_keeps_it_in_the_log(alice, bob):
     before, mover = game.last_seq, to_move(game)
     play(game)
     played = store.current_seq(game.stream)
-    services.move_undo(game=game, user=mover)
+    move_undo(game=game, user=mover)
     game.refresh_from_db()
     assert state(game) == state(game, upto=before)
     assert to_move(game) == mover
@@ -43,7 +50,7 @@ def test_undo_sends_no_your_turn_email_for_the_move_taken_back(alice, bob):
     play(game)
     game.refresh_from_db()
     queued = Outbox.objects.get(game=game, kind="your_turn", seq=game.last_seq)
-    services.move_undo(game=game, user=mover)
+    move_undo(game=game, user=mover)
     queued.refresh_from_db()
     assert queued.cancelled_at is not None and queued.sent_at is None
 
@@ -54,7 +61,7 @@ def test_no_undo_once_another_player_has_moved(alice, bob):
     play(game)
     play(game)
     with pytest.raises(Conflict) as refused:
-        services.move_undo(game=game, user=first)
+        move_undo(game=game, user=first)
     assert refused.value.code == "nothing_to_undo"
 
 
@@ -64,7 +71,7 @@ def test_no_undo_across_a_draw_of_new_tiles(alice, bob):
         mover = to_move(game)
         play(game)
     with pytest.raises(Conflict) as refused:
-        services.move_undo(game=game, user=mover)
+        move_undo(game=game, user=mover)
     assert refused.value.code == "nothing_to_undo"
 
 
@@ -73,7 +80,7 @@ def test_a_game_may_forbid_undo(alice, bob):
     mover = to_move(game)
     play(game)
     with pytest.raises(Forbidden) as refused:
-        services.move_undo(game=game, user=mover)
+        move_undo(game=game, user=mover)
     assert refused.value.code == "undo_not_allowed"
 
 
@@ -84,11 +91,11 @@ def test_a_takeback_the_other_accepts_returns_to_the_chosen_point(alice, bob):
     point = game.last_seq
     play(game)
     play(game)
-    request = services.takeback_request(game=game, user=asker, to_seq=point)
+    request = takeback_request(game=game, user=asker, to_seq=point)
     assert Outbox.objects.filter(kind="takeback_request", recipient=other.email).exists()
     with pytest.raises(Forbidden):
-        services.takeback_answer(game=game, user=asker, request=request, accept=True)
-    services.takeback_answer(game=game, user=other, request=request, accept=True)
+        takeback_answer(game=game, user=asker, request=request, accept=True)
+    takeback_answer(game=game, user=other, request=request, accept=True)
     game.refresh_from_db()
     assert state(game) == state(game, upto=point)
     assert to_move(game) == asker
@@ -101,13 +108,13 @@ def test_a_declined_takeback_changes_nothing_and_closes(alice, bob):
     other = bob if asker == alice else alice
     point = game.last_seq
     play(game)
-    request = services.takeback_request(game=game, user=asker, to_seq=point)
+    request = takeback_request(game=game, user=asker, to_seq=point)
     moves = len(repository.game_table(game).steps)
-    services.takeback_answer(game=game, user=other, request=request, accept=False)
+    takeback_answer(game=game, user=other, request=request, accept=False)
     table = repository.game_table(game)
     assert table.takeback is None and len(table.steps) == moves
     with pytest.raises(NotFound):
-        services.takeback_answer(game=game, user=other, request=request, accept=True)
+        takeback_answer(game=game, user=other, request=request, accept=True)
 
 
 def test_a_takeback_request_lapses_when_anyone_moves(alice, bob):
@@ -115,12 +122,12 @@ def test_a_takeback_request_lapses_when_anyone_moves(alice, bob):
     asker = to_move(game)
     point = game.last_seq
     play(game)
-    request = services.takeback_request(game=game, user=asker, to_seq=point)
+    request = takeback_request(game=game, user=asker, to_seq=point)
     mover = to_move(game)
     play(game)
     assert repository.game_table(game).takeback is None
     with pytest.raises(NotFound):
-        services.takeback_answer(game=game, user=mover, request=request, accept=True)
+        takeback_answer(game=game, user=mover, request=request, accept=True)
 
 
 def test_with_three_players_every_other_player_must_accept(alice, bob, carol):
@@ -129,10 +136,10 @@ def test_with_three_players_every_other_player_must_accept(alice, bob, carol):
     others = [u for u in (alice, bob, carol) if u != asker]
     point = game.last_seq
     play(game)
-    request = services.takeback_request(game=game, user=asker, to_seq=point)
-    services.takeback_answer(game=game, user=others[0], request=request, accept=True)
+    request = takeback_request(game=game, user=asker, to_seq=point)
+    takeback_answer(game=game, user=others[0], request=request, accept=True)
     assert len(repository.game_table(game).steps) == 2
-    services.takeback_answer(game=game, user=others[1], request=request, accept=True)
+    takeback_answer(game=game, user=others[1], request=request, accept=True)
     assert len(repository.game_table(game).steps) == 1
 
 
@@ -141,19 +148,19 @@ def test_a_takeback_must_return_to_the_end_of_a_move_and_never_cross_a_draw(alic
     asker = to_move(game)
     play(game)
     with pytest.raises(BadRequest) as refused:
-        services.takeback_request(game=game, user=asker, to_seq=2)
+        takeback_request(game=game, user=asker, to_seq=2)
     assert refused.value.code == "invalid_takeback" and refused.value.details["accepted"]
     point = repository.game_table(game).boundaries()[0]
     while not last_step_is_barrier(game):
         play(game)
     with pytest.raises(Conflict) as refused:
-        services.takeback_request(game=game, user=asker, to_seq=point)
+        takeback_request(game=game, user=asker, to_seq=point)
     assert refused.value.code == "takeback_crosses_draw"
 
 
 def test_resigning_a_two_player_game_gives_the_other_the_win(alice, bob):
     game = every_player_moved(started("summer-pavilion", alice, bob))
-    services.game_resign(game=game, user=alice)
+    game_resign(game=game, user=alice)
     game.refresh_from_db()
     bob_seat = game.seats.get(user=bob).position
     assert game.status == Game.Status.FINISHED and game.winners == [bob_seat]
@@ -163,13 +170,13 @@ def test_resigning_a_two_player_game_gives_the_other_the_win(alice, bob):
 
 def test_a_resigned_seat_in_a_three_player_game_is_played_for_and_cannot_win(alice, bob, carol):
     game = every_player_moved(started("azul", alice, bob, carol))
-    services.game_resign(game=game, user=alice)
+    game_resign(game=game, user=alice)
     game.refresh_from_db()
     alice_seat = game.seats.get(user=alice).position
     assert game.status == Game.Status.ACTIVE and game.to_move != alice_seat
     while game.status == Game.Status.ACTIVE:
         assert game.to_move != alice_seat
-        services.move_submit(game=game, user=to_move(game), move=legal(game)[0])
+        move_submit(game=game, user=to_move(game), move=legal(game)[0])
         game.refresh_from_db()
     steps = repository.game_table(game).steps
     assert any(s.seat == alice_seat and s.auto == "resigned" for s in steps)

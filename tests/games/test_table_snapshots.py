@@ -11,11 +11,14 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 
-from games import repository, selectors, services
+from games import repository
 from games import table as tbl
 from games import table_storage as storage
 from games.models import Game, TableSnapshot
 from games.rules import azul, summer_pavilion
+from games.selectors.access import MODERATORS_GROUP, seat_of
+from games.services.moderation import moderate_revert
+from games.services.moves import move_submit, move_undo, takeback_answer, takeback_request
 from games.table_events import MovesVoided
 from tests.conftest import make_user
 from tests.games.helpers import legal, play, started, to_move
@@ -128,7 +131,7 @@ def test_the_code_version_names_the_engine_and_the_code_that_folds_it():
 
 def moderator():
     user = make_user("mod", is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    user.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     return user
 
 
@@ -147,23 +150,21 @@ def test_starting_from_a_snapshot_folds_like_the_whole_stream_through_undo_takeb
         table = repository.game_table(game)
         if turn % 9 == 4 and table.boundaries():
             back_to = table.boundaries()[max(0, len(table.boundaries()) - 6)]
-            services.moderate_revert(
-                game=game, moderator=referee, reason="a dispute", to_seq=back_to
-            )
+            moderate_revert(game=game, moderator=referee, reason="a dispute", to_seq=back_to)
         elif turn % 7 == 3 and (points := tbl.takeback_points(table)):
             asking = to_move(game)
-            request = services.takeback_request(game=game, user=asking, to_seq=points[-1])
+            request = takeback_request(game=game, user=asking, to_seq=points[-1])
             for user in (alice, bob, carol):
                 if user != asking:
-                    services.takeback_answer(game=game, user=user, request=request, accept=True)
+                    takeback_answer(game=game, user=user, request=request, accept=True)
         else:
             mover = to_move(game)
             play(game, chooser=chooser)
             game.refresh_from_db()
             if turn % 5 == 1:
-                seat = selectors.seat_of(game, mover)
+                seat = seat_of(game, mover)
                 if tbl.undoable_step(repository.game_table(game), seat.position):
-                    services.move_undo(game=game, user=mover)
+                    move_undo(game=game, user=mover)
         game.refresh_from_db()
         assert same(cold_read(game), full_fold(game))
     voided = [r for r in repository.records(game) if isinstance(r.event, MovesVoided)]
@@ -192,7 +193,7 @@ def test_a_move_that_crosses_a_span_writes_its_snapshot_in_one_statement_more(
         game.refresh_from_db()
         user, move = to_move(game), legal(game)[0]
         with django_assert_max_num_queries(20) as captured:
-            services.move_submit(game=game, user=user, move=move)
+            move_submit(game=game, user=user, move=move)
         return [q["sql"] for q in captured.captured_queries]
 
     settings.TABLE_SNAPSHOT_EVERY = 10_000

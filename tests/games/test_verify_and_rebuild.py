@@ -8,8 +8,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games import selectors, services
 from games.models import Game
+from games.selectors.history import export_record
+from games.services.moves import game_resign, move_undo, takeback_answer, takeback_request
+from games.services.tables import game_reproject
 from tests.games.helpers import play, play_to_end, started, to_move
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def exported(game: Game, tmp_path, rows=None) -> str:
     path = tmp_path / f"game-{game.pk}.jsonl"
-    rows = rows if rows is not None else selectors.export_record(game)
+    rows = rows if rows is not None else export_record(game)
     path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
     return str(path)
 
@@ -53,23 +55,23 @@ def test_a_record_with_undo_takeback_and_resignation_still_verifies(alice, bob, 
     game = started("azul", alice, bob, carol)
     mover = to_move(game)
     play(game)
-    services.move_undo(game=game, user=mover)
+    move_undo(game=game, user=mover)
     point = game.last_seq
     game.refresh_from_db()
     asker = to_move(game)
     play(game)
-    request = services.takeback_request(game=game, user=asker, to_seq=point)
+    request = takeback_request(game=game, user=asker, to_seq=point)
     for other in (alice, bob, carol):
         if other != asker:
-            services.takeback_answer(game=game, user=other, request=request, accept=True)
-    services.game_resign(game=game, user=carol)
+            takeback_answer(game=game, user=other, request=request, accept=True)
+    game_resign(game=game, user=carol)
     play_to_end(game, seed=1)
     game.refresh_from_db()
     assert verify(exported(game, tmp_path)).startswith("OK")
 
 
 def tampered(game: Game, change) -> list[dict]:
-    rows = selectors.export_record(game)
+    rows = export_record(game)
     change(rows)
     return rows
 
@@ -146,7 +148,7 @@ def test_a_rebuilt_game_keeps_when_it_ended_and_its_ladder_is_not_replayed(alice
         play(game)
     later = timezone.now() + timedelta(days=1)
     monkeypatch.setattr(timezone, "now", lambda: later)
-    services.game_resign(game=game, user=to_move(game))
+    game_resign(game=game, user=to_move(game))
     game.refresh_from_db()
     monkeypatch.undo()
     truth = (game.status, game.finished_at, game.last_move_at)
@@ -155,7 +157,7 @@ def test_a_rebuilt_game_keeps_when_it_ended_and_its_ladder_is_not_replayed(alice
     )
     replayed = []
     monkeypatch.setattr(ratings, "_replay", lambda *a, **k: replayed.append(a))
-    assert services.game_reproject(game=game) is False
+    assert game_reproject(game=game) is False
     game.refresh_from_db()
     assert (game.status, game.finished_at, game.last_move_at) == truth
     assert replayed == []

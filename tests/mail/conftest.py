@@ -25,8 +25,8 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.utils import timezone
 
-from games import services
 from games.models import Game, Outbox
+from games.services.tables import game_create, game_join
 
 logging.getLogger("mail.log").setLevel(logging.WARNING)
 ROOT = Path(__file__).resolve().parents[2]
@@ -192,9 +192,9 @@ def clock():
 
 def start_game(creator, *others, game="azul", **options) -> Game:
     """A started game of ``creator`` and ``others`` (seat order drawn by the service)."""
-    table = services.game_create(creator=creator, game=game, players=1 + len(others), **options)
+    table = game_create(creator=creator, game=game, players=1 + len(others), **options)
     for other in others:
-        services.game_join(game=table, user=other)
+        game_join(game=table, user=other)
     table.refresh_from_db()
     return table
 

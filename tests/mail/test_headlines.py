@@ -9,12 +9,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone, translation
 
-from games import services
 from games.mail import render, texts
 from games.models import Game, NoticeKind, Outbox
 from games.notify.channels.email import outbox
 from games.repository import game_table
-from games.selectors import waiting_for
+from games.selectors.lists import waiting_for
+from games.services.deadlines import game_timeout
+from games.services.moves import game_resign, move_submit, takeback_request
 from tests.games.helpers import every_player_moved
 from tests.mail.conftest import player_to_move, start_game
 from tests.mail.test_languages import every_kind, reading_time, speaks
@@ -59,7 +60,7 @@ def play(game: Game, times: int = 1) -> list[str]:
         table = game_table(Game.objects.get(pk=game.pk))
         player = player_to_move(game)
         move = table.engine.format(table.engine.default_command(table.state))
-        services.move_submit(game=game, user=player, move=move)
+        move_submit(game=game, user=player, move=move)
         movers.append(player.first_name)
     game.refresh_from_db()
     return movers
@@ -260,7 +261,7 @@ def test_a_takeback_email_names_the_player_and_the_move_in_words(language, alice
     answering = bob if asking == alice else alice
     speaks(answering, language)
     table = game_table(game)
-    services.takeback_request(game=game, user=asking, to_seq=table.steps[0].last)
+    takeback_request(game=game, user=asking, to_seq=table.steps[0].last)
     row = row_of(game, answering, NoticeKind.TAKEBACK_REQUEST)
     assert row.payload["seat"] == table.steps[1].seat
     _message, line = rendered(row)
@@ -290,7 +291,7 @@ def test_a_resignation_says_who_resigned_and_who_wins(language, alice, bob, sett
     game = start_game(alice, bob)
     speaks(alice, language)
     play(game, 2)
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     _message, line = rendered(row_of(game, alice, NoticeKind.GAME_OVER))
     expected = {
         "en": f"Bob resigned: you win Azul #{game.pk}.",
@@ -309,7 +310,7 @@ def test_a_forfeit_on_time_says_whose_time_ran_out_and_who_wins(alice, bob, sett
     every_player_moved(game)
     late = player_to_move(game)
     winner = bob if late == alice else alice
-    services.game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
+    game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     lines = {user: rendered(row_of(game, user, NoticeKind.GAME_OVER))[1] for user in (alice, bob)}
@@ -332,7 +333,7 @@ def test_a_resignation_before_every_player_moved_says_who_resigned_and_that_it_i
     settings.MAIL_BOARD_PICTURES = False
     game = start_game(alice, bob)
     speaks(alice, language)
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
     message, line = rendered(row_of(game, alice, NoticeKind.GAME_OVER))
@@ -355,7 +356,7 @@ def test_a_forfeit_on_time_before_every_player_moved_says_whose_time_ran_out(ali
     )
     speaks(bob, "pl")
     late = player_to_move(game)
-    services.game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
+    game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
     lines = {user: rendered(row_of(game, user, NoticeKind.GAME_OVER))[1] for user in (alice, bob)}
@@ -383,7 +384,7 @@ def test_a_move_played_on_timeout_is_said_in_words_with_its_notation(alice, bob,
     late = player_to_move(game)
     table = game_table(game)
     default = table.engine.format(table.engine.default_command(table.state))
-    services.game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
+    game_timeout(game_id=game.pk, now=game.deadline + timedelta(minutes=1))
     _message, line = rendered(row_of(game, late, NoticeKind.TIMEOUT))
     move = AZUL_MOVE["en"].format(name=late.first_name)
     assert re.fullmatch(

@@ -10,11 +10,11 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.db import connection
 
-from games import services
 from games.mail import inbound, tokens
 from games.mail import services as mail
 from games.management.commands.mail_server import ReplyHandler
 from games.models import InboundMessage
+from games.services.moves import move_submit
 from tests.mail.conftest import (
     ROOT,
     body_of,
@@ -156,7 +156,7 @@ def test_a_reply_to_an_old_email_is_refused_with_the_current_position(game, smtp
         "played"
     )
     second = player_to_move(game)
-    services.move_submit(game=game, user=second, move=moves_in(turn_email(smtp, second))[0])
+    move_submit(game=game, user=second, move=moves_in(turn_email(smtp, second))[0])
     assert player_to_move(game) == first
     outcome = reply("gmail.eml", sender=first.email, to=str(old["Reply-To"]), move="2")
     assert outcome.startswith("refused: the game has moved on")

@@ -17,12 +17,13 @@ import pytest
 from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
-from games import services
 from games.mail import render, texts, tokens, words
 from games.mail import services as mail
 from games.models import Game, NoticeKind, Outbox, PlayerSettings
 from games.repository import game_table
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
+from games.services.moves import game_resign
+from games.services.tables import game_create
 from tests.games.helpers import every_player_moved
 from tests.mail.conftest import fixture_reply, player_to_move, start_game
 
@@ -271,8 +272,8 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
         time_control={"kind": "bank", "bank_hours": 72, "increment_hours": 12, "cap_hours": 120},
     )
     over = every_player_moved(start_game(alice, carol))
-    services.game_resign(game=over, user=carol)
-    invited = services.game_create(creator=bob, game="miyabi", players=2)
+    game_resign(game=over, user=carol)
+    invited = game_create(creator=bob, game="miyabi", players=2)
     seat = game.seats.get(user=alice).position
     rows = [
         (invited, NoticeKind.INVITATION, {"token": "abc"}),

@@ -10,12 +10,12 @@ from email import message_from_bytes, policy
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.mail import pictures, raster, render
 from games.models import NoticeKind, Outbox
 from games.notify.channels.email import outbox
 from games.repository import game_table
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
+from games.services.moves import move_submit
 from tests.mail.conftest import moves_in, player_to_move, start_game
 
 GAMES = [("azul", 2), ("summer-pavilion", 3), ("miyabi", 2)]
@@ -130,7 +130,7 @@ def test_a_games_emails_share_a_subject_and_a_thread_and_never_repeat_a_message_
     game = start_game(alice, bob)
     if player_to_move(game) == bob:
         # Alice created the game: she is told it started (Bob, who joined last, saw it).
-        services.move_submit(game=game, user=bob, move=legal_moves_of(game_table(game))[0]["move"])
+        move_submit(game=game, user=bob, move=legal_moves_of(game_table(game))[0]["move"])
     player = alice
     outbox.queue(
         game, 99, player.email, NoticeKind.MOVE_CONFIRMED, move="F1 blue 1", in_reply_to="<r@x>"

@@ -9,14 +9,16 @@ from collections import Counter
 import pytest
 from django.db import connection
 
-from games import services
 from games.mail import services as mail
 from games.mail import tokens
 from games.mail.selectors import outbox_in_doubt
 from games.models import NoticeKind, Outbox
 from games.notify.channels import channel
 from games.repository import game_table
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
+from games.services.moves import move_submit, move_undo
+from games.services.notices import notices_choose
+from games.services.tables import seat_seen
 from tests.mail.conftest import (
     ROOT,
     body_of,
@@ -59,7 +61,7 @@ def test_the_worker_sends_the_emails_queued_by_a_move(alice, bob, smtp, start_wo
     # Bob, who joined last, sees the game start on its page: only Alice is told.
     assert [str(m["To"]) for m in started] == ["alice@example.com"]
     player = player_to_move(game)
-    services.move_submit(game=game, user=player, move=first_legal(game))
+    move_submit(game=game, user=player, move=first_legal(game))
     other = player_to_move(game)
     wait_until(lambda: of_kind(smtp.to(other.email), "your_turn"))
     assert max(keys_of(smtp.messages).values()) == 1
@@ -95,7 +97,7 @@ def test_an_email_whose_worker_died_after_data_stays_in_doubt_and_is_not_sent_ag
         mail.sweep(now=clock.advance(minutes=minutes))
     start_worker()
     player = player_to_move(game)
-    services.move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
+    move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
     mail.sweep(now=clock.advance(minutes=1))
     wait_until(lambda: not Outbox.objects.filter(sent_at=None, cancelled_at=None))
 
@@ -176,15 +178,18 @@ def test_moves_are_accepted_with_the_broker_down_and_the_sweep_sends_the_emails(
     database = connection.settings_dict
     script = (
         "from django.contrib.auth.models import User\n"
-        "from games import repository, selectors, services\n"
+        "from games.repository import game_table\n"
+        "from games.selectors.moves import legal_moves_of\n"
+        "from games.services.moves import move_submit\n"
+        "from games.services.tables import game_create, game_join\n"
         "alice, bob = User.objects.get(username='alice@example.com'), "
         "User.objects.get(username='bob@example.com')\n"
-        "game = services.game_create(creator=alice, game='azul', players=2)\n"
-        "services.game_join(game=game, user=bob)\n"
+        "game = game_create(creator=alice, game='azul', players=2)\n"
+        "game_join(game=game, user=bob)\n"
         "game.refresh_from_db()\n"
         "player = game.seats.get(position=game.to_move).user\n"
-        "move = selectors.legal_moves_of(repository.game_table(game))[0]['move']\n"
-        "services.move_submit(game=game, user=player, move=move)\n"
+        "move = legal_moves_of(game_table(game))[0]['move']\n"
+        "move_submit(game=game, user=player, move=move)\n"
         "print(game.pk)\n"
     )
     started = time.monotonic()
@@ -219,7 +224,7 @@ def first_move_with_grace(alice, bob, smtp, clock, settings):
     mail.sweep(now=clock.now)
     player = player_to_move(game)
     other = next(u for u in (alice, bob) if u != player)
-    services.move_submit(game=game, user=player, move=first_legal(game))
+    move_submit(game=game, user=player, move=first_legal(game))
     return game, player, other
 
 
@@ -228,7 +233,7 @@ def test_a_move_taken_back_within_the_grace_period_sends_no_turn_email(
     alice, bob, smtp, clock, settings
 ):
     game, player, other = first_move_with_grace(alice, bob, smtp, clock, settings)
-    services.move_undo(game=game, user=player)
+    move_undo(game=game, user=player)
     mail.sweep(now=clock.advance(minutes=3))
     assert not of_kind(smtp.to(other.email), "your_turn")
 
@@ -236,7 +241,7 @@ def test_a_move_taken_back_within_the_grace_period_sends_no_turn_email(
 @pytest.mark.django_db(transaction=True)
 def test_no_turn_email_for_a_player_looking_at_the_game(alice, bob, smtp, clock, settings):
     game, player, other = first_move_with_grace(alice, bob, smtp, clock, settings)
-    services.seat_seen(game=game, user=other)
+    seat_seen(game=game, user=other)
     mail.sweep(now=clock.advance(minutes=3))
     assert not of_kind(smtp.to(other.email), "your_turn")
     row = Outbox.objects.get(kind=NoticeKind.YOUR_TURN, recipient=other.email)
@@ -249,7 +254,7 @@ def test_a_turn_email_is_readable_anywhere_and_can_be_unsubscribed(alice, bob, s
     player = player_to_move(game)
     other = next(u for u in (alice, bob) if u != player)
     mail.sweep(now=clock.now)
-    services.move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
+    move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
     mail.sweep(now=clock.advance(seconds=1))
     (email,) = of_kind(smtp.to(other.email), "your_turn")
     text = body_of(email)
@@ -305,10 +310,8 @@ def test_a_recipient_refused_for_now_is_tried_again_and_one_refused_for_good_is_
 @pytest.mark.django_db(transaction=True)
 def test_turned_off_kinds_and_an_unsubscribe_stop_those_emails(alice, bob, smtp, clock):
     email = channel("email")
-    services.notices_choose(
-        user=alice, channel_name="email", wanted_kinds=["your_turn"], daily_digest=False
-    )
-    services.notices_choose(
+    notices_choose(user=alice, channel_name="email", wanted_kinds=["your_turn"], daily_digest=False)
+    notices_choose(
         user=bob, channel_name="email", wanted_kinds=list(email.optional_kinds), daily_digest=False
     )
     mail.unsubscribe(token=tokens.address_token(bob.email))
@@ -321,7 +324,7 @@ def test_turned_off_kinds_and_an_unsubscribe_stop_those_emails(alice, bob, smtp,
     assert turned_off.last_error == "", "not an error"
     if player_to_move(game) == alice:
         table = game_table(game)
-        services.move_submit(
+        move_submit(
             game=game,
             user=alice,
             move=table.engine.format(table.engine.default_command(table.state)),

@@ -7,11 +7,15 @@ import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from games import services
 from games.errors import BadRequest, Conflict, Forbidden
 from games.mail import services as mail
 from games.models import Game, NoticeKind, Outbox, PlayerSettings, SeatClock
 from games.repository import game_table
+from games.selectors.access import MODERATORS_GROUP
+from games.services.deadlines import vacation_end, vacation_start
+from games.services.moderation import moderate_pause, moderate_resume
+from games.services.moves import deadline_grant, move_submit, move_undo
+from games.services.tables import game_create
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved
 from tests.mail.conftest import kind_of, player_to_move, start_game
@@ -30,7 +34,7 @@ def opponent_of(game, user):
 
 def play_first_legal(game, user) -> None:
     table = game_table(game)
-    services.move_submit(
+    move_submit(
         game=game, user=user, move=table.engine.format(table.engine.legal_commands(table.state)[0])
     )
 
@@ -113,7 +117,7 @@ def test_a_day_granted_past_the_cap_is_kept_when_the_player_moves(alice, bob, sm
     control = {"kind": "bank", "bank_hours": 20, "increment_hours": 12, "cap_hours": 20}
     game = start_game(alice, bob, time_control=control)
     player = player_to_move(game)
-    services.deadline_grant(game=game, user=opponent_of(game, player))
+    deadline_grant(game=game, user=opponent_of(game, player))
     play_first_legal(game, player)
     bank = SeatClock.objects.get(seat__game=game, seat__user=player).bank_seconds
     assert 44 * 3600 - 60 < bank <= 44 * 3600, "20 hours, a few seconds used, a day granted"
@@ -129,7 +133,7 @@ def test_moving_and_taking_the_move_back_gains_no_time(alice, bob, smtp):
     other = opponent_of(game, player)
     for _ in range(3):
         play_first_legal(game, player)
-        services.move_undo(game=game, user=player)
+        move_undo(game=game, user=player)
     clocks = {c.seat.user: c.bank_seconds for c in SeatClock.objects.filter(seat__game=game)}
     assert 10 * 3600 - 60 < clocks[player] <= 10 * 3600
     assert 10 * 3600 - 60 < clocks[other] <= 10 * 3600
@@ -149,14 +153,14 @@ def test_vacation_stops_the_clocks_in_every_game_until_the_player_is_back(
         if player_to_move(game) != alice:
             play_first_legal(game, player_to_move(game))
     started = clock.advance(hours=1)
-    services.vacation_start(user=alice, now=started)
+    vacation_start(user=alice, now=started)
     for game in games:
         game.refresh_from_db()
         assert game.deadline is None
     back = clock.advance(days=10)
     assert mail.sweep(now=back)["timeouts"] == 0
     assert not [s for s in kinds_to(smtp, alice) if s == "reminder"]
-    services.vacation_end(user=alice, now=back)
+    vacation_end(user=alice, now=back)
     prefs = PlayerSettings.objects.get(user=alice)
     assert prefs.vacation_seconds_used == int((back - started).total_seconds())
     for game in games:
@@ -173,13 +177,13 @@ def test_vacation_ends_by_itself_when_the_days_of_the_year_run_out(alice, bob, s
     if player_to_move(game) != alice:
         play_first_legal(game, bob)
     started = clock.advance(hours=1)
-    services.vacation_start(user=alice, now=started)
+    vacation_start(user=alice, now=started)
     assert mail.sweep(now=started + 47 * HOUR)["vacations_ended"] == 0
     assert mail.sweep(now=started + 49 * HOUR)["vacations_ended"] == 1
     game.refresh_from_db()
     assert abs(game.deadline - (started + 48 * HOUR + 71 * HOUR)) < timedelta(minutes=2)
     with pytest.raises(Conflict):
-        services.vacation_start(user=alice, now=started + 50 * HOUR)
+        vacation_start(user=alice, now=started + 50 * HOUR)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -188,11 +192,11 @@ def test_an_opponent_can_grant_the_player_to_move_one_more_day(alice, bob, smtp)
     player = player_to_move(game)
     game.refresh_from_db()
     deadline = game.deadline
-    services.deadline_grant(game=game, user=opponent_of(game, player))
+    deadline_grant(game=game, user=opponent_of(game, player))
     game.refresh_from_db()
     assert game.deadline == deadline + timedelta(days=1)
     with pytest.raises(Forbidden):
-        services.deadline_grant(game=game, user=player)
+        deadline_grant(game=game, user=player)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -243,20 +247,20 @@ def test_a_game_can_have_its_own_reminder_policy(alice, bob, smtp, clock):
 def test_a_reminder_policy_with_unknown_names_or_odd_hours_is_refused(alice):
     for reminders in ({"first": 2}, {"first_hours": 0}, {"every_hours": "daily"}):
         with pytest.raises(BadRequest) as refused:
-            services.game_create(creator=alice, game="azul", players=2, reminders=reminders)
+            game_create(creator=alice, game="azul", players=2, reminders=reminders)
         assert "first_hours" in refused.value.message or "hours" in refused.value.message
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_moderator_pause_stops_timeouts_and_the_clock_runs_again_after(alice, bob, smtp, clock):
     moderator = make_user("mod", is_staff=True)
-    moderator.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    moderator.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     game = start_game(alice, bob, time_control={"kind": "per_move", "days": 1})
-    services.moderate_pause(game=game, moderator=moderator, reason="a dispute")
+    moderate_pause(game=game, moderator=moderator, reason="a dispute")
     assert mail.sweep(now=clock.advance(days=3))["timeouts"] == 0
     play_first_legal(game, player_to_move(game))
     game.refresh_from_db()
     assert game.deadline is None, "the turn passed while paused: the clock waits"
-    services.moderate_resume(game=game, moderator=moderator, reason="settled")
+    moderate_resume(game=game, moderator=moderator, reason="settled")
     game.refresh_from_db()
     assert abs(game.deadline - (timezone.now() + 24 * HOUR)) < timedelta(minutes=1)

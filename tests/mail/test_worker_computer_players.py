@@ -6,9 +6,10 @@ import time
 
 import pytest
 
-from games import services
 from games.models import Game
 from games.repository import game_table
+from games.services.moves import move_submit
+from games.services.tables import game_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +31,7 @@ def alices_turn_or_the_end(game: Game, alice) -> float:
 
 def test_three_computer_players_hand_the_turn_back_through_a_whole_round(alice, start_worker):
     start_worker()
-    game = services.game_create(
+    game = game_create(
         creator=alice, game="summer-pavilion", players=4, bots=["easy", "easy", "easy"]
     )
     waits = []
@@ -38,5 +39,5 @@ def test_three_computer_players_hand_the_turn_back_through_a_whole_round(alice, 
         waits.append(alices_turn_or_the_end(game, alice))
         table = game_table(game)
         move = table.engine.format(table.engine.default_command(table.state))
-        services.move_submit(game=game, user=alice, move=move)
+        move_submit(game=game, user=alice, move=move)
     assert max(waits) < LONGEST_WAIT_SECONDS

@@ -10,10 +10,14 @@ from django.utils import timezone
 
 from events import store
 from events.models import StreamKey
-from games import selectors, services
 from games.errors import ServiceError
 from games.models import Game, Outbox, Seat
+from games.selectors.access import MODERATORS_GROUP
+from games.selectors.history import move_history
+from games.selectors.names import is_forgotten, players_of
 from games.services.closing import account_close, account_stream
+from games.services.moves import game_resign
+from games.services.tables import game_create, game_join
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, started
 
@@ -43,7 +47,7 @@ def test_closing_asks_for_the_password_and_that_the_player_understands(alice, bo
 
     assert closed.status_code == 302 and closed["Location"] == "/"
     alice.refresh_from_db()
-    assert selectors.is_forgotten(alice) and not alice.is_active
+    assert is_forgotten(alice) and not alice.is_active
     assert client.get("/account/").status_code == 302  # signed out
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED  # resigned: Bob wins
@@ -71,23 +75,23 @@ def test_an_account_without_password_closes_after_a_fresh_sign_in_by_link(alice)
     assert 'id="close-form"' in client.get("/account/close/").content.decode()
     assert client.post("/account/close/", {"understood": "on"}).status_code == 302
     alice.refresh_from_db()
-    assert selectors.is_forgotten(alice)
+    assert is_forgotten(alice)
 
 
 def test_two_forgotten_players_of_one_game_stay_apart_and_the_moves_say_whose(alice, bob, carol):
     game = every_player_moved(started("azul", alice, bob, carol))
     account_close(user=alice)
     account_close(user=bob)
-    names = [player["player"] for player in selectors.players_of(game)]
+    names = [player["player"] for player in players_of(game)]
     assert sorted(names) == ["Carol", "Deleted player 1", "Deleted player 2"]
-    actors = {entry["actor"] for entry in selectors.move_history(game) if entry.get("actor")}
+    actors = {entry["actor"] for entry in move_history(game) if entry.get("actor")}
     assert {"Deleted player 1", "Deleted player 2"} <= actors
     assert not any("alice" in actor.lower() or "bob" in actor.lower() for actor in actors)
 
 
 def test_a_moderator_closes_an_account_with_a_reason_that_is_erased_with_the_person(alice):
     maud = make_user("maud", is_staff=True)
-    maud.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    maud.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     client = signed_in(maud)
     refused = client.post(f"/admin/auth/user/{alice.pk}/close/", {"reason": ""})
     assert refused.status_code == 200
@@ -97,7 +101,7 @@ def test_a_moderator_closes_an_account_with_a_reason_that_is_erased_with_the_per
     client.post(f"/admin/auth/user/{alice.pk}/close/", {"reason": "Alice spammed the chat"})
 
     alice.refresh_from_db()
-    assert selectors.is_forgotten(alice)
+    assert is_forgotten(alice)
     (closed,) = store.load(account_stream(alice.pk))
     assert closed.type == "account.Closed" and closed.actor == f"moderator:{maud.pk}"
     assert closed.reason == ""  # sealed, and its key shredded with the rest
@@ -114,7 +118,7 @@ def test_a_forgotten_player_is_told_nothing_more(alice, bob):
     seat = Seat.objects.get(game=game, bot="easy")
     assert game.status == Game.Status.ACTIVE and seat.user is None
     before = Outbox.objects.count()
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     assert (
         not Outbox.objects.filter(pk__gt=0, recipient="")
         .exclude(pk__in=Outbox.objects.order_by("pk").values("pk")[:before])
@@ -123,7 +127,7 @@ def test_a_forgotten_player_is_told_nothing_more(alice, bob):
 
 
 def test_a_seat_goes_to_a_computer_even_where_one_of_its_level_already_plays(alice, bob):
-    game = services.game_create(
+    game = game_create(
         creator=alice,
         game="azul",
         players=3,
@@ -131,7 +135,7 @@ def test_a_seat_goes_to_a_computer_even_where_one_of_its_level_already_plays(ali
         timeout_policy="bot",
         timeout_bot="easy",
     )
-    services.game_join(game=game, user=bob)
+    game_join(game=game, user=bob)
     game = every_player_moved(game)
     account_close(user=alice)
     game.refresh_from_db()

@@ -14,7 +14,6 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from events.models import Event
-from games import selectors, services
 from games.errors import TooManyRequests
 from games.mail import render
 from games.models import (
@@ -24,7 +23,11 @@ from games.models import (
     Outbox,
     PushSubscription,
 )
+from games.selectors.access import seat_of
+from games.selectors.history import export_record
 from games.services import data_export
+from games.services.chat import chat_post
+from games.services.tournaments.entry import tournament_create, tournament_join
 from tests.games.helpers import play, started
 
 pytestmark = pytest.mark.django_db
@@ -51,10 +54,10 @@ def alices_world(alice, bob, carol):
     game = started("azul", alice, bob)
     play(game)
     play(game)
-    services.chat_post(game=game, user=alice, text=ALICE_SAYS)
-    services.chat_post(game=game, user=bob, text=BOB_SAYS)
+    chat_post(game=game, user=alice, text=ALICE_SAYS)
+    chat_post(game=game, user=bob, text=BOB_SAYS)
     other = started("azul", bob, carol)
-    services.chat_post(game=other, user=carol, text="Carol chatting with Bob")
+    chat_post(game=other, user=carol, text="Carol chatting with Bob")
     PushSubscription.objects.create(
         user=alice,
         endpoint="https://fcm.googleapis.com" + PUSH_PATH,
@@ -131,9 +134,9 @@ def test_the_archive_holds_the_players_account_games_chat_emails_and_devices(
 
     record = json.loads(files[f"games/{game.pk}.json"])
     game.refresh_from_db()
-    expected = json.loads(json.dumps(selectors.export_record(game)))
+    expected = json.loads(json.dumps(export_record(game)))
     assert record["record"] == expected
-    assert record["seat"]["position"] == selectors.seat_of(game, alice).position
+    assert record["seat"]["position"] == seat_of(game, alice).position
 
     assert [m["text"] for m in json.loads(files["chat.json"])] == [ALICE_SAYS]
     devices = json.loads(files["devices.json"])
@@ -172,10 +175,10 @@ def test_the_player_is_emailed_once_it_is_ready_with_a_link_to_the_account_page(
 
 
 def test_tournaments_and_ratings_of_the_player_are_in_the_archive(alice, bob, sent):
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         organiser=bob, name="Spring Cup", game="azul", format="swiss", per_game=2, rounds=2
     )
-    services.tournament_join(tournament=tournament, user=alice)
+    tournament_join(tournament=tournament, user=alice)
     files = files_of(bytes(built(alice, sent).archive))
     entered = json.loads(files["tournaments.json"])
     assert [(t["tournament"]["name"], t["entered"], t["organiser"]) for t in entered] == [

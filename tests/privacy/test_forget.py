@@ -17,7 +17,6 @@ from django.db import connection
 from django.test import Client
 
 from events.models import Event
-from games import selectors, services
 from games.errors import ServiceError
 from games.mail import services as mail
 from games.models import (
@@ -30,10 +29,18 @@ from games.models import (
     Seat,
     Tournament,
 )
+from games.selectors.access import MODERATORS_GROUP
+from games.selectors.history import export_record
+from games.services.chat import chat_post
 from games.services.closing import account_close
+from games.services.moderation import moderate_hide_message, moderate_pause, moderate_resume
+from games.services.plans import plan_replace
+from games.services.push import push_subscribe
+from games.services.tournaments.entry import tournament_create, tournament_join
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, legal, play, play_to_end, started, to_move
 from tests.games.test_services_plans import factory_move, legal_after
+from tests.tournaments.test_services import organiser_starts
 
 ADDRESS = "zq.quixote-1@example.org"
 NAME = "Zelfrida"
@@ -45,7 +52,7 @@ TEXTS = (ADDRESS, NAME, SURNAME, CHAT, "zq.quixote-1")
 
 def moderator():
     maud = make_user("maud", is_staff=True)
-    maud.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    maud.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     return maud
 
 
@@ -104,12 +111,12 @@ def a_full_life(zq, bob, carol, maud, smtp) -> dict:
     games["pavilion"] = pavilion
     miyabi = started("miyabi", zq, bob, carol)
     games["miyabi"] = miyabi
-    message = services.chat_post(game=pavilion, user=zq, text=CHAT)
-    services.chat_post(game=pavilion, user=bob, text="a reply of Bob's")
-    services.moderate_pause(game=pavilion, moderator=maud, reason=f"{NAME} asked for a pause")
-    services.moderate_resume(game=pavilion, moderator=maud, reason=f"back: {NAME}")
-    services.moderate_hide_message(message=message, moderator=maud, reason=f"{NAME} wrote: {CHAT}")
-    services.push_subscribe(
+    message = chat_post(game=pavilion, user=zq, text=CHAT)
+    chat_post(game=pavilion, user=bob, text="a reply of Bob's")
+    moderate_pause(game=pavilion, moderator=maud, reason=f"{NAME} asked for a pause")
+    moderate_resume(game=pavilion, moderator=maud, reason=f"back: {NAME}")
+    moderate_hide_message(message=message, moderator=maud, reason=f"{NAME} wrote: {CHAT}")
+    push_subscribe(
         user=zq,
         endpoint="https://fcm.googleapis.com/fcm/send/zq-device",
         p256dh=device_key(),
@@ -131,15 +138,15 @@ def a_full_life(zq, bob, carol, maud, smtp) -> dict:
     if to_move(planned) == zq:
         play(planned)
     first = factory_move(legal(planned))
-    services.plan_replace(
+    plan_replace(
         game=planned, user=zq, lines=[[first, factory_move(legal_after(planned, first), first)]]
     )
-    tournament = services.tournament_create(
+    tournament = tournament_create(
         organiser=bob, name="Orchard Swiss", format="swiss", game="azul", per_game=2, rounds=2
     )
     for player in (bob, zq, carol):
-        services.tournament_join(tournament=tournament, user=player)
-    services.tournament_start(tournament=tournament, user=bob)
+        tournament_join(tournament=tournament, user=player)
+    organiser_starts(tournament, bob)
     games["tournament"] = tournament
     return games
 
@@ -165,7 +172,7 @@ def test_a_closed_account_is_forgotten_everywhere_and_every_game_still_verifies(
     # History intact: no event changed or lost; every game replays and verifies.
     assert Event.objects.count() > events_before
     for game in Game.objects.filter(seats__user=zq).distinct():
-        record = selectors.export_record(game)
+        record = export_record(game)
         said = json.dumps(record)
         assert not any(text in said for text in TEXTS)
         path = tmp_path / f"{game.pk}.jsonl"

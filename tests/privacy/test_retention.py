@@ -9,7 +9,6 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.mail import services as mail
 from games.mail import tokens
 from games.models import (
@@ -23,6 +22,7 @@ from games.models import (
 )
 from games.services import retention
 from games.services.accounts import sign_in_code
+from games.services.moves import game_resign
 from games.services.sweep import JOBS
 from tests.mail.conftest import fixture_reply, player_to_move, start_game
 
@@ -214,7 +214,7 @@ def test_sent_emails_past_the_row_limit_go_but_those_of_a_game_in_play(alice, bo
     """Half a year after it went out an email's record goes too (issue 44), unless its game
     is still in play: its next emails thread to the game's first one."""
     over = start_game(alice, bob)
-    services.game_resign(game=over, user=alice)
+    game_resign(game=over, user=alice)
     playing = start_game(alice, carol)
     Outbox.objects.create(
         recipient=alice.email, user=alice, kind=NoticeKind.DIGEST, payload={"day": 1}

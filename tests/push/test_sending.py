@@ -8,12 +8,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.mail import services as mail
 from games.models import Game, NoticeKind, PushDelivery, PushSubscription
 from games.notify.channels.push import sending
 from games.repository import game_table
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
+from games.services.moves import game_resign, move_submit, move_undo
+from games.services.notices import notices_choose
+from games.services.push import push_subscribe
 from tests.games.helpers import every_player_moved
 from tests.mail.conftest import player_to_move, start_game
 
@@ -22,7 +24,7 @@ pytestmark = pytest.mark.django_db
 
 def subscribe(user, device, service, name: str) -> PushSubscription:
     keys = device.subscription(service.endpoint(name))["keys"]
-    subscription, _new = services.push_subscribe(
+    subscription, _new = push_subscribe(
         user=user, endpoint=service.endpoint(name), p256dh=keys["p256dh"], auth=keys["auth"]
     )
     return subscription
@@ -83,7 +85,7 @@ def test_your_turn_says_the_move_that_made_it_and_reaches_every_device(alice, bo
     game = start_game(alice, bob)
     mover = player_to_move(game)
     move = legal_moves_of(game_table(game))[0]["move"]
-    services.move_submit(game=game, user=mover, move=move)
+    move_submit(game=game, user=mover, move=move)
     other = player_to_move(game)
 
     # "Your turn" waits for the grace period; then the sweep pushes it.
@@ -199,7 +201,7 @@ def test_a_kind_turned_off_for_push_is_not_pushed_but_still_emailed(
     alice, bob, push_service, device
 ):
     subscribe(alice, device, push_service, "alice-phone")
-    services.notices_choose(user=alice, channel_name="push", wanted_kinds=[], daily_digest=False)
+    notices_choose(user=alice, channel_name="push", wanted_kinds=[], daily_digest=False)
     start_game(alice, bob)
 
     assert sending.send(delivery_id=delivery(alice, NoticeKind.GAME_STARTED).pk) == "skipped"
@@ -212,8 +214,8 @@ def test_a_move_taken_back_withdraws_its_turn_push(alice, bob, push_service, dev
     subscribe(bob, device, push_service, "bob-phone")
     game = start_game(alice, bob)
     mover = player_to_move(game)
-    services.move_submit(game=game, user=mover, move=legal_moves_of(game_table(game))[0]["move"])
-    services.move_undo(game=game, user=mover)
+    move_submit(game=game, user=mover, move=legal_moves_of(game_table(game))[0]["move"])
+    move_undo(game=game, user=mover)
 
     other = bob if mover == alice else alice
     turn = PushDelivery.objects.filter(subscription__user=other, kind=NoticeKind.YOUR_TURN)
@@ -232,7 +234,7 @@ def test_an_endpoint_no_longer_allowed_is_not_posted_to(alice, bob, push_service
 def test_a_finished_game_pushes_the_final_score(alice, bob, push_service, device):
     subscribe(alice, device, push_service, "alice-phone")
     game = every_player_moved(start_game(alice, bob))
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 
@@ -250,7 +252,7 @@ def test_a_game_aborted_by_an_early_resignation_pushes_that_it_is_unrated(
 ):
     subscribe(alice, device, push_service, "alice-phone")
     game = start_game(alice, bob)
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     assert sending.send(delivery_id=delivery(alice, NoticeKind.GAME_OVER).pk) == "sent"
     message = device.decrypt(push_service.received[-1].body)
     assert message["body"] == ("The game is aborted and unrated: not every player had made a move.")

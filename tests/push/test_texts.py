@@ -11,7 +11,7 @@ from games.durations import time_left_text
 from games.i18n import speaking_to
 from games.models import Game, NoticeKind, PlayerSettings, PushDelivery, PushSubscription
 from games.notify.channels.push import texts
-from games.selectors import time_left
+from games.selectors.seats import time_left
 from tests.mail.conftest import start_game
 
 pytestmark = pytest.mark.django_db

@@ -5,11 +5,14 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from games import services
 from games.models import Game
 from games.repository import game_table
-from games.selectors import legal_moves_of
+from games.selectors.moves import legal_moves_of
 from games.services.common import append, locked_game
+from games.services.deadlines import game_timeout
+from games.services.moves import game_resign, move_submit
+from games.services.ratings import ratings_game_reopened
+from games.services.tables import game_reproject
 from games.table_events import Aborted, MovesVoided, SeatReplaced
 from tests.games.helpers import every_player_moved, started
 
@@ -19,7 +22,7 @@ def finished(game: str, winner, *losers, rated: bool = True, **options) -> Game:
     player resigns, in order (so the first to resign is placed last)."""
     table = every_player_moved(started(game, winner, *losers, rated=rated, **options))
     for loser in losers:
-        services.game_resign(game=table, user=loser)
+        game_resign(game=table, user=loser)
     table.refresh_from_db()
     assert table.status == Game.Status.FINISHED
     return table
@@ -37,9 +40,9 @@ def timed_out(game: str, winner, loser) -> Game:
     )
     every_player_moved(table)
     while table.to_move is not None and table.seats.get(position=table.to_move).user != loser:
-        services.move_submit(game=table, user=winner, move=_first_legal(table))
+        move_submit(game=table, user=winner, move=_first_legal(table))
         table.refresh_from_db()
-    services.game_timeout(game_id=table.pk, now=timezone.now() + timedelta(days=2))
+    game_timeout(game_id=table.pk, now=timezone.now() + timedelta(days=2))
     table.refresh_from_db()
     assert table.status == Game.Status.FINISHED
     return table
@@ -66,9 +69,9 @@ def reverted_after_finish(game: Game, back_to: int) -> None:
     game = locked_game(game)
     append(game, game_table(game), [MovesVoided(back_to, "revert")], actor="moderator:1")
     game.save(update_fields=["last_seq"])
-    services.game_reproject(game=game)
+    game_reproject(game=game)
     game.refresh_from_db()
-    services.ratings_game_reopened(game)
+    ratings_game_reopened(game)
 
 
 @transaction.atomic
@@ -77,4 +80,4 @@ def aborted_after_finish(game: Game) -> None:
     game = locked_game(game)
     append(game, game_table(game), [Aborted()], actor="moderator:1", reason="cheating")
     game.save(update_fields=["last_seq"])
-    services.game_reproject(game=game)
+    game_reproject(game=game)

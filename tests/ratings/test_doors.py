@@ -7,10 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.models import Game, GameResult, Rating
 from games.ratings.selectors import ArchiveQuery, archive_search
-from games.services.ratings import PROVISIONAL_GAMES
+from games.services.ratings import PROVISIONAL_GAMES, profile_visibility_set
 from tests.games.api_helpers import client_for
 from tests.ratings.helpers import finished
 
@@ -120,7 +119,7 @@ def test_the_leaderboard_lists_active_established_players(client, alice, bob, ca
         finished("azul", alice, bob)
     finished("azul", carol, alice)
     Rating.objects.filter(user=bob).update(last_played_at=timezone.now() - timedelta(days=400))
-    services.profile_visibility_set(user=alice, hidden=True)
+    profile_visibility_set(user=alice, hidden=True)
     rows = client_for(None).get("/api/leaderboard/azul/").json()
     assert rows["count"] == 1
     assert rows["results"][0]["player"] is None  # hidden from visitors

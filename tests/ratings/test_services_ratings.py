@@ -8,9 +8,17 @@ import pytest
 from django.core.management import call_command
 from openskill.models import PlackettLuce
 
-from games import services
 from games.models import Game, GameResult, Rating, RatingChange, ResultSeat
-from games.services.ratings import MODEL, display_rating, placings, uncertainty
+from games.selectors.access import MODERATORS_GROUP
+from games.services.moderation import moderate_abort
+from games.services.moves import game_resign
+from games.services.ratings import (
+    MODEL,
+    display_rating,
+    placings,
+    ratings_game_finished,
+    uncertainty,
+)
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, play_to_end, started
 from tests.ratings.helpers import (
@@ -84,7 +92,7 @@ def test_unrated_games_and_games_with_a_bot_do_not_count(alice, bob):
     with_bot = every_player_moved(started("azul", alice, bob))
     seat_taken_by_bot(with_bot, seat=0)
     human = with_bot.seats.get(position=1).user
-    services.game_resign(game=with_bot, user=human)
+    game_resign(game=with_bot, user=human)
     with_bot.refresh_from_db()
     assert with_bot.status == Game.Status.FINISHED
     excluded = dict(GameResult.objects.values_list("game_id", "excluded"))
@@ -97,7 +105,7 @@ def test_unrated_games_and_games_with_a_bot_do_not_count(alice, bob):
 
 def test_a_cancelled_or_aborted_game_has_no_result(alice, bob, moderator):
     game = started("azul", alice, bob)
-    services.moderate_abort(game=game, moderator=moderator, reason="players asked")
+    moderate_abort(game=game, moderator=moderator, reason="players asked")
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
     assert not GameResult.objects.exists()
@@ -180,7 +188,7 @@ def test_an_abort_of_a_finished_game_recomputes_what_follows(alice, bob, carol):
 def test_finishing_again_changes_nothing(alice, bob):
     game = finished("azul", alice, bob)
     before = snapshot()
-    services.ratings_game_finished(game)
+    ratings_game_finished(game)
     assert snapshot() == before
 
 
@@ -194,5 +202,5 @@ def moderator(db):
     from django.contrib.auth.models import Group
 
     user = make_user("mod", is_staff=True)
-    user.groups.add(Group.objects.get_or_create(name=services.MODERATORS_GROUP)[0])
+    user.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     return user

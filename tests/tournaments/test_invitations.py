@@ -9,11 +9,12 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
-from games import services
 from games.errors import BadRequest, Forbidden
 from games.mail import render
 from games.mail import services as mail
 from games.models import NoticeKind, Outbox, RefusedAddress, Tournament
+from games.services.tables import INVITATIONS_PER_DAY, game_create
+from games.services.tournaments.entry import tournament_create, tournament_join
 from tests.conftest import make_user
 from tests.games.api_helpers import client_for, post
 from tests.tournaments.test_api import SWISS
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def invitation_only(organiser, invited) -> Tournament:
-    return services.tournament_create(
+    return tournament_create(
         organiser=organiser, public=False, invited=invited, **{**SWISS, "name": "Club cup"}
     )
 
@@ -44,16 +45,16 @@ def test_invited_addresses_get_a_link_that_only_opens_the_page_and_only_they_may
     assert f'action="{link}join/"' in page
     assert f'action="{link}join/"' not in signed_in(carol).get(link).content.decode()
     with pytest.raises(Forbidden, match="by invitation only"):
-        services.tournament_join(tournament=tournament, user=carol)
+        tournament_join(tournament=tournament, user=carol)
     refused = post(client_for(carol), f"/api/tournaments/{tournament.pk}/join/")
     assert refused.status_code == 403 and refused.json()["code"] == "not_invited"
-    services.tournament_join(tournament=tournament, user=bob)
-    services.tournament_join(tournament=tournament, user=alice)
+    tournament_join(tournament=tournament, user=bob)
+    tournament_join(tournament=tournament, user=alice)
     # Someone who signs up later with an invited address may join too.
     newcomer = make_user("newcomer")
     newcomer.email = "New@Example.org"
     newcomer.save()
-    services.tournament_join(tournament=tournament, user=newcomer)
+    tournament_join(tournament=tournament, user=newcomer)
     tournament.refresh_from_db()
     assert tournament.players == 3
 
@@ -96,13 +97,13 @@ def test_the_form_invites_addresses_one_per_line():
 def test_tournament_invitations_count_with_game_invitations_against_one_days_limit():
     alice, bob = players(2)
     client = client_for(alice)
-    too_many = [f"friend{number}@example.org" for number in range(services.INVITATIONS_PER_DAY + 1)]
+    too_many = [f"friend{number}@example.org" for number in range(INVITATIONS_PER_DAY + 1)]
     refused = post(client, "/api/tournaments/", {**SWISS, "public": False, "invited": too_many})
     assert refused.status_code == 400 and refused.json()["code"] == "invalid_invited"
-    assert f"at most {services.INVITATIONS_PER_DAY} addresses" in refused.json()["message"]
-    for number in range(services.INVITATIONS_PER_DAY // 3 - 1):
+    assert f"at most {INVITATIONS_PER_DAY} addresses" in refused.json()["message"]
+    for number in range(INVITATIONS_PER_DAY // 3 - 1):
         invite = [f"guest{number}-{seat}@example.org" for seat in range(3)]
-        services.game_create(creator=alice, game="azul", players=4, invite=invite)
+        game_create(creator=alice, game="azul", players=4, invite=invite)
     invitation_only(alice, ["a@example.org", "b@example.org"])
     body = {**SWISS, "public": False, "invited": ["c@example.org", "d@example.org"]}
     refused = post(client, "/api/tournaments/", body)
@@ -131,7 +132,7 @@ def test_an_address_without_an_account_can_refuse_every_email_from_the_site():
     answered = Client(enforce_csrf_checks=True).post(path)
     assert "azulsite will send nothing more to this address" in answered.content.decode()
     assert mail.outbox_send(outbox_id=row.pk) == "skipped"
-    services.game_create(creator=alice, game="azul", players=2, invite=["Stranger@Example.org"])
+    game_create(creator=alice, game="azul", players=2, invite=["Stranger@Example.org"])
     invitation_only(make_user("dave"), ["stranger@example.org"])
     to_the_game = Outbox.objects.get(recipient="stranger@example.org", kind=NoticeKind.INVITATION)
     assert "No more email from azulsite" in render.message(to_the_game, timezone.now()).body

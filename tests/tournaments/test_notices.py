@@ -6,11 +6,12 @@ channel."""
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.mail import render
 from games.mail.services import skip_reason
 from games.models import NoticeKind, Outbox, PushDelivery, PushSubscription
 from games.notify.channels.push import texts
+from games.services.notices import notices_choose
+from games.services.tournaments.entry import tournament_withdraw
 from tests.tournaments.test_services import finish_round, opened, organiser_starts, players
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +67,7 @@ def test_every_player_is_told_their_final_standing():
 
 def test_a_player_may_turn_off_a_tournament_notice_by_channel():
     (alice,) = players(1)
-    services.notices_choose(
+    notices_choose(
         user=alice,
         channel_name="email",
         wanted_kinds=[NoticeKind.TOURNAMENT_ROUND],
@@ -81,7 +82,7 @@ def test_when_a_round_is_over_the_players_still_in_are_told_their_standing():
     alice, bob, carol, dan = players(4)
     tournament = opened([alice, bob, carol, dan], format="swiss", per_game=2, rounds=2)
     organiser_starts(tournament, alice)
-    services.tournament_withdraw(tournament=tournament, user=dan)
+    tournament_withdraw(tournament=tournament, user=dan)
     finish_round(tournament)
     rows = {row.recipient: row for row in emails(NoticeKind.TOURNAMENT_RESULTS)}
     assert sorted(rows) == sorted([alice.email, bob.email, carol.email])

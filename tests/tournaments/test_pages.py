@@ -7,8 +7,10 @@ import re
 import pytest
 from django.test import Client
 
-from games import selectors, services
 from games.models import Game, PlayerSettings, Rating, Tournament, TournamentSnapshot
+from games.selectors.tournaments import tournament_view
+from games.services.tournaments.entry import tournament_create, tournament_withdraw
+from games.services.tournaments.stream import tournament_reproject
 from games.tournaments import storage
 from tests.tournaments.test_services import (
     finish_round,
@@ -146,9 +148,7 @@ def test_the_organiser_plays_in_their_tournament_unless_they_untick_it():
     answer = client.post("/tournaments/new/", {**settings, "name": "Mine", "organiser_plays": "on"})
     page = client.get(answer["Location"]).content.decode()
     assert 'id="join-call"' not in page and "Withdraw" in page
-    assert selectors.tournament_view(Tournament.objects.get(name="Mine"))["players"][0]["id"] == (
-        alice.pk
-    )
+    assert tournament_view(Tournament.objects.get(name="Mine"))["players"][0]["id"] == (alice.pk)
 
 
 def test_an_open_tournament_calls_a_signed_in_newcomer_to_join_at_the_top():
@@ -168,7 +168,7 @@ def test_the_list_opens_on_the_running_tournaments_the_viewer_plays_in():
     alice, bob, carol, dan = players(4)
     running = opened([alice, bob, carol], format="swiss", per_game=2, rounds=2)
     organiser_starts(running, alice)
-    services.tournament_create(
+    tournament_create(
         organiser=dan, name="Winter cup", format="swiss", game="azul", per_game=2, rounds=1
     )
     mine = signed_in(carol).get("/tournaments/").content.decode()
@@ -179,7 +179,7 @@ def test_the_list_opens_on_the_running_tournaments_the_viewer_plays_in():
     others = signed_in(dan).get("/tournaments/").content.decode()
     assert "Winter cup" in others and "Autumn cup" not in others
     assert "you play in it" not in others
-    services.tournament_withdraw(tournament=running, user=carol)
+    tournament_withdraw(tournament=running, user=carol)
     assert "Winter cup" in signed_in(carol).get("/tournaments/").content.decode()
 
 
@@ -232,7 +232,7 @@ def test_the_page_shows_the_same_standings_folded_from_a_snapshot(monkeypatch):
     assert _without_tokens(signed_in(people[1]).get(path).content.decode()) == _without_tokens(
         from_snapshot
     )
-    assert not services.tournament_reproject(tournament=tournament)
+    assert not tournament_reproject(tournament=tournament)
     rewritten = TournamentSnapshot.objects.get(tournament=tournament)
     assert (rewritten.seq, rewritten.code) == (tournament.last_seq, storage.code_version())
 

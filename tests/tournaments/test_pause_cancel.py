@@ -8,10 +8,15 @@ from datetime import datetime, timedelta
 import pytest
 
 from events import store
-from games import services
 from games.errors import Conflict, Forbidden
 from games.models import Game, Tournament
-from games.selectors import tournament_state
+from games.repository import tournament_state
+from games.services.tournaments.organiser import (
+    tournament_cancel,
+    tournament_pause,
+    tournament_resume,
+)
+from games.services.tournaments.rounds import tournaments_deadlines_apply
 from tests.games.api_helpers import client_for, moderator_user, post
 from tests.tournaments.test_pages import signed_in
 from tests.tournaments.test_services import (
@@ -34,13 +39,13 @@ def started(count: int = 4, **settings) -> tuple[Tournament, list]:
 
 def test_a_paused_tournament_starts_no_new_round_until_it_is_resumed():
     tournament, users = started()
-    services.tournament_pause(tournament=tournament, user=users[0])
+    tournament_pause(tournament=tournament, user=users[0])
     # Games in play go on and their results count, but round 2 waits.
     finish_round(tournament)
     state = tournament_state(tournament)
     assert state.paused and state.round == 1 and state.round_complete()
     assert running_games(tournament) == []
-    services.tournament_resume(tournament=tournament, user=users[0])
+    tournament_resume(tournament=tournament, user=users[0])
     tournament.refresh_from_db()
     assert tournament.current_round == 2 and len(running_games(tournament)) == 2
     types = [event.type for event in store.load(tournament.stream)]
@@ -51,18 +56,18 @@ def test_a_paused_tournament_starts_no_new_round_until_it_is_resumed():
 
 def test_a_paused_tournament_waits_past_its_round_deadline():
     tournament, users = started(round_days=1)
-    services.tournament_pause(tournament=tournament, user=users[0])
+    tournament_pause(tournament=tournament, user=users[0])
     deadline = datetime.fromisoformat(tournament_state(tournament).deadline)
-    ended = services.tournaments_deadlines_apply(now=deadline + timedelta(hours=1))
+    ended = tournaments_deadlines_apply(now=deadline + timedelta(hours=1))
     assert ended == 0 and len(running_games(tournament)) == 2
-    services.tournament_resume(tournament=tournament, user=users[0])
-    assert services.tournaments_deadlines_apply(now=deadline + timedelta(hours=1)) == 1
+    tournament_resume(tournament=tournament, user=users[0])
+    assert tournaments_deadlines_apply(now=deadline + timedelta(hours=1)) == 1
 
 
 def test_a_cancelled_tournament_lets_its_games_go_on_but_counts_them_no_more():
     tournament, users = started()
     moderator = moderator_user()
-    services.tournament_cancel(tournament=tournament, user=moderator)
+    tournament_cancel(tournament=tournament, user=moderator)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED and tournament.finished_at
     assert len(running_games(tournament)) == 2
@@ -76,19 +81,19 @@ def test_a_cancelled_tournament_lets_its_games_go_on_but_counts_them_no_more():
         == 2
     )
     with pytest.raises(Conflict, match="over"):
-        services.tournament_cancel(tournament=tournament, user=users[0])
+        tournament_cancel(tournament=tournament, user=users[0])
 
 
 def test_only_the_organiser_or_a_moderator_may_pause_resume_or_cancel():
     tournament, users = started()
-    for service in (services.tournament_pause, services.tournament_cancel):
+    for service in (tournament_pause, tournament_cancel):
         with pytest.raises(Forbidden, match="organiser or a moderator"):
             service(tournament=tournament, user=users[1])
     with pytest.raises(Conflict, match="not paused"):
-        services.tournament_resume(tournament=tournament, user=users[0])
-    services.tournament_pause(tournament=tournament, user=users[0])
+        tournament_resume(tournament=tournament, user=users[0])
+    tournament_pause(tournament=tournament, user=users[0])
     with pytest.raises(Conflict, match="already paused"):
-        services.tournament_pause(tournament=tournament, user=users[0])
+        tournament_pause(tournament=tournament, user=users[0])
 
 
 def test_the_api_pauses_resumes_and_cancels_with_clear_403_and_409():

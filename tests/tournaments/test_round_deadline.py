@@ -8,10 +8,12 @@ import pytest
 from django.utils import timezone
 
 from events import store
-from games import services
 from games.errors import BadRequest
 from games.models import Game, Tournament
-from games.selectors import tournament_state
+from games.repository import tournament_state
+from games.services.sweep import sweep
+from games.services.tournaments.entry import tournament_create
+from games.services.tournaments.rounds import tournaments_deadlines_apply
 from tests.games.api_helpers import client_for, post
 from tests.games.helpers import every_player_moved
 from tests.tournaments.test_api import SWISS
@@ -32,12 +34,12 @@ def test_when_the_round_deadline_passes_the_player_to_move_forfeits_and_the_next
     assert timedelta(days=3) - timedelta(minutes=1) < deadline - timezone.now() <= timedelta(days=3)
 
     # A minute before the deadline nothing happens; a minute after, the round ends.
-    assert services.sweep(now=deadline - timedelta(minutes=1))["tournament_rounds_ended"] == 0
+    assert sweep(now=deadline - timedelta(minutes=1))["tournament_rounds_ended"] == 0
     movers = {}
     for game in games:
         game.refresh_from_db()
         movers[game.pk] = game.seats.get(position=game.to_move).user_id
-    assert services.sweep(now=deadline + timedelta(minutes=1))["tournament_rounds_ended"] == 1
+    assert sweep(now=deadline + timedelta(minutes=1))["tournament_rounds_ended"] == 1
 
     state = tournament_state(tournament)
     for table in state.round_tables(1):
@@ -73,7 +75,7 @@ def test_days_per_round_out_of_range_are_refused_saying_what_is_accepted():
     response = post(client_for(alice), "/api/tournaments/", settings)
     assert response.status_code == 400 and "round_days" in str(response.json())
     with pytest.raises(BadRequest, match="0 .no deadline. to 365"):
-        services.tournament_create(organiser=alice, **settings)
+        tournament_create(organiser=alice, **settings)
     assert not Tournament.objects.exists()
 
 
@@ -87,7 +89,7 @@ def test_at_a_table_of_three_the_players_to_move_forfeit_until_one_is_left():
     order = [game.to_move, (game.to_move + 1) % 3, (game.to_move + 2) % 3]
     seated = {seat.position: seat.user_id for seat in game.seats.all()}
     deadline = timezone.datetime.fromisoformat(tournament_state(tournament).deadline)
-    assert services.tournaments_deadlines_apply(now=deadline + timedelta(minutes=1)) == 1
+    assert tournaments_deadlines_apply(now=deadline + timedelta(minutes=1)) == 1
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     table = tournament_state(tournament).round_tables(1)[0]

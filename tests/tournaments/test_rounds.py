@@ -6,9 +6,12 @@ registry."""
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import tasks
 from games.models import Game, Seat, TournamentGame
-from games.selectors import tournament_state
+from games.repository import tournament_state
+from games.services.moves import game_resign
+from games.services.tournaments.entry import tournament_withdraw
+from games.services.tournaments.rounds import tournaments_rounds_begin
 from games.tournaments import core, pairing
 from games.tournaments.formats import FORMATS
 from tests.games.helpers import every_player_moved
@@ -39,9 +42,9 @@ def round_two_paired(django_capture_on_commit_callbacks):
     games = running_games(tournament)
     for game in games:
         every_player_moved(game)
-    services.game_resign(game=games[0], user=games[0].seats.get(position=1).user)
+    game_resign(game=games[0], user=games[0].seats.get(position=1).user)
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_resign(game=games[1], user=games[1].seats.get(position=1).user)
+        game_resign(game=games[1], user=games[1].seats.get(position=1).user)
     tournament.refresh_from_db()
     return tournament, users
 
@@ -63,13 +66,13 @@ def test_the_move_that_ends_a_round_asks_a_worker_for_the_next_rounds_games(
     assert games_of_round(tournament, 2) == 2
     # Asked twice (a task run again, the sweep meanwhile): the round begins once.
     assert tasks.tournament_round_begin(tournament.pk) is False
-    assert services.tournaments_rounds_begin(now=timezone.now()) == 0
+    assert tournaments_rounds_begin(now=timezone.now()) == 0
     assert games_of_round(tournament, 2) == 2
 
 
 def test_the_sweep_begins_a_round_whose_task_was_lost(queued, django_capture_on_commit_callbacks):
     tournament, _ = round_two_paired(django_capture_on_commit_callbacks)
-    assert services.tournaments_rounds_begin(now=timezone.now()) == 1
+    assert tournaments_rounds_begin(now=timezone.now()) == 1
     assert games_of_round(tournament, 2) == 2
     state = tournament_state(tournament)
     assert all(table.game for table in state.round_tables())
@@ -94,7 +97,7 @@ def test_a_player_who_withdraws_before_the_games_begin_resigns_their_new_game(
     tournament, users = round_two_paired(django_capture_on_commit_callbacks)
     leaving = tournament_state(tournament).round_tables()[0].players[0]
     gone = next(user for user in users if user.pk == leaving)
-    services.tournament_withdraw(tournament=tournament, user=gone)
+    tournament_withdraw(tournament=tournament, user=gone)
     tasks.tournament_round_begin(tournament.pk)
     link = TournamentGame.objects.get(tournament=tournament, round=2, game__seats__user=gone)
     seat = link.game.seats.get(user=gone)

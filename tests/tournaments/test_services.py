@@ -13,10 +13,20 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from events import store
-from games import services
 from games.errors import Conflict, Forbidden
 from games.models import Game, GameResult, Rating, Tournament, TournamentGame
-from games.selectors import tournament_state
+from games.repository import tournament_state
+from games.services.deadlines import game_timeout
+from games.services.moves import game_resign
+from games.services.tournaments.entry import (
+    tournament_create,
+    tournament_join,
+    tournament_withdraw,
+    tournaments_start_due,
+)
+from games.services.tournaments.organiser import tournament_start
+from games.services.tournaments.rounds import tournaments_rounds_begin
+from games.services.tournaments.stream import tournament_reproject
 from games.tournaments import core
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, play
@@ -41,11 +51,9 @@ def players(count: int) -> list:
 
 
 def opened(users: list, **settings) -> Tournament:
-    tournament = services.tournament_create(
-        organiser=users[0], name="Autumn cup", game="azul", **settings
-    )
+    tournament = tournament_create(organiser=users[0], name="Autumn cup", game="azul", **settings)
     for user in users:
-        services.tournament_join(tournament=tournament, user=user)
+        tournament_join(tournament=tournament, user=user)
     return tournament
 
 
@@ -53,12 +61,12 @@ def rounds_begun() -> None:
     """A paired round's games begin, as the worker begins them once the write that paired
     the round commits: here, where no worker runs and no test's write commits, by the
     sweep's part (``rounds.tournaments_rounds_begin``)."""
-    services.tournaments_rounds_begin(now=timezone.now())
+    tournaments_rounds_begin(now=timezone.now())
 
 
 def organiser_starts(tournament: Tournament, user) -> None:
     """The organiser starts the tournament, and its first round's games begin."""
-    services.tournament_start(tournament=tournament, user=user)
+    tournament_start(tournament=tournament, user=user)
     rounds_begun()
 
 
@@ -84,7 +92,7 @@ def finish_round(tournament: Tournament, *, skip=()) -> None:
         for seat in reversed(seated[1:]):
             game.refresh_from_db()
             if game.status == Game.Status.ACTIVE:
-                services.game_resign(game=game, user=seat.user)
+                game_resign(game=game, user=seat.user)
     rounds_begun()
 
 
@@ -175,7 +183,7 @@ def test_a_withdrawal_resigns_the_game_in_play_and_later_rounds_give_a_bye():
     tournament = opened(users, format="swiss", per_game=2, rounds=3)
     organiser_starts(tournament, users[0])
     # Player 1 (top seed) withdraws during round 1: Player 2 wins that game.
-    services.tournament_withdraw(tournament=tournament, user=users[0])
+    tournament_withdraw(tournament=tournament, user=users[0])
     finish_round(tournament)
     state = play_out(tournament)
     assert all(users[0].pk not in t.players for t in state.tables if t.round > 1)
@@ -200,9 +208,7 @@ def test_a_player_who_times_out_of_two_games_in_a_row_is_withdrawn():
                     game.refresh_from_db()
                     mover = game.seats.get(position=game.to_move).user
                     if mover == absent:
-                        services.game_timeout(
-                            game_id=game.pk, now=game.deadline + timedelta(seconds=1)
-                        )
+                        game_timeout(game_id=game.pk, now=game.deadline + timedelta(seconds=1))
                     else:
                         play(game)
                     game.refresh_from_db()
@@ -220,13 +226,13 @@ def test_refusals_say_who_may_do_what():
     users = players(3)
     tournament = opened(users[:2], format="swiss", per_game=2, rounds=1)
     with pytest.raises(Conflict) as twice:
-        services.tournament_join(tournament=tournament, user=users[1])
+        tournament_join(tournament=tournament, user=users[1])
     assert twice.value.code == "already_registered"
     with pytest.raises(Forbidden) as outsider:
         organiser_starts(tournament, users[2])
     assert outsider.value.code == "not_organiser"
     with pytest.raises(Forbidden):
-        services.tournament_withdraw(tournament=tournament, user=users[2], player=users[1])
+        tournament_withdraw(tournament=tournament, user=users[2], player=users[1])
 
 
 def test_the_sweep_starts_a_tournament_whose_entry_window_closed_or_cancels_it():
@@ -234,7 +240,7 @@ def test_the_sweep_starts_a_tournament_whose_entry_window_closed_or_cancels_it()
     closes = timezone.now() + timedelta(hours=1)
     full = opened(users[:2], format="swiss", per_game=2, rounds=1, entry_closes=closes)
     empty = opened(users[2:], format="swiss", per_game=2, rounds=1, entry_closes=closes)
-    assert services.tournaments_start_due(now=closes + timedelta(minutes=1)) == 2
+    assert tournaments_start_due(now=closes + timedelta(minutes=1)) == 2
     full.refresh_from_db()
     empty.refresh_from_db()
     assert full.status == Tournament.Status.RUNNING and len(running_games(full)) == 1
@@ -249,7 +255,7 @@ def test_the_read_model_is_rebuilt_from_the_events():
     tournament.refresh_from_db()
     columns = ("status", "current_round", "players", "last_seq", "started_at")
     expected = [getattr(tournament, column) for column in columns]
-    assert not services.tournament_reproject(tournament=tournament)
+    assert not tournament_reproject(tournament=tournament)
     Tournament.objects.filter(pk=tournament.pk).update(
         status="registration", current_round=0, players=0, last_seq=0, started_at=None
     )
@@ -265,7 +271,7 @@ def test_a_resignation_before_every_player_moved_aborts_the_game_but_loses_the_t
     )
     organiser_starts(tournament, users[0])
     (game,) = running_games(tournament)
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[1])
 
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED

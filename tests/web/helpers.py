@@ -2,7 +2,11 @@
 
 from django.test import Client
 
-from games import repository, selectors, services
+from games import repository
+from games.selectors.access import seat_of
+from games.selectors.moves import legal_moves_of
+from games.services.moves import move_submit
+from games.services.tables import game_create, game_join
 
 
 def started_game(alice, bob, game: str = "summer-pavilion", **options):
@@ -10,8 +14,8 @@ def started_game(alice, bob, game: str = "summer-pavilion", **options):
     invited to a private one."""
     if options.get("private"):
         options.setdefault("invite", [bob.email])
-    created = services.game_create(creator=alice, game=game, players=2, **options)
-    services.game_join(game=created, user=bob)
+    created = game_create(creator=alice, game=game, players=2, **options)
+    game_join(game=created, user=bob)
     created.refresh_from_db()
     return created
 
@@ -19,7 +23,7 @@ def started_game(alice, bob, game: str = "summer-pavilion", **options):
 def player_to_move(game, *users):
     """The user whose turn it is."""
     game.refresh_from_db()
-    return next(user for user in users if selectors.seat_of(game, user).position == game.to_move)
+    return next(user for user in users if seat_of(game, user).position == game.to_move)
 
 
 def play_moves(game, users, count: int) -> None:
@@ -27,7 +31,7 @@ def play_moves(game, users, count: int) -> None:
     for _ in range(count):
         user = player_to_move(game, *users)
         table = repository.game_table(game)
-        services.move_submit(game=game, user=user, move=selectors.legal_moves_of(table)[0]["move"])
+        move_submit(game=game, user=user, move=legal_moves_of(table)[0]["move"])
 
 
 def signed_in_page(windows, live_server, user, viewport: dict, **options):

@@ -4,7 +4,7 @@ with a word of goodbye."""
 
 import pytest
 
-from games import selectors
+from games.selectors.names import is_forgotten
 from tests.games.helpers import every_player_moved, started
 from tests.web.helpers import looked_at, signed_in_page
 
@@ -36,4 +36,4 @@ def test_a_player_closes_their_account_from_the_account_page(
     shoot(page, f"account-closed-{size}")
     assert "Your account is closed and your data erased." in page.inner_text("body")
     alice.refresh_from_db()
-    assert selectors.is_forgotten(alice)
+    assert is_forgotten(alice)

@@ -5,8 +5,9 @@ moves on by itself and gives way to the accuracy when the analysis is done; the 
 
 import pytest
 
-from games import selectors, tasks
+from games import tasks
 from games.models import Analysis, Game
+from games.selectors.history import move_history
 from tests.games.helpers import play_to_end, started
 from tests.web.helpers import signed_in_page
 
@@ -76,7 +77,7 @@ def test_the_replay_marks_moves_and_draws_the_suggestion(
     tasks.analysis_run(finished.pk)
     worse = Analysis.objects.get(game=finished).moves.filter(judgement="??").first()
     worse = worse or Analysis.objects.get(game=finished).moves.exclude(judgement="").first()
-    end = next(e["end"] for e in selectors.move_history(finished) if e["seq"] == worse.seq)
+    end = next(e["end"] for e in move_history(finished) if e["seq"] == worse.seq)
     for size, viewport in SIZES.items():
         page = signed_in(windows, live_server, alice, viewport)
         page.goto(f"{live_server.url}/games/{finished.pk}/replay/?at={end}")

@@ -8,8 +8,8 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import services
 from games.mail import services as mail_services
+from games.services.moves import game_resign
 from tests.conftest import make_user
 from tests.games.helpers import play, started
 
@@ -50,7 +50,7 @@ def test_every_page_works_without_a_csp_violation(windows, live_server):
     page.goto(f"{live_server.url}/api/docs/")
     page.wait_for_selector("text=azulsite API")
     page.wait_for_selector(".opblock", timeout=15000)
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     page.goto(f"{live_server.url}/admin/")
     page.wait_for_load_state("networkidle")
     assert violations == []

@@ -5,7 +5,10 @@ on the board before it is placed."""
 
 import pytest
 
-from games import repository, selectors, services
+from games import repository
+from games.selectors.access import seat_of
+from games.selectors.moves import legal_moves_of
+from games.services.moves import move_submit
 from tests.conftest import make_user
 from tests.web.helpers import choose_its_colour, player_to_move, started_game
 from tests.web.test_browser_pages import window_of
@@ -45,11 +48,11 @@ def play_until(game, users, wanted: str, most: int = 200) -> None:
     move of the command type ``wanted``."""
     for _ in range(most):
         table = repository.game_table(game)
-        legal = selectors.legal_moves_of(table)
+        legal = legal_moves_of(table)
         if any(move["command"]["type"] == wanted for move in legal):
             return
         user = player_to_move(game, *users)
-        services.move_submit(game=game, user=user, move=legal[0]["move"])
+        move_submit(game=game, user=user, move=legal[0]["move"])
     raise AssertionError(f"no {wanted} within {most} moves")
 
 
@@ -202,5 +205,5 @@ def test_a_miyabi_tile_is_turned_on_the_board_and_placed_as_turned(
         page.click("#confirm-move")
     table = repository.game_table(game)
     assert table.steps[-1].move == turned
-    assert table.steps[-1].seat == selectors.seat_of(game, mover).position
+    assert table.steps[-1].seat == seat_of(game, mover).position
     assert not page.problems

@@ -4,7 +4,9 @@ nothing lies over a place the player can tap next."""
 
 import pytest
 
-from games import services, views
+from games import views
+from games.services.chat import chat_post
+from games.services.tables import game_create
 from tests.conftest import make_user
 from tests.web.helpers import play_moves, player_to_move, started_game
 from tests.web.test_browser_pages import window_of
@@ -130,7 +132,7 @@ def test_unread_chat_shows_at_the_top_of_a_phone_screen(windows, live_server, sh
     game = started_game(alice, bob, "azul")
     page = window_of(windows, live_server, alice, "phone")
     page.goto(f"{live_server.url}/games/{game.pk}/")
-    services.chat_post(game=game, user=bob, text="Good luck!")
+    chat_post(game=game, user=bob, text="Good luck!")
     page.wait_for_selector("#unread-top:not([hidden])", timeout=15000)
     assert page.evaluate(IN_VIEW, "#unread-top")[2]
     assert "1" in page.inner_text("#unread-top")
@@ -141,7 +143,7 @@ def test_the_lobby_updates_itself(windows, live_server, monkeypatch):
     alice, bob = make_user("alice"), make_user("bob")
     page = window_of(windows, live_server, alice, "phone")
     page.goto(f"{live_server.url}/lobby/")
-    game = services.game_create(creator=bob, game="miyabi", players=2)
+    game = game_create(creator=bob, game="miyabi", players=2)
     page.wait_for_selector(f"#lobby-games a[href='/games/{game.pk}/']", timeout=15000)
     assert not page.problems
 

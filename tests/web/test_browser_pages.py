@@ -8,8 +8,14 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from games import repository, selectors, services
+from games import repository
 from games.models import NoticeKind, Outbox
+from games.selectors.history import move_history
+from games.selectors.moves import legal_moves_of
+from games.selectors.names import display_name
+from games.services.chat import chat_post
+from games.services.moves import game_resign, move_undo
+from games.services.tables import game_create, game_join
 from tests.conftest import make_user
 from tests.web.helpers import choose_its_colour, play_moves, player_to_move
 
@@ -65,10 +71,10 @@ def check_page(page, shoot, name: str) -> None:
 
 
 def finished_game(alice, bob):
-    game = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=2)
+    game_join(game=game, user=bob)
     play_moves(game, (alice, bob), 6)
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     game.refresh_from_db()
     return game
 
@@ -76,18 +82,18 @@ def finished_game(alice, bob):
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_every_page_fits_has_a_favicon_and_no_console_error(windows, live_server, shoot, size):
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
-    playing = services.game_create(
+    playing = game_create(
         creator=alice,
         game="summer-pavilion",
         players=2,
         time_control={"kind": "per_move", "days": 3},
     )
-    services.game_join(game=playing, user=bob)
+    game_join(game=playing, user=bob)
     play_moves(playing, (alice, bob), 3)
-    services.chat_post(game=playing, user=bob, text="Good luck!")
+    chat_post(game=playing, user=bob, text="Good luck!")
     mover = player_to_move(playing, alice, bob)
     waiting = bob if mover == alice else alice
-    invited = services.game_create(creator=alice, game="miyabi", players=3, invite=[carol.email])
+    invited = game_create(creator=alice, game="miyabi", players=3, invite=[carol.email])
     token = Outbox.objects.get(game=invited, kind=NoticeKind.INVITATION).payload["token"]
     over = finished_game(alice, bob)
     url = live_server.url
@@ -157,8 +163,8 @@ def test_the_end_screen_shows_the_score_line_by_line_and_opens_a_rematch(
 
 def test_chat_arrives_live_and_a_half_typed_draft_survives(windows, live_server, shoot):
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=2)
+    game_join(game=game, user=bob)
     game.refresh_from_db()
     pages = {user: window_of(windows, live_server, user) for user in (alice, bob)}
     for page in pages.values():
@@ -182,19 +188,19 @@ def test_chat_arrives_live_and_a_half_typed_draft_survives(windows, live_server,
 
 def test_the_takeback_picker_offers_the_move_just_played_in_words(windows, live_server, shoot):
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=2)
+    game_join(game=game, user=bob)
     play_moves(game, (alice, bob), 2)
     asker = player_to_move(game, alice, bob)
     play_moves(game, (alice, bob), 1)
-    services.move_undo(game=game, user=asker)
+    move_undo(game=game, user=asker)
     play_moves(game, (alice, bob), 1)  # the move played after an undo is offered too
-    just_played = selectors.move_history(game)[-1]
+    just_played = move_history(game)[-1]
     page = window_of(windows, live_server, asker)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.click("#takeback summary")
     first = page.locator(".takeback-choice label").first.inner_text()
-    assert first.startswith(f"before your move 3: {selectors.display_name(asker)} took")
+    assert first.startswith(f"before your move 3: {display_name(asker)} took")
     assert just_played["text"] in page.locator(".taken-back").first.inner_text()
     assert page.locator(".takeback-choice input").first.is_checked()
     shoot(page, "takeback-picker-desktop")
@@ -205,8 +211,8 @@ def test_the_takeback_picker_offers_the_move_just_played_in_words(windows, live_
 
 def test_on_a_phone_confirm_is_in_view_after_choosing_a_target(windows, live_server, shoot):
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=2)
+    game_join(game=game, user=bob)
     mover = player_to_move(game, alice, bob)
     page = window_of(windows, live_server, mover, "phone")
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -233,8 +239,8 @@ def test_a_factory_of_one_colour_is_taken_without_asking_its_colour(windows, liv
     """Four tiles of one colour: the tap takes them, and the lines are offered at once."""
     alice, bob = make_user("alice"), make_user("bob")
     for _ in range(400):
-        game = services.game_create(creator=alice, game="azul", players=2)
-        services.game_join(game=game, user=bob)
+        game = game_create(creator=alice, game="azul", players=2)
+        game_join(game=game, user=bob)
         factories = repository.game_table(game).state.factories
         one = next((i for i, f in enumerate(factories) if sum(map(bool, f)) == 1), None)
         if one is not None:
@@ -250,8 +256,8 @@ def test_a_factory_of_one_colour_is_taken_without_asking_its_colour(windows, liv
 
 def test_board_pieces_are_reached_and_chosen_with_the_keyboard(windows, live_server, shoot):
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=2)
+    game_join(game=game, user=bob)
     mover = player_to_move(game, alice, bob)
     page = window_of(windows, live_server, mover)
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -275,10 +281,10 @@ def test_board_pieces_are_reached_and_chosen_with_the_keyboard(windows, live_ser
 
 def test_a_link_with_a_move_preselects_it_for_confirmation(windows, live_server):
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=2)
+    game_join(game=game, user=bob)
     mover = player_to_move(game, alice, bob)
-    move = selectors.legal_moves_of(repository.game_table(game))[0]["move"]
+    move = legal_moves_of(repository.game_table(game))[0]["move"]
     page = window_of(windows, live_server, mover)
     page.goto(f"{live_server.url}/games/{game.pk}/?move={move.replace(' ', '+')}")
     assert page.locator("#confirm-move").is_enabled()

@@ -6,8 +6,10 @@ least 24 px (WCAG 2.2, target size)."""
 
 import pytest
 
-from games import repository, selectors, services
+from games import repository
 from games.presenters import game_page as presenter
+from games.selectors.moves import legal_moves_of
+from games.services.moves import move_submit
 from tests.conftest import make_user
 from tests.web.helpers import play_moves, player_to_move, started_game
 from tests.web.test_browser_pages import window_of
@@ -50,8 +52,8 @@ def answered(game, users) -> None:
         game.refresh_from_db()
         if game.status != game.Status.ACTIVE or player_to_move(game, *users) == users[0]:
             return
-        legal = selectors.legal_moves_of(repository.game_table(game))
-        services.move_submit(game=game, user=users[1], move=legal[0]["move"])
+        legal = legal_moves_of(repository.game_table(game))
+        move_submit(game=game, user=users[1], move=legal[0]["move"])
 
 
 def move_by_taps(page) -> list[dict]:

@@ -6,8 +6,9 @@ is played from the plan."""
 
 import pytest
 
-from games import repository, services
+from games import repository
 from games.models import Plan
+from games.services.moves import move_submit
 from tests.games.test_services_plans import played
 from tests.web.test_browser_pages import check_page, window_of
 from tests.web.test_browser_plans import planning_game
@@ -46,7 +47,7 @@ def test_a_waiting_player_plans_a_line_by_clicking_and_its_answer_is_played(
     shown = page.locator("#plan-lines .plan-line").first.inner_text()
     assert f"they: {theirs}" in shown and f"you: {mine}" in shown
 
-    services.move_submit(game=game, user=mover, move=theirs)
+    move_submit(game=game, user=mover, move=theirs)
     page.wait_for_selector("#part-moves >> text=played from their plan", timeout=10000)
     assert played(game)[-2:] == [(theirs, f"user:{mover.pk}"), (mine, f"plan:{planner.pk}")]
     assert repository.game_table(game).to_move() == game.seats.get(user=mover).position

@@ -6,8 +6,10 @@ answered while the page is open follows without a reload."""
 
 import pytest
 
-from games import repository, services, tasks
+from games import repository, tasks
 from games.models import Plan
+from games.services.moves import move_submit
+from games.services.plans import plan_replace
 from tests.conftest import make_user
 from tests.games.helpers import legal
 from tests.games.test_services_plans import factory_move, legal_after
@@ -71,16 +73,16 @@ def test_a_waiting_player_plans_a_line_on_the_game_page(
     assert page.locator("#plan-lines").count() == 0
 
     # Planned again, then answered while the page is open: it follows without a reload.
-    services.plan_replace(game=game, user=planner, lines=[[theirs, mine]])
+    plan_replace(game=game, user=planner, lines=[[theirs, mine]])
     page.reload()
     assert page.locator("#plan-lines .plan-line").count() == 1
-    services.move_submit(game=game, user=mover, move=theirs)
+    move_submit(game=game, user=mover, move=theirs)
     page.wait_for_selector("#part-moves >> text=played from their plan", timeout=10000)
     page.wait_for_selector("#plan-lines", state="detached", timeout=10000)
     assert page.locator("#plan-title").is_visible()
     # A plan being written is left alone by the live page; on the player's turn it hides.
     page.fill("#plan-text", "a draft")
-    services.move_submit(game=game, user=mover, move=legal(game)[0])
+    move_submit(game=game, user=mover, move=legal(game)[0])
     page.wait_for_selector("#move-panel", timeout=10000)
     assert page.locator("#plan").is_hidden() and page.input_value("#plan-text") == "a draft"
     assert not page.problems
@@ -91,12 +93,12 @@ def test_a_dropped_plan_is_said_live_until_seen(windows, live_server, shoot, mon
     game, mover, planner = planning_game(monkeypatch)
     expected = factory_move(legal(game))
     answer = factory_move(legal_after(game, expected), expected)
-    services.plan_replace(game=game, user=planner, lines=[[expected, answer]])
+    plan_replace(game=game, user=planner, lines=[[expected, answer]])
     page = window_of(windows, live_server, planner, size)
     page.goto(f"{live_server.url}/games/{game.pk}/")
 
     played = next(move for move in legal(game) if move != expected)
-    services.move_submit(game=game, user=mover, move=played)
+    move_submit(game=game, user=mover, move=played)
 
     note = page.locator("#plan-dropped")
     note.wait_for(timeout=15_000)

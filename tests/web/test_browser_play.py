@@ -9,10 +9,12 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import repository, selectors, services, streams
+from games import repository, streams
 from games.mail import services as mail_services
 from games.models import Game
+from games.selectors.access import seat_of
 from games.services import bots
+from games.services.tables import game_create
 from tests.conftest import make_user
 from tests.web.helpers import play_moves
 from tests.web.test_browser_pages import window_of
@@ -56,7 +58,7 @@ def join(page, live_server, game: Game) -> None:
 def page_to_move(game: Game, pages: dict):
     game.refresh_from_db()
     for user, page in pages.items():
-        if selectors.seat_of(game, user).position == game.to_move:
+        if seat_of(game, user).position == game.to_move:
             return page
     raise AssertionError("nobody to move")
 
@@ -188,7 +190,7 @@ def test_the_turn_comes_back_at_once_after_a_computer_moved(settings, windows, l
     its stream, held here as ``make run`` holds it (runserver's threads)."""
     settings.NEWS_STREAM_IN_THREADS = True
     alice = make_user("alice")
-    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game = game_create(creator=alice, game="azul", players=2, bots=["easy"])
     # Nobody runs the queued tasks here: the test plays the computer's moves itself.
     bots.bot_move(game_id=game.pk)
     page = window_of(windows, live_server, alice)

@@ -9,7 +9,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.utils import timezone
 
-from games import services
+from games.services.accounts import player_preferences_set
+from games.services.tables import game_create
 from tests.conftest import make_user
 from tests.web.helpers import started_game
 from tests.web.test_browser_pages import check_page, window_of
@@ -25,7 +26,7 @@ def resting_game():
     opening = (timezone.now() + timedelta(hours=2)).astimezone(UTC).replace(second=0, microsecond=0)
     hours = {"start": f"{opening:%H:%M}", "end": f"{opening + timedelta(hours=10):%H:%M}"}
     warsaw = opening.astimezone(ZoneInfo("Europe/Warsaw"))
-    services.player_preferences_set(
+    player_preferences_set(
         user=bob,
         time_zone="Europe/Warsaw",
         language="pl",
@@ -82,7 +83,7 @@ def test_the_new_game_form_offers_playing_hours_with_the_players_own(
     windows, live_server, shoot, size
 ):
     alice = make_user("alice")
-    services.player_preferences_set(user=alice, hours={"start": "07:00", "end": "23:30"})
+    player_preferences_set(user=alice, hours={"start": "07:00", "end": "23:30"})
     page = window_of(windows, live_server, alice, size)
     page.goto(f"{live_server.url}/games/new/")
     page.select_option("[name=time_control]", "per_move")
@@ -109,7 +110,7 @@ def test_joining_takes_the_seat_with_the_hours_typed_beside_the_button(
     windows, live_server, shoot, size
 ):
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(
+    game = game_create(
         creator=alice,
         game="azul",
         players=2,

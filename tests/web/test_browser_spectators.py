@@ -7,7 +7,9 @@ import re
 
 import pytest
 
-from games import services
+from games.services.chat import chat_post
+from games.services.moves import game_resign
+from games.services.tables import game_create, game_join
 from tests.conftest import make_user
 from tests.web.helpers import play_moves
 from tests.web.test_browser_pages import SIZES, window_of
@@ -25,12 +27,12 @@ def test_a_spectator_sees_a_move_arrive_with_no_controls_and_no_chat(
     windows, live_server, shoot, size, who
 ):
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(
+    game = game_create(
         creator=alice, game="azul", players=2, time_control={"kind": "per_move", "days": 3}
     )
-    services.game_join(game=game, user=bob)
+    game_join(game=game, user=bob)
     play_moves(game, (alice, bob), 2)
-    services.chat_post(game=game, user=alice, text="only for Bob")
+    chat_post(game=game, user=alice, text="only for Bob")
     spectator = None if who == "visitor" else make_user("dave")
     page = window_of(windows, live_server, spectator, size)
     if spectator is not None:
@@ -71,10 +73,8 @@ def test_a_private_game_looks_to_a_spectator_like_a_game_that_does_not_exist(
     windows, live_server, shoot, size
 ):
     alice, bob = make_user("alice"), make_user("bob")
-    hidden = services.game_create(
-        creator=alice, game="azul", players=2, private=True, invite=[bob.email]
-    )
-    services.game_join(game=hidden, user=bob)
+    hidden = game_create(creator=alice, game="azul", players=2, private=True, invite=[bob.email])
+    game_join(game=hidden, user=bob)
     page = window_of(windows, live_server, make_user("dave"), size)
     answers = []
     for number in (hidden.pk, hidden.pk + 1000):
@@ -93,10 +93,10 @@ def test_the_end_screen_of_a_game_aborted_by_an_early_resignation(
     windows, live_server, shoot, size
 ):
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=2)
+    game_join(game=game, user=bob)
     play_moves(game, (alice, bob), 1)
-    services.game_resign(game=game, user=bob)
+    game_resign(game=game, user=bob)
     page = window_of(windows, live_server, alice, size)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     assert page.locator("#end-title").inner_text() == "Bob resigned"

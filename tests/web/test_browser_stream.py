@@ -8,8 +8,10 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from games import services, streams
+from games import streams
 from games.presenters import game_page
+from games.services.moves import move_submit
+from games.services.tables import game_create, game_join
 from tests.conftest import make_user
 from tests.games.helpers import legal, to_move
 from tests.web.helpers import play_moves
@@ -42,13 +44,13 @@ def test_the_other_players_move_shows_on_the_open_page_at_once(
     size, streams_in_threads, windows, live_server
 ):
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=2)
+    game_join(game=game, user=bob)
     play_moves(game, (alice, bob), 2)
     watcher = to_move(game)
     page = window_of(windows, live_server, watcher, size)
     page.goto(f"{live_server.url}/games/{game.pk}/")
-    services.move_submit(game=game, user=watcher, move=legal(game)[0])
+    move_submit(game=game, user=watcher, move=legal(game)[0])
     shown = page.locator("#part-moves li.move:not(.voided)")
     expect(shown).to_have_count(3, timeout=5000)
     waits = []
@@ -57,7 +59,7 @@ def test_the_other_players_move_shows_on_the_open_page_at_once(
         mover = to_move(game)
         page.wait_for_timeout(300)
         moved_at = time.monotonic()
-        services.move_submit(game=game, user=mover, move=legal(game)[0])
+        move_submit(game=game, user=mover, move=legal(game)[0])
         expect(shown).to_have_count(listed + 1, timeout=5000)
         waits.append(time.monotonic() - moved_at)
     print(f"move shown after {[round(wait, 3) for wait in waits]} s")
@@ -70,7 +72,7 @@ def test_the_lobby_shows_a_new_game_at_once(streams_in_threads, windows, live_se
     page.goto(f"{live_server.url}/lobby/")
     page.wait_for_timeout(500)
     opened_at = time.monotonic()
-    game = services.game_create(creator=alice, game="miyabi", players=2)
+    game = game_create(creator=alice, game="miyabi", players=2)
     page.wait_for_selector(f"#lobby-games a[href='/games/{game.pk}/']", timeout=5000)
     wait = time.monotonic() - opened_at
     print(f"new game listed after {wait:.3f} s")

@@ -4,7 +4,8 @@ button in the page's body at least 44 px tall."""
 
 import pytest
 
-from games import services
+from games.services.tournaments.entry import tournament_create
+from games.services.tournaments.organiser import tournament_pause
 from tests.tournaments.test_services import finish_round, opened, organiser_starts, players
 from tests.web.helpers import looked_at, signed_in_page
 
@@ -22,7 +23,7 @@ def test_the_tournament_page_and_list_at_both_sizes(windows, live_server, shoot)
     tournament = opened(users, format="swiss", per_game=2, rounds=3)
     organiser_starts(tournament, users[0])
     finish_round(tournament)
-    open_one = services.tournament_create(
+    open_one = tournament_create(
         organiser=users[0], name="Winter cup", format="swiss", game="azul", per_game=2, rounds=3
     )
     for size, viewport in SIZES.items():
@@ -55,7 +56,7 @@ def test_the_organisers_page_of_a_paused_tournament_with_a_round_deadline(
     users = players(4)
     tournament = opened(users, format="swiss", per_game=2, rounds=2, round_days=7)
     organiser_starts(tournament, users[0])
-    services.tournament_pause(tournament=tournament, user=users[0])
+    tournament_pause(tournament=tournament, user=users[0])
     for size, viewport in SIZES.items():
         page = signed_in_page(windows, live_server, users[0], viewport)
         path = f"{live_server.url}/tournaments/{tournament.pk}/"

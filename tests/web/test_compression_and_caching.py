@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client, override_settings
 
-from games import services
+from games.services.tables import game_create, game_join
 
 YEAR = 365 * 24 * 3600
 
@@ -26,8 +26,8 @@ def test_the_home_page_answers_gzip_to_a_client_that_accepts_it(client, db):
 def test_a_signed_in_page_is_compressed_with_its_csrf_token_masked_anew_each_time(
     client, alice, bob
 ):
-    game = services.game_create(creator=alice, game="azul", players=2)
-    services.game_join(game=game, user=bob)
+    game = game_create(creator=alice, game="azul", players=2)
+    game_join(game=game, user=bob)
     client.force_login(alice)
     packed = client.get(f"/games/{game.pk}/", headers={"accept-encoding": "gzip"})
     assert packed.headers["Content-Encoding"] == "gzip"

@@ -17,8 +17,12 @@ from django.test import Client
 from django.utils import dateformat, timezone, translation
 from django.utils.formats import get_format
 
-from games import selectors, services
 from games.models import Game, NoticeKind, Outbox, PlayerSettings
+from games.selectors.history import move_history
+from games.services.accounts import player_preferences_set
+from games.services.chat import chat_post
+from games.services.moves import move_undo
+from games.services.tables import game_create
 from tests.conftest import make_user
 from tests.ratings.helpers import finished
 from tests.web.helpers import play_moves, player_to_move, started_game
@@ -36,7 +40,7 @@ def lang_of(response) -> str:
 
 
 def prefer(user, language: str = "", time_zone: str = "") -> None:
-    services.player_preferences_set(user=user, language=language, time_zone=time_zone)
+    player_preferences_set(user=user, language=language, time_zone=time_zone)
 
 
 def signed_in(user) -> Client:
@@ -157,8 +161,8 @@ def test_dates_on_a_page_follow_the_readers_time_zone(alice, bob, zone):
     game = started_game(alice, bob, "azul")
     mover = player_to_move(game, alice, bob)
     play_moves(game, (alice, bob), 1)
-    services.move_undo(game=game, user=mover)
-    at = selectors.move_history(game)[-1]["at"]
+    move_undo(game=game, user=mover)
+    at = move_history(game)[-1]["at"]
     prefer(mover, "en", zone)
     page = signed_in(mover).get(f"/games/{game.pk}/").content.decode()
     with translation.override("en"):
@@ -301,7 +305,7 @@ def every_page(language: str) -> dict[str, str]:
         game = started_game(alice, bob, slug)
         play_moves(game, (alice, bob), 3)
         mover = player_to_move(game, alice, bob)
-        services.chat_post(game=game, user=alice, text="hola")
+        chat_post(game=game, user=alice, text="hola")
         read(f"game {slug} (your move)", signed_in(mover), f"/games/{game.pk}/")
         other = bob if mover == alice else alice
         read(f"game {slug} (waiting)", signed_in(other), f"/games/{game.pk}/")
@@ -310,9 +314,7 @@ def every_page(language: str) -> dict[str, str]:
         done = finished(slug, alice, bob)
         read(f"end screen {slug}", signed_in(alice), f"/games/{done.pk}/")
         read(f"replay of a finished {slug}", visitor, f"/games/{done.pk}/replay/")
-    invited = services.game_create(
-        creator=alice, game="azul", players=3, invite=["carol@example.com"]
-    )
+    invited = game_create(creator=alice, game="azul", players=3, invite=["carol@example.com"])
     token = Outbox.objects.get(game=invited, kind=NoticeKind.INVITATION).payload["token"]
     read("invitation (visitor)", visitor, f"/invite/{token}/")
     read("invitation", signed_in(carol), f"/invite/{token}/")

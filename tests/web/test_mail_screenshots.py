@@ -8,10 +8,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import services
 from games.mail import render
 from games.models import NoticeKind, Outbox, PlayerSettings
 from games.repository import game_table
+from games.services.moves import move_submit, takeback_request
 from tests.mail.conftest import player_to_move, start_game
 
 pytestmark = pytest.mark.browser
@@ -73,10 +73,10 @@ def test_what_happened_opens_the_email_and_its_preheader_stays_hidden(
         table = game_table(game)
         mover = player_to_move(game)
         move = table.engine.format(table.engine.default_command(table.state))
-        services.move_submit(game=game, user=mover, move=move)
+        move_submit(game=game, user=mover, move=move)
     asking = player_to_move(game)
     answering = bob if asking == alice else alice
-    services.takeback_request(game=game, user=asking, to_seq=game_table(game).steps[0].last)
+    takeback_request(game=game, user=asking, to_seq=game_table(game).steps[0].last)
     row = Outbox.objects.get(game=game, kind=NoticeKind.TAKEBACK_REQUEST)
     for language in ("en", "pl"):
         PlayerSettings.objects.update_or_create(user=answering, defaults={"language": language})

@@ -9,11 +9,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone, translation
 
-from games import services
 from games.durations import time_left_text
 from games.mail import render
 from games.models import Game, NoticeKind, Outbox
 from games.repository import row_table
+from games.services.tables import game_join
 from tests.games.api_helpers import client_for, url
 from tests.games.helpers import open_with_playing_hours
 from tests.games.test_api_playing_hours import opening_later
@@ -28,7 +28,7 @@ def game_opening_later(alice, bob) -> tuple[Game, datetime]:
     rests until then."""
     hours, opening = opening_later()
     game = open_with_playing_hours(alice, hours=hours)
-    services.game_join(game=game, user=bob, hours=hours)
+    game_join(game=game, user=bob, hours=hours)
     game.refresh_from_db()
     return game, opening
 

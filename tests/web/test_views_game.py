@@ -4,9 +4,13 @@
 from django.utils import timezone
 
 from events import store
-from games import repository, selectors, services
+from games import repository
 from games.models import ChatMessage, Game, SeatClock
+from games.selectors.access import seat_of
+from games.selectors.moves import legal_moves_of
 from games.services import bots
+from games.services.moves import game_resign
+from games.services.tables import game_create
 from tests.web.helpers import play_moves, player_to_move, started_game
 
 
@@ -15,7 +19,7 @@ def other(user, *users):
 
 
 def test_an_open_game_shows_its_seats_and_a_join_button(client, alice, bob):
-    game = services.game_create(creator=alice, game="azul", players=2)
+    game = game_create(creator=alice, game="azul", players=2)
     client.force_login(bob)
     response = client.get(f"/games/{game.pk}/")
     assert response.status_code == 200 and 'id="join"' in response.text
@@ -31,7 +35,7 @@ def test_the_player_to_move_sees_boards_and_only_legal_moves(client, alice, bob)
     response = client.get(f"/games/{game.pk}/")
     text = response.text
     assert "Your turn" in text
-    legal = selectors.legal_moves_of(repository.game_table(game))
+    legal = legal_moves_of(repository.game_table(game))
     select = text.split('<select name="move"')[1].split("</select>")[0]
     assert select.count("<option") == len(legal) + 1
     assert all(f"<option>{m['move']}</option>" in select for m in legal)
@@ -53,7 +57,7 @@ def test_a_legal_move_is_played_and_shown_in_the_move_list(client, alice, bob):
     game = started_game(alice, bob, "azul")
     mover = player_to_move(game, alice, bob)
     client.force_login(mover)
-    move = selectors.legal_moves_of(repository.game_table(game))[0]["move"]
+    move = legal_moves_of(repository.game_table(game))[0]["move"]
     response = client.post(f"/games/{game.pk}/move/", {"move": move, "expected_seq": game.last_seq})
     assert response.status_code == 302
     page = client.get(f"/games/{game.pk}/").text
@@ -93,7 +97,7 @@ def test_an_illegal_move_posted_by_hand_is_refused_with_a_message_after_a_redire
 def test_a_move_from_a_stale_page_or_out_of_turn_is_refused(client, alice, bob):
     game = started_game(alice, bob, "azul")
     mover = player_to_move(game, alice, bob)
-    move = selectors.legal_moves_of(repository.game_table(game))[0]["move"]
+    move = legal_moves_of(repository.game_table(game))[0]["move"]
     client.force_login(other(mover, alice, bob))
     out_of_turn = client.post(
         f"/games/{game.pk}/move/", {"move": move, "expected_seq": game.last_seq}, follow=True
@@ -113,7 +117,7 @@ def test_someone_not_at_the_table_watches_but_can_neither_move_nor_chat(client, 
     game = started_game(alice, bob, "azul")
     client.force_login(carol)
     assert client.get(f"/games/{game.pk}/").status_code == 200
-    move = selectors.legal_moves_of(repository.game_table(game))[0]["move"]
+    move = legal_moves_of(repository.game_table(game))[0]["move"]
     posted = client.post(
         f"/games/{game.pk}/move/", {"move": move, "expected_seq": game.last_seq}, follow=True
     )
@@ -129,7 +133,7 @@ def test_finished_games_are_public_unless_private(client, alice, bob, carol):
     private = started_game(alice, bob, "azul", private=True)
     for game in (public, private):
         play_moves(game, (alice, bob), 2)
-        services.game_resign(game=game, user=alice)
+        game_resign(game=game, user=alice)
     client.force_login(carol)
     assert client.get(f"/games/{public.pk}/").status_code == 200
     assert client.get(f"/games/{public.pk}/replay/").status_code == 200
@@ -161,7 +165,7 @@ def test_undo_takes_the_move_back_and_strikes_it_from_the_list(client, alice, bo
     assert 'id="undo"' in client.get(f"/games/{game.pk}/").text
     assert client.post(f"/games/{game.pk}/undo/").status_code == 302
     game.refresh_from_db()
-    assert game.to_move == selectors.seat_of(game, mover).position
+    assert game.to_move == seat_of(game, mover).position
     page = client.get(f"/games/{game.pk}/").text
     assert 'class="move voided"' in page and "took back their move" in page
     assert "–." not in page  # a taken-back move has no number
@@ -201,7 +205,7 @@ def test_resigning_asks_first_then_ends_a_two_player_game(client, alice, bob):
     client.post(f"/games/{game.pk}/resign/")
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    assert game.winners == [selectors.seat_of(game, bob).position]
+    assert game.winners == [seat_of(game, bob).position]
     assert "Game over" in client.get(f"/games/{game.pk}/").text
     again = client.post(f"/games/{game.pk}/resign/")
     assert again.status_code == 409
@@ -273,8 +277,8 @@ def test_an_action_address_opened_after_signing_in_leads_to_the_game(client, ali
 
 
 def test_a_rematch_against_the_computer_says_it_has_started(client, alice):
-    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
-    services.game_resign(game=game, user=alice)
+    game = game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game_resign(game=game, user=alice)
     client.force_login(alice)
     answer = client.post(f"/games/{game.pk}/rematch/", follow=True)
     assert "Rematch started against the computer." in answer.text
@@ -287,7 +291,7 @@ def test_the_page_checks_fast_only_while_a_computer_is_to_move(client, alice, bo
     against_people = started_game(alice, bob)
     client.force_login(alice)
     assert 'data-soon=""' in client.get(f"/games/{against_people.pk}/").text
-    game = services.game_create(creator=alice, game="azul", players=2, bots=["easy"])
+    game = game_create(creator=alice, game="azul", players=2, bots=["easy"])
     bots.bot_move(game_id=game.pk)
     game.refresh_from_db()
     play_moves(game, (alice,), 1)

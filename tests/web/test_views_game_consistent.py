@@ -7,8 +7,11 @@ import threading
 import pytest
 from django.db import connection
 
-from games import selectors, services
 from games.models import Game
+from games.selectors.seats import actions_of
+from games.services.bots import bot_move
+from games.services.moves import move_submit
+from games.services.tables import game_create
 from tests.games.helpers import legal
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,7 +25,7 @@ def no_broker(monkeypatch):
 
 
 def against_the_computer(alice) -> Game:
-    game = services.game_create(creator=alice, game="azul", players=4, bots=["easy"] * 3)
+    game = game_create(creator=alice, game="azul", players=4, bots=["easy"] * 3)
     game.refresh_from_db()
     return game
 
@@ -31,7 +34,7 @@ def alice_moves_until_the_bots_owe(game: Game, alice) -> None:
     """Alice plays until a computer player is to move (the game may begin with them)."""
     game.refresh_from_db()
     while game.status == Game.Status.ACTIVE and game.seats.get(position=game.to_move).user:
-        services.move_submit(game=game, user=alice, move=legal(game)[0])
+        move_submit(game=game, user=alice, move=legal(game)[0])
         game.refresh_from_db()
 
 
@@ -41,15 +44,14 @@ def test_a_move_committed_while_the_page_is_built_is_not_on_that_page(
     game = against_the_computer(alice)
     alice_moves_until_the_bots_owe(game, alice)
     seen = game.last_seq
-    actions_of = selectors.actions_of
 
     def a_bot_moves_meanwhile(*args, **kwargs):
         # The worker commits the computer player's move between the page's reads.
-        monkeypatch.setattr(selectors, "actions_of", actions_of)
-        assert services.bot_move(game_id=game.pk)
+        monkeypatch.setattr("games.presenters.game_page.actions_of", actions_of)
+        assert bot_move(game_id=game.pk)
         return actions_of(*args, **kwargs)
 
-    monkeypatch.setattr(selectors, "actions_of", a_bot_moves_meanwhile)
+    monkeypatch.setattr("games.presenters.game_page.actions_of", a_bot_moves_meanwhile)
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/")
     assert page.status_code == 200
@@ -73,7 +75,7 @@ def test_pages_built_while_a_worker_plays_the_computer_players_never_fail(client
     def worker() -> None:
         try:
             while not stop.is_set():
-                services.bot_move(game_id=game.pk)
+                bot_move(game_id=game.pk)
         except BaseException as error:
             failures.append(error)
         finally:

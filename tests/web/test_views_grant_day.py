@@ -1,14 +1,14 @@
 """The "+1 day" button: offered to the players waiting, and it moves the deadline."""
 
-from games import services
+from games.services.tables import game_create, game_join
 from tests.web.helpers import player_to_move
 
 
 def test_a_waiting_player_gives_the_player_to_move_one_more_day(client, alice, bob):
-    game = services.game_create(
+    game = game_create(
         creator=alice, game="azul", players=2, time_control={"kind": "per_move", "days": 2}
     )
-    services.game_join(game=game, user=bob)
+    game_join(game=game, user=bob)
     game.refresh_from_db()
     mover = player_to_move(game, alice, bob)
     waiting = bob if mover == alice else alice

@@ -1,7 +1,7 @@
 """The invitation link: GET shows the game and an "Accept" button, POST takes the seat."""
 
-from games import services
 from games.models import Game, NoticeKind, Outbox
+from games.services.tables import game_create
 
 
 def invitation_link(game) -> str:
@@ -10,7 +10,7 @@ def invitation_link(game) -> str:
 
 
 def test_the_invited_player_sees_the_game_and_accepts(client, alice, bob):
-    game = services.game_create(creator=alice, game="miyabi", players=2, invite=[bob.email])
+    game = game_create(creator=alice, game="miyabi", players=2, invite=[bob.email])
     link = invitation_link(game)
     anonymous = client.get(link)
     assert anonymous.status_code == 200 and "Sign in to accept" in anonymous.text
@@ -25,7 +25,7 @@ def test_the_invited_player_sees_the_game_and_accepts(client, alice, bob):
 
 
 def test_a_used_invitation_says_so(client, alice, bob, carol):
-    game = services.game_create(creator=alice, game="azul", players=3, invite=[bob.email])
+    game = game_create(creator=alice, game="azul", players=3, invite=[bob.email])
     link = invitation_link(game)
     client.force_login(bob)
     client.post(link)

@@ -10,7 +10,9 @@ import random
 
 from django.utils.html import escape
 
-from games import repository, selectors, services
+from games import repository
+from games.selectors.seats import plan_of
+from games.services.plans import plan_replace
 from tests.games.helpers import legal
 from tests.games.test_services_plans import factory_move, legal_after, waiting
 from tests.web.helpers import play_moves, started_game
@@ -33,7 +35,7 @@ def test_each_move_picked_is_added_and_a_line_ending_with_an_answer_can_be_added
     theirs = factory_move(legal(game))
     mine = factory_move(legal_after(game, theirs), theirs)
     other = factory_move(legal(game), theirs)
-    services.plan_replace(
+    plan_replace(
         game=game, user=planner, lines=[[other, factory_move(legal_after(game, other), other)]]
     )
     client.force_login(planner)
@@ -50,7 +52,7 @@ def test_each_move_picked_is_added_and_a_line_ending_with_an_answer_can_be_added
 
     answered = board(client, game, line=theirs, move=mine)
     assert f"you: <code>{mine}</code>" in answered.text
-    kept = selectors.plan_of(game, planner).lines
+    kept = plan_of(game, planner).lines
     lines = "\n".join("; ".join(line) for line in [*kept, [theirs, mine]])
     assert f'name="lines" value="{escape(lines)}"' in answered.text
 

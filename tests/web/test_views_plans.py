@@ -2,8 +2,9 @@
 shown to the player who waits only, kept, refused on one's own turn with the reason, a
 plan emptied or deleted, the card in the reader's language."""
 
-from games import services
 from games.models import Plan
+from games.services.moves import move_submit
+from games.services.plans import plan_play
 from tests.games.helpers import legal
 from tests.games.test_services_plans import factory_move, legal_after, waiting
 from tests.web.helpers import started_game
@@ -70,7 +71,7 @@ def test_while_the_plan_answers_the_page_offers_no_move_and_says_so(
     client.post(
         f"/games/{game.pk}/plan/", {"lines": f"{theirs}; {mine}", "expected_seq": game.last_seq}
     )
-    services.move_submit(game=game, user=mover, move=theirs)
+    move_submit(game=game, user=mover, move=theirs)
 
     page = client.get(f"/games/{game.pk}/").text
     assert "Your plan is playing its answer" in page
@@ -78,7 +79,7 @@ def test_while_the_plan_answers_the_page_offers_no_move_and_says_so(
     live = client.get(f"/games/{game.pk}/live", {"seq": 0}).json()
     assert live["my_turn"] is False
 
-    assert services.plan_play(game_id=game.pk) == 1
+    assert plan_play(game_id=game.pk) == 1
     page = client.get(f"/games/{game.pk}/").text
     assert "Your plan is playing its answer" not in page
     assert "Waiting for" in page
@@ -93,7 +94,7 @@ def test_a_dropped_plan_is_said_on_the_page_until_its_player_has_seen_it(client,
     client.force_login(planner)
     page = f"/games/{game.pk}/"
     client.post(page + "plan/", {"lines": f"{expected}; {answer}", "expected_seq": game.last_seq})
-    services.move_submit(game=game, user=mover, move=played)
+    move_submit(game=game, user=mover, move=played)
 
     for _ in range(2):
         shown = client.get(page).text

@@ -3,8 +3,8 @@ the account page's hours, refusals said on the page (never a 500)."""
 
 import pytest
 
-from games import services
 from games.models import PlayerSettings
+from games.services.tables import invitation_token
 from tests.games.helpers import open_with_playing_hours
 
 pytestmark = pytest.mark.django_db
@@ -69,7 +69,7 @@ def test_short_hours_on_the_account_page_are_refused_in_polish(client, alice):
 
 def test_an_invited_player_accepts_with_the_hours_they_type(client, alice, bob):
     game = open_with_playing_hours(alice, invite=[bob.email])
-    token = services.invitation_token(game.seats.get(invited_email=bob.email))
+    token = invitation_token(game.seats.get(invited_email=bob.email))
     client.force_login(bob)
     assert 'name="hours_end" value="22:00"' in client.get(f"/invite/{token}/").text
     client.post(f"/invite/{token}/", {"hours_start": "12:00", "hours_end": "23:00"})

@@ -2,7 +2,8 @@
 
 import re
 
-from games import repository, services
+from games import repository
+from games.services.tables import game_create
 from tests.web.helpers import play_moves, started_game
 
 
@@ -48,7 +49,7 @@ def test_a_game_that_does_not_exist_is_said_with_one_full_stop(client, alice):
 
 
 def test_a_game_not_started_has_nothing_to_replay(client, alice):
-    game = services.game_create(creator=alice, game="azul", players=2)
+    game = game_create(creator=alice, game="azul", players=2)
     client.force_login(alice)
     response = client.get(f"/games/{game.pk}/replay/")
     assert response.status_code == 400 and "nothing to replay" in response.text

@@ -18,10 +18,11 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
-from games import services, throttles
+from games import throttles
 from games.mail import services as mail_services
 from games.mail import tokens
 from games.models import NoticeKind, Outbox
+from games.services.accounts import account_identity, sign_in_request
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
@@ -275,7 +276,7 @@ def test_behind_proxies_the_limits_count_the_address_the_proxy_saw(rf, settings)
 def test_concurrent_requests_for_one_address_queue_one_email_a_minute():
     def ask(_):
         try:
-            services.sign_in_request(email="dora@example.com")
+            sign_in_request(email="dora@example.com")
         finally:
             connection.close()
 
@@ -299,8 +300,8 @@ CONFUSABLE = "аlice@example.com"
 
 @pytest.mark.parametrize("spelling", list(SAME_ACCOUNT.values()), ids=list(SAME_ACCOUNT))
 def test_every_spelling_of_an_account_is_the_one_the_limit_counts(spelling):
-    assert services.account_identity(spelling) == "alice@example.com"
-    assert services.account_identity(CONFUSABLE) != "alice@example.com"
+    assert account_identity(spelling) == "alice@example.com"
+    assert account_identity(CONFUSABLE) != "alice@example.com"
 
 
 @pytest.mark.parametrize(

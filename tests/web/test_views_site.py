@@ -5,9 +5,9 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 
-from games import services
 from games.models import Game, NoticeKind
-from games.selectors import MODERATORS_GROUP
+from games.selectors.access import MODERATORS_GROUP, is_moderator
+from games.services.tables import game_create
 
 
 def test_an_unknown_address_gets_the_sites_own_404_page(client):
@@ -26,7 +26,7 @@ def test_the_demo_admin_is_a_moderator(db):
     from django.contrib.auth import get_user_model
 
     alice = get_user_model().objects.get(email="alice@example.com")
-    assert services.is_moderator(alice)
+    assert is_moderator(alice)
 
 
 def test_the_admin_user_page_opens(admin_client, bob):
@@ -38,7 +38,7 @@ def test_the_admin_user_page_opens(admin_client, bob):
 def test_an_invitation_can_be_declined_and_the_seat_opens(client, alice, bob, answer):
     from games.models import Outbox, Seat
 
-    game = services.game_create(creator=alice, game="azul", players=2, invite=[bob.email])
+    game = game_create(creator=alice, game="azul", players=2, invite=[bob.email])
     token = Outbox.objects.get(game=game, kind=NoticeKind.INVITATION).payload["token"]
     page = client.get(f"/invite/{token}/")
     assert "Bob (invited)" in page.text and "no time limit" in page.text

@@ -8,8 +8,13 @@ import json
 import pytest
 from django.test import Client
 
-from games import repository, selectors, services
+from games import repository
 from games.models import Game
+from games.selectors.lists import GAMES_TO_WATCH, games_to_watch, games_to_watch_first
+from games.selectors.moves import legal_moves_of
+from games.services.accounts import player_preferences_set
+from games.services.chat import chat_post
+from games.services.tables import game_create
 from tests.conftest import make_user
 from tests.games.api_helpers import client_for, url
 from tests.web.helpers import play_moves, player_to_move, started_game
@@ -31,7 +36,7 @@ def in_play(alice, bob):
     """A public game of Azul in play with a clock: two moves made, and a word in the chat."""
     game = started_game(alice, bob, "azul", **TIMED)
     play_moves(game, (alice, bob), 2)
-    services.chat_post(game=game, user=alice, text="good luck, Bob")
+    chat_post(game=game, user=alice, text="good luck, Bob")
     game.refresh_from_db()
     return game
 
@@ -67,7 +72,7 @@ def test_a_spectators_page_follows_the_moves_and_never_the_chat(in_play, alice, 
     first = client.get(live, {"seq": in_play.last_seq, "chat": 0}).json()
     assert first["parts"] == {} and first["chat"] == 0
     play_moves(in_play, (alice, bob), 1)
-    services.chat_post(game=in_play, user=bob, text="thanks!")
+    chat_post(game=in_play, user=bob, text="thanks!")
     in_play.refresh_from_db()
     answer = client.get(live, {"seq": in_play.last_seq - 1, "chat": 0}).json()
     assert answer["seq"] == in_play.last_seq and answer["chat"] == 0
@@ -97,7 +102,7 @@ def test_a_spectator_cannot_move_resign_or_chat(in_play, alice, bob):
     dave = make_user("dave")
     client = visitor(dave)
     table = repository.game_table(in_play)
-    move = selectors.legal_moves_of(table)[0]["move"]
+    move = legal_moves_of(table)[0]["move"]
     client.post(f"/games/{in_play.pk}/move/", {"move": move, "expected_seq": in_play.last_seq})
     client.post(f"/games/{in_play.pk}/resign/")
     client.post(f"/games/{in_play.pk}/chat/", {"text": "hello"})
@@ -114,7 +119,7 @@ def test_the_lobby_lists_public_games_in_play_to_watch_latest_move_first(alice, 
     play_moves(newer, (carol, bob), 1)
     hidden = started_game(alice, carol, "azul", private=True)
     mine = started_game(dave, alice, "azul")
-    waiting = services.game_create(creator=alice, game="azul", players=2)
+    waiting = game_create(creator=alice, game="azul", players=2)
     watch = [row["game"].pk for row in visitor(dave).get("/lobby/").context["watch"]]
     assert watch == [newer.pk, older.pk]
     assert not {hidden.pk, mine.pk, waiting.pk} & set(watch)
@@ -133,9 +138,9 @@ def test_the_api_lists_the_games_to_watch_as_the_lobby_does(alice, bob, carol):
 
 
 def test_the_lobby_lists_at_most_the_latest_games_to_watch(alice, bob):
-    games = [started_game(alice, bob, "azul") for _ in range(selectors.GAMES_TO_WATCH + 2)]
+    games = [started_game(alice, bob, "azul") for _ in range(GAMES_TO_WATCH + 2)]
     watch = visitor(make_user("dave")).get("/lobby/").context["watch"]
-    assert len(watch) == selectors.GAMES_TO_WATCH
+    assert len(watch) == GAMES_TO_WATCH
     assert games[0].pk not in [row["game"].pk for row in watch]
 
 
@@ -148,7 +153,7 @@ def test_the_front_page_lists_the_games_a_visitor_may_watch(alice, bob, carol):
 
 
 def test_the_lobby_says_when_there_is_nothing_to_watch_in_spanish(alice):
-    services.player_preferences_set(user=alice, language="es", time_zone="")
+    player_preferences_set(user=alice, language="es", time_zone="")
     shown = visitor(alice).get("/lobby/").content.decode()
     assert "Partidas en juego para mirar" in shown
     assert "Ahora mismo no se juega ninguna otra partida." in shown
@@ -162,7 +167,7 @@ def test_a_profiles_current_games_link_to_the_games_one_may_watch(in_play, alice
 def test_a_private_game_in_play_is_neither_listed_nor_shown_to_a_spectator(alice, bob):
     hidden = started_game(alice, bob, "azul", private=True)
     dave = make_user("dave")
-    assert hidden.pk not in [g.pk for g in selectors.games_to_watch(dave)]
+    assert hidden.pk not in [g.pk for g in games_to_watch(dave)]
     refused = visitor(dave).get(f"/games/{hidden.pk}/")
     missing = visitor(dave).get(f"/games/{hidden.pk + 1000}/")
     assert refused.status_code == missing.status_code == 404
@@ -180,13 +185,13 @@ def test_the_games_to_watch_are_the_latest_moved_however_few_of_the_newest_event
 ):
     """The lobby finds the games moved last among the store's newest events, and sorts every
     game in play when those do not settle the list: the same list either way."""
-    monkeypatch.setattr(selectors, "NEWEST_EVENTS", newest_events)
+    monkeypatch.setattr("games.selectors.lists.NEWEST_EVENTS", newest_events)
     games = [started_game(alice, bob, "azul") for _ in range(6)]
     started_game(alice, carol, "azul", private=True)
     for game in (games[3], games[0], games[4]):
         play_moves(game, (alice, bob), 1)
     dave = make_user("dave")
-    expected = list(selectors.games_to_watch(dave)[:4])
-    assert [g.pk for g in selectors.games_to_watch_first(dave, count=4)] == [g.pk for g in expected]
+    expected = list(games_to_watch(dave)[:4])
+    assert [g.pk for g in games_to_watch_first(dave, count=4)] == [g.pk for g in expected]
     assert [g.pk for g in expected[:3]] == [games[4].pk, games[0].pk, games[3].pk]
-    assert selectors.games_to_watch_first(alice) == []
+    assert games_to_watch_first(alice) == []

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 
-from games.services import MODERATORS_GROUP
+from games.selectors.access import MODERATORS_GROUP
 
 DEMO_PASSWORD = "azul-demo"
 DEMO_USERS = [

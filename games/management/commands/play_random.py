@@ -7,9 +7,14 @@ import time
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from games import repository, selectors, services
+from games import repository
 from games.errors import ServiceError
 from games.registry import GAME_TYPES
+from games.selectors.moves import legal_moves_of
+from games.selectors.names import players_of
+from games.services.bots import bot_move
+from games.services.moves import move_submit
+from games.services.tables import game_create, game_join
 
 
 class Command(BaseCommand):
@@ -71,21 +76,21 @@ class Command(BaseCommand):
         chooser = random.Random(seed)
         started = time.perf_counter()
         try:
-            table = services.game_create(
+            table = game_create(
                 creator=users[0], game=game, players=players, options=options, bots=bots
             )
             for user in users[1:]:
-                services.game_join(game=table, user=user)
+                game_join(game=table, user=user)
         except ServiceError as error:
             raise CommandError(error.message) from None
         table.refresh_from_db()
         by_seat = {seat.position: seat.user for seat in table.seats.all()}
-        names = {p["seat"]: p["player"] for p in selectors.players_of(table)}
+        names = {p["seat"]: p["player"] for p in players_of(table)}
         moves = 0
         while table.status == table.Status.ACTIVE:
             if by_seat[table.to_move] is None:
                 # A computer player's seat: played here as the worker's task would.
-                moves += services.bot_move(game_id=table.pk)
+                moves += bot_move(game_id=table.pk)
                 table.refresh_from_db()
                 continue
             position = repository.game_table(table)
@@ -93,8 +98,8 @@ class Command(BaseCommand):
                 engine = position.engine
                 move = engine.format(engine.default_command(position.state))
             else:
-                move = chooser.choice(selectors.legal_moves_of(position))["move"]
-            services.move_submit(game=table, user=by_seat[table.to_move], move=move)
+                move = chooser.choice(legal_moves_of(position))["move"]
+            move_submit(game=table, user=by_seat[table.to_move], move=move)
             table.refresh_from_db()
             moves += 1
         elapsed = time.perf_counter() - started

@@ -6,12 +6,10 @@ game again."""
 from django.core.management.base import BaseCommand
 
 from games.models import Game, Tournament
-from games.services import (
-    analyses_rebuild,
-    game_reproject,
-    ratings_rebuild,
-    tournament_reproject,
-)
+from games.services.analysis import analyses_rebuild
+from games.services.ratings import ratings_rebuild
+from games.services.tables import game_reproject
+from games.services.tournaments.stream import tournament_reproject
 
 
 class Command(BaseCommand):

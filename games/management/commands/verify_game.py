@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from games import table as tbl
 from games import table_storage as storage
 from games.registry import GAME_TYPES
-from games.selectors import EXPORT_FORMAT
+from games.selectors.history import EXPORT_FORMAT
 from games.table_verification import VerificationError, verify
 
 

@@ -15,7 +15,8 @@ from django.utils.translation import ngettext_lazy
 
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Game, Rating, ResultSeat, Seat, Tournament, TournamentGame
-from games.selectors import may_enter, tournament_state
+from games.repository import tournament_state
+from games.selectors.tournaments import may_enter
 from games.services.common import actor_of, locked_game
 from games.services.moves import seat_resign
 from games.services.ratings import DISPLAY_BASE

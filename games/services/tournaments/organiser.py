@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import Forbidden
 from games.models import Tournament
-from games.selectors import is_moderator
+from games.selectors.access import is_moderator
 from games.services.common import actor_of
 from games.services.tournaments.stream import locked_tournament, tournament_act
 from games.tournaments import core, decider

@@ -5,7 +5,8 @@ reaction ``tournament_moved_on``, in the transaction that ended the game."""
 from events import store
 from games import table as tbl
 from games.models import Game, TournamentGame
-from games.selectors import departures, tournament_state
+from games.repository import tournament_state
+from games.selectors.seats import departures
 from games.services.ratings import placings
 from games.services.tournaments.stream import locked_tournament, tournament_act
 from games.tournaments import core, decider

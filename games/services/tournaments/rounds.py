@@ -12,7 +12,7 @@ from django.utils import timezone
 from events.models import Event
 from games.errors import Conflict
 from games.models import Game, Seat, Tournament, TournamentGame
-from games.selectors import TOURNAMENT_NAMESPACE, tournament_state
+from games.repository import TOURNAMENT_NAMESPACE, tournament_state
 from games.services.common import locked_game
 from games.services.deadlines import seat_forfeits
 from games.services.moves import seat_resign

@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from events import store
 from games.models import Tournament, TournamentSnapshot
-from games.selectors import TOURNAMENT_NAMESPACE, tournament_get, tournament_state
+from games.repository import TOURNAMENT_NAMESPACE, tournament_state
+from games.selectors.tournaments import tournament_get
 from games.services.tournaments.reactions import (
     REACTIONS,
     TournamentChange,

@@ -16,7 +16,8 @@ from games.durations import time_left_text
 from games.models import Game, NoticeKind, PushDelivery
 from games.notify.wording import plan_dropped_reason, plan_dropped_title
 from games.repository import game_table
-from games.selectors import players_of, time_left
+from games.selectors.names import players_of
+from games.selectors.seats import time_left
 
 # A push service takes 4096 bytes of encrypted payload; the text stays far below it.
 LONGEST_BODY = 400
