@@ -189,64 +189,6 @@ class Seat(models.Model):
         return f"{self.game} seat {self.position}: {who}"
 
 
-class Outbox(models.Model):
-    """An email to send (the email channel of ``games.notify``), written in the transaction
-    of what caused it. The key
-    (game, seq, recipient, kind) makes it impossible to queue the same email twice.
-
-    How far its SMTP transaction got: ``claimed_at`` (a worker took it),
-    ``data_started_at`` (the worker was about to hand the message over: DATA), ``sent_at``
-    (the server took it). A row whose worker stopped after DATA but before ``sent_at`` may
-    or may not have gone out: it is "in doubt" (``in_doubt_at``) and never sent again
-    without an operator."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, related_name="outbox")
-    seq = models.PositiveIntegerField(default=0)
-    recipient = models.EmailField()
-    # The player the notice is for; empty only where no account exists yet (a sign-in link
-    # or an invitation to a new address).
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    kind = models.CharField(max_length=24, choices=NoticeKind.choices)
-    payload = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    due_at = models.DateTimeField(default=timezone.now, db_index=True)
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    data_started_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    cancelled_at = models.DateTimeField(null=True, blank=True)
-    in_doubt_at = models.DateTimeField(null=True, blank=True)
-    message_id = models.CharField(max_length=255, unique=True, default=new_message_id)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    last_error = models.TextField(blank=True, default="")
-    # Why it was cancelled before it left because it no longer applied (the turn passed,
-    # the reader was looking, turned it off…): not an error.
-    withdrawn_because = models.CharField(max_length=200, blank=True, default="")
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["game", "seq", "recipient", "kind"], name="outbox_once_per_key"
-            )
-        ]
-        indexes = [
-            models.Index(
-                fields=["due_at"],
-                condition=models.Q(sent_at__isnull=True, cancelled_at__isnull=True),
-                name="outbox_pending",
-            ),
-            models.Index(
-                fields=["in_doubt_at"],
-                condition=models.Q(in_doubt_at__isnull=False),
-                name="outbox_in_doubt",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.kind} to {self.recipient} (game {self.game_id}, seq {self.seq})"
-
-
 class PushSubscription(models.Model):
     """A browser's Web Push subscription (its ``PushSubscription.toJSON()``): where the
     push service takes messages for one device of ``user`` (``endpoint``), and the keys the
@@ -267,45 +209,128 @@ class PushSubscription(models.Model):
         return f"push to {self.user_id} at {self.endpoint[:60]}"
 
 
-class PushDelivery(models.Model):
-    """A notice to push to one subscription (the push channel of ``games.notify``), written
-    in the transaction of what caused it: at most one per (subscription, game, key, kind).
-    Sent once by whoever claims it first (``claimed_at``, a conditional UPDATE), after
-    commit; a claim whose worker stopped is never sent again (at most once)."""
+class Delivery(models.Model):
+    """A notice on its way to one reader by one channel (``channel``, a name of
+    ``games.notify.channels.CHANNELS``), written in the transaction of what caused it and
+    sent once by the one delivery loop (``games.notify.channels.loop``). The reader is an
+    address (``recipient``: an email address, or what another channel calls its reader)
+    or a device (``subscription``, Web Push); ``user`` is the player, empty only where no
+    account exists yet (a sign-in link or an invitation to a new address). At most one row
+    per (channel, game, key, recipient, kind), or per (device, game, key, kind): the same
+    notice cannot be written twice.
 
-    subscription = models.ForeignKey(
-        PushSubscription, on_delete=models.CASCADE, related_name="deliveries"
+    How far its sending got: ``claimed_at`` (a worker took it), ``handed_over_at`` (the
+    worker was about to hand it over: email's DATA), ``sent_at`` (it was taken). A row
+    whose worker stopped after the hand-over but before ``sent_at`` may or may not have
+    gone out: it is "in doubt" (``in_doubt_at``) and never sent again without an
+    operator."""
+
+    channel = models.CharField(max_length=24)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, related_name="+")
+    # The seq of the event it reports, or another number that makes it unique (``Notice``).
+    key = models.PositiveIntegerField(default=0)
+    recipient = models.CharField(max_length=254, blank=True, default="")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    key = models.PositiveIntegerField()
+    subscription = models.ForeignKey(
+        PushSubscription,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="deliveries",
+    )
     kind = models.CharField(max_length=24, choices=NoticeKind.choices)
     payload = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     due_at = models.DateTimeField(default=timezone.now)
     claimed_at = models.DateTimeField(null=True, blank=True)
+    handed_over_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
+    in_doubt_at = models.DateTimeField(null=True, blank=True)
+    # An email's Message-ID (threading, answers to a reply); none for other channels.
+    message_id = models.CharField(max_length=255, unique=True, null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
-    # Why it was cancelled because it no longer applied (not an error), as in ``Outbox``.
+    # Why it was cancelled before it left because it no longer applied (the turn passed,
+    # the reader was looking, turned it off…): not an error.
     withdrawn_because = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["subscription", "game", "key", "kind"], name="push_once_per_key"
-            )
+                fields=["channel", "game", "key", "recipient", "kind"],
+                condition=models.Q(subscription__isnull=True),
+                name="delivery_once_per_address",
+            ),
+            models.UniqueConstraint(
+                fields=["subscription", "game", "key", "kind"],
+                condition=models.Q(subscription__isnull=False),
+                name="delivery_once_per_device",
+            ),
         ]
         indexes = [
             models.Index(
-                fields=["due_at"],
+                fields=["channel", "due_at"],
                 condition=models.Q(sent_at__isnull=True, cancelled_at__isnull=True),
-                name="push_pending",
+                name="delivery_pending",
+            ),
+            models.Index(
+                fields=["in_doubt_at"],
+                condition=models.Q(in_doubt_at__isnull=False),
+                name="delivery_in_doubt",
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} pushed to {self.subscription_id} (game {self.game_id}, {self.key})"
+        reader = self.recipient or f"device {self.subscription_id}"
+        return f"{self.kind} by {self.channel} to {reader} (game {self.game_id}, {self.key})"
+
+
+class OfChannel(models.Manager):
+    """The deliveries of the model's ``CHANNEL`` only."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(channel=self.model.CHANNEL)
+
+
+class OfOneChannel(models.Model):
+    """What a delivery model of one channel adds (with ``Delivery``, a proxy of it): its
+    rows only, for the code and the admin that read them; a row saved through it is of
+    that channel."""
+
+    CHANNEL = ""
+    objects = OfChannel()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        self.channel = self.CHANNEL
+        super().save(*args, **kwargs)
+
+
+class Outbox(OfOneChannel, Delivery):
+    """The emails (the email channel), each with its Message-ID."""
+
+    CHANNEL = "email"
+
+    class Meta:
+        proxy = True
+
+    def save(self, *args, **kwargs):
+        self.message_id = self.message_id or new_message_id()
+        super().save(*args, **kwargs)
+
+
+class PushDelivery(OfOneChannel, Delivery):
+    """The Web Push deliveries, one per device of the reader."""
+
+    CHANNEL = "push"
+
+    class Meta:
+        proxy = True
 
 
 class ChatMessage(models.Model):
