@@ -731,8 +731,8 @@ def audit(primary: str, played: list, mail: Path, drain_seconds: float = 150) ->
             # waits MAIL_CLAIM_STALE_SECONDS, then is sent again if it never reached DATA,
             # else left "in doubt" for the operator rather than risk sending it twice.
             (waiting,) = db.execute(
-                "SELECT count(*) FROM games_outbox WHERE sent_at IS NULL AND cancelled_at IS NULL"
-                " AND claimed_at IS NULL AND due_at <= now()"
+                "SELECT count(*) FROM games_delivery WHERE channel = 'email' AND sent_at IS NULL"
+                " AND cancelled_at IS NULL AND claimed_at IS NULL AND due_at <= now()"
             ).fetchone()
             if not waiting:
                 break

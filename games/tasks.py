@@ -7,8 +7,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from games import services
-from games.mail import render
-from games.mail import services as mail
+from games.notify.channels.email import render
 from games.services import data_export, deadlines
 
 log = logging.getLogger(__name__)
@@ -23,15 +22,10 @@ def heartbeat() -> str:
 
 
 @shared_task
-def send_outbox(outbox_id: int) -> str:
-    """Send one outbox row (queued when the transaction that wrote it committed)."""
-    return mail.outbox_send(outbox_id=outbox_id)
-
-
-@shared_task
-def send_push(delivery_id: int) -> str:
-    """Push one delivery (queued when the transaction that wrote it committed)."""
-    return services.push_send(delivery_id=delivery_id)
+def send_delivery(delivery_id: int) -> str:
+    """Send one delivery, an email or a push (queued when the transaction that wrote it
+    committed)."""
+    return services.delivery_send(delivery_id=delivery_id)
 
 
 @shared_task
@@ -71,6 +65,6 @@ def data_export_build(export_id: int) -> str:
 def sweep() -> dict:
     """Every minute: timeouts, warnings, reminders, vacations, digests, due pushes and
     due emails."""
-    done = mail.sweep()
+    done = services.sweep()
     services.process_beat(name="sweep", detail=done)
     return done

@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
-from games.mail import tokens
+from games.notify.channels.email import tokens
 from games.services import account_identity
 
 # The line that introduces a quoted message ("On … wrote:"), in the languages mail clients

@@ -32,7 +32,6 @@ from games.services.accounts import (
     account_identity,
     account_sign_in,
     player_preferences_set,
-    sign_in_code,
     sign_in_request,
 )
 from games.services.analysis import (
@@ -80,6 +79,7 @@ from games.services.moves import (
     takeback_request,
 )
 from games.services.notices import (
+    delivery_send,
     digests_queue,
     notices_choose,
     reminders_queue,
@@ -93,7 +93,7 @@ from games.services.plans import (
     plan_replace,
     plans_sweep,
 )
-from games.services.push import push_send, push_subscribe, push_unsubscribe
+from games.services.push import push_subscribe, push_unsubscribe
 from games.services.ratings import (
     profile_visibility_set,
     ratings_game_finished,
@@ -154,6 +154,7 @@ __all__ = [
     "bots_sweep",
     "chat_post",
     "deadline_grant",
+    "delivery_send",
     "digests_queue",
     "game_cancel",
     "game_create",
@@ -185,7 +186,6 @@ __all__ = [
     "plan_replace",
     "plans_sweep",
     "process_beat",
-    "push_send",
     "push_subscribe",
     "push_unsubscribe",
     "profile_visibility_set",
@@ -197,7 +197,6 @@ __all__ = [
     "report_create",
     "seat_resign",
     "seat_seen",
-    "sign_in_code",
     "sign_in_request",
     "SWEEP_JOBS",
     "sweep",

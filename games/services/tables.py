@@ -370,7 +370,7 @@ def invitations_allowed(sender, wanted: int, *, refusal=GAME_INVITATIONS_THROTTL
         Q(kind=NoticeKind.INVITATION, game__created_by=sender)
         | Q(
             kind=NoticeKind.TOURNAMENT_INVITATION,
-            seq__in=Tournament.objects.filter(organiser=sender).values("pk"),
+            key__in=Tournament.objects.filter(organiser=sender).values("pk"),
         ),
         created_at__gt=now - INVITATION_WINDOW,
     )

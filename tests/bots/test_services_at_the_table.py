@@ -14,9 +14,9 @@ from games import bots, repository, selectors, services, tasks
 from games import table_storage as storage
 from games.bots import LEVELS
 from games.errors import BadRequest
-from games.mail.render import compose
-from games.mail.services import sweep
 from games.models import BotLevel, Game, NoticeKind, Outbox, Seat
+from games.notify.channels.email.render import compose
+from games.services import sweep
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, legal, started
 

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from games import repository, selectors, tasks
-from games.mail.services import sweep
 from games.models import Game
+from games.services import sweep
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db

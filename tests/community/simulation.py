@@ -34,7 +34,6 @@ from rest_framework.test import APIClient
 from games import news, repository, selectors, services
 from games.errors import ServiceError
 from games.mail import services as mail
-from games.mail import tokens
 from games.models import (
     ChatMessage,
     Game,
@@ -45,6 +44,7 @@ from games.models import (
     Seat,
     Tournament,
 )
+from games.notify.channels.email import tokens
 from games.registry import GAME_TYPES
 from games.services import drift
 from games.services import ratings as ratings_service
@@ -568,7 +568,7 @@ class Community:
         """Reply to the turn email for this position, if it came; whether one was sent."""
         for message in reversed(self.mail.to(person.user.email)):
             named = tokens.read_reply_address(str(message["Reply-To"] or ""))
-            if named is not None and named.game_id == game.pk and named.seq == seq:
+            if named is not None and named.game_id == game.pk and named.key == seq:
                 raw = fixture_reply(
                     "gmail.eml",
                     FROM=person.user.email,

@@ -9,8 +9,8 @@ from django.core import mail
 from django.utils import timezone
 
 from games import services
-from games.mail.services import sweep
 from games.models import Game, Outbox, ProcessBeat
+from games.services import sweep
 from games.services.sweep import JOBS
 from tests.conftest import make_user
 from tests.games.helpers import legal
@@ -30,7 +30,7 @@ def one_job_fails(monkeypatch, name: str, error: Exception) -> None:
         raise error
 
     jobs = tuple((job_name, broken if job_name == name else job) for job_name, job in JOBS)
-    monkeypatch.setattr(services, "SWEEP_JOBS", jobs)
+    monkeypatch.setattr("games.services.sweep.JOBS", jobs)
 
 
 def moderator():
@@ -96,7 +96,7 @@ def test_a_job_that_fails_is_logged_counted_and_the_emails_still_go(
 
 @pytest.mark.django_db
 def test_the_status_page_says_which_job_failed_how_often_and_since_when(client, monkeypatch):
-    one_job_fails(monkeypatch, "deliveries", RuntimeError("the push service's keys are missing"))
+    one_job_fails(monkeypatch, "pushes", RuntimeError("the push service's keys are missing"))
     now = timezone.now()
     for minute_passed in range(3):
         sweep(now=now - timedelta(minutes=3 - minute_passed))
@@ -105,7 +105,7 @@ def test_the_status_page_says_which_job_failed_how_often_and_since_when(client, 
     assert "Push notifications due" in page
     assert "failed 3 times since" in page
     assert "the push service&#x27;s keys are missing" in page
-    monkeypatch.setattr(services, "SWEEP_JOBS", JOBS)
+    monkeypatch.setattr("games.services.sweep.JOBS", JOBS)
     sweep(now=now)
     page = client.get("/status/").content.decode()
     assert "failed 3 times from" in page

@@ -10,9 +10,9 @@ from django.contrib.auth.models import Group
 from events import store
 from games import repository, services, tasks
 from games.errors import BadRequest, Conflict
-from games.mail.headlines import headline
-from games.mail.render import message
 from games.models import Game, NoticeKind, Outbox, Plan
+from games.notify.channels.email.headlines import headline
+from games.notify.channels.email.render import message
 from games.selectors import MODERATORS_GROUP
 from tests.games.helpers import legal, seated, started, to_move
 

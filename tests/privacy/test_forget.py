@@ -30,6 +30,7 @@ from games.models import (
     Seat,
     Tournament,
 )
+from games.services import sweep
 from games.services.closing import account_close
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, legal, play, play_to_end, started, to_move
@@ -118,7 +119,7 @@ def a_full_life(zq, bob, carol, maud, smtp) -> dict:
     # A reply by email to the turn email of the Miyabi game, when it is Zq's turn.
     while to_move(miyabi) != zq:
         play(miyabi)
-    mail.sweep()
+    sweep()
     turn = [m for m in smtp.to(ADDRESS) if m["Reply-To"]][-1]
     raw = (
         f"From: {NAME} {SURNAME} <{ADDRESS}>\r\nTo: {turn['Reply-To']}\r\n"

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.mail.services import sweep
+from games.services import sweep
 from tests.games.test_minute_sweep_jobs import moderator, one_job_fails
 from tests.web.test_browser_pages import check_page, window_of
 

@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games import services
-from games.mail import render
 from games.models import NoticeKind, Outbox, PlayerSettings
+from games.notify.channels.email import render
 from games.repository import game_table
 from tests.mail.conftest import player_to_move, start_game
 

@@ -20,8 +20,8 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from games import services, throttles
 from games.mail import services as mail_services
-from games.mail import tokens
 from games.models import NoticeKind, Outbox
+from games.notify.channels.email import tokens
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db

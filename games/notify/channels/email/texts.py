@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.durations import time_left_text
-from games.mail import words
 from games.models import Game
+from games.notify.channels.email import words
 from games.selectors import bot_name, players_of, time_left
 
 # A game's state in a sentence of its own (not "The game is <status>": the words agree
