@@ -2,6 +2,7 @@
 it running, and one job that fails never stops the others, above all the emails due."""
 
 from datetime import timedelta
+from importlib import import_module
 
 import pytest
 from django.contrib.auth.models import Group
@@ -14,6 +15,9 @@ from games.services import sweep
 from games.services.sweep import JOBS
 from tests.conftest import make_user
 from tests.games.helpers import legal
+
+# The sweep's module (``games.services.sweep`` names its function in the package).
+RUNNER = import_module("games.services.sweep")
 
 
 @pytest.fixture
@@ -30,7 +34,7 @@ def one_job_fails(monkeypatch, name: str, error: Exception) -> None:
         raise error
 
     jobs = tuple((job_name, broken if job_name == name else job) for job_name, job in JOBS)
-    monkeypatch.setattr("games.services.sweep.JOBS", jobs)
+    monkeypatch.setattr(RUNNER, "JOBS", jobs)
 
 
 def moderator():
@@ -105,7 +109,7 @@ def test_the_status_page_says_which_job_failed_how_often_and_since_when(client, 
     assert "Push notifications due" in page
     assert "failed 3 times since" in page
     assert "the push service&#x27;s keys are missing" in page
-    monkeypatch.setattr("games.services.sweep.JOBS", JOBS)
+    monkeypatch.setattr(RUNNER, "JOBS", JOBS)
     sweep(now=now)
     page = client.get("/status/").content.decode()
     assert "failed 3 times from" in page

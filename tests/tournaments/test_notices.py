@@ -7,9 +7,9 @@ import pytest
 from django.utils import timezone
 
 from games import services
-from games.mail.services import skip_reason
 from games.models import NoticeKind, Outbox, PushDelivery, PushSubscription
 from games.notify.channels.email import render
+from games.notify.channels.email.smtp import skip_reason
 from games.notify.channels.push import texts
 from tests.tournaments.test_services import finish_round, opened, players
 

@@ -21,6 +21,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from games import services, throttles
 from games.mail import services as mail_services
 from games.models import NoticeKind, Outbox
+from games.notify.channels import loop
 from games.notify.channels.email import tokens
 from tests.conftest import make_user
 
@@ -32,7 +33,7 @@ def deliver() -> None:
     for pk in Outbox.objects.filter(kind=NoticeKind.SIGN_IN, sent_at__isnull=True).values_list(
         "pk", flat=True
     ):
-        mail_services.outbox_send(outbox_id=pk)
+        loop.send(delivery_id=pk)
 
 
 def link_from_mail(to: str | None = None) -> tuple[str, str]:

@@ -1,8 +1,8 @@
-"""One pass of every periodic job of play by email (what beat runs every minute)."""
+"""One pass of every periodic job (what beat runs every minute)."""
 
 from django.core.management.base import BaseCommand
 
-from games.mail import services
+from games import services
 
 
 class Command(BaseCommand):
