@@ -1,7 +1,7 @@
 """One table of deliveries for every notice channel (``Delivery``, with ``channel``): the
 outbox's emails and the push deliveries move into it with their history (sent, cancelled,
 in doubt, attempts, errors). An email keeps its id, so a sign-in link sent before the move
-(its code is the row's id) still opens; a push gets a new one. Backwards, the rows of the
+(its code is the row's id) still opens; a push is numbered after them. Backwards, the rows of the
 two channels go back to their tables (a row of another channel has no table to go to)."""
 
 import django.db.models.deletion
@@ -41,9 +41,10 @@ def rows_moved(apps, schema_editor):
     )
     shared = ", ".join(f"p.{column.strip()}" for column in SHARED.split(","))
     schema_editor.execute(
-        f"INSERT INTO {delivery} (channel, key, user_id, subscription_id, {SHARED})"
-        f" SELECT 'push', p.key, s.user_id, p.subscription_id, {shared} FROM {push} p"
-        f" JOIN {subscription} s ON s.id = p.subscription_id ORDER BY p.id"
+        f"INSERT INTO {delivery} (id, channel, key, recipient, user_id, subscription_id,"
+        f" {SHARED}) SELECT p.id + (SELECT COALESCE(MAX(id), 0) FROM {outbox}), 'push',"
+        f" p.key, '', s.user_id, p.subscription_id, {shared} FROM {push} p"
+        f" JOIN {subscription} s ON s.id = p.subscription_id"
     )
     _numbered(apps, schema_editor, "Delivery")
 

@@ -36,6 +36,7 @@ from games.errors import ServiceError
 from games.mail import services as mail
 from games.models import (
     ChatMessage,
+    Delivery,
     Game,
     Outbox,
     Plan,
@@ -254,7 +255,7 @@ class Community:
         self._fail(f"the tasks never stopped queueing more tasks: {self.broker.waiting[:10]}")
 
     def _sweep(self) -> None:
-        # The beat's task itself: the sweep of the mail door, then the beat's record.
+        # The beat's task itself: the minute sweep, then the beat's record.
         self.broker.run("games.tasks.sweep", [])
 
     def _faults_come_and_go(self) -> None:
@@ -389,8 +390,9 @@ class Community:
         self.emails_of_games_going = {
             pk: (game, user) for pk, game, user in rows.values_list("pk", "game_id", "user_id")
         }
-        written = Outbox.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-        self.figures.checks["outbox rows gone"] = written - Outbox.objects.count()
+        # Emails and pushes share one table and its numbers.
+        written = Delivery.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        self.figures.checks["delivery rows gone"] = written - Delivery.objects.count()
 
     def _call(self, person: Person, method: str, url: str, data=None, *, page: bool = False):
         """A request through a real door; a 5xx (or an exception) is a failure."""
