@@ -570,7 +570,7 @@ class Community:
         """Reply to the turn email for this position, if it came; whether one was sent."""
         for message in reversed(self.mail.to(person.user.email)):
             named = tokens.read_reply_address(str(message["Reply-To"] or ""))
-            if named is not None and named.game_id == game.pk and named.key == seq:
+            if named is not None and named.game_id == game.pk and named.seq == seq:
                 raw = fixture_reply(
                     "gmail.eml",
                     FROM=person.user.email,
