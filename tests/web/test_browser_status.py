@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_failing_job_is_named_on_the_status_page(windows, live_server, shoot, monkeypatch, size):
     refused = ConnectionRefusedError("[Errno 111] Connection refused: push.example.com:443")
-    one_job_fails(monkeypatch, "deliveries", refused)
+    one_job_fails(monkeypatch, "pushes", refused)
     now = timezone.now()
     for minutes_ago in (4, 3, 2):
         sweep(now=now - timedelta(minutes=minutes_ago))
