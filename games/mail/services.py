@@ -3,7 +3,6 @@ email channel's (``games.notify.channels.email``), through the one delivery loop
 
 Keys of the answers to a reply: the id of the ``InboundMessage`` they answer."""
 
-import logging
 import re
 from datetime import datetime, timedelta
 
@@ -17,7 +16,7 @@ from games import notify, services, throttles
 from games.errors import BadRequest, ServiceError
 from games.i18n import speaking_to
 from games.mail import inbound
-from games.mail.selectors import player_by_address, player_by_token
+from games.mail.selectors import player_by_token
 from games.models import (
     Game,
     InboundMessage,
@@ -27,13 +26,11 @@ from games.models import (
     RefusedAddress,
 )
 from games.notify.channels.email import texts, tokens, words
+from games.notify.channels.email.addresses import player_by_address
 from games.plan_lines import read_lines
 from games.repository import game_table
 from games.rules.common import InvalidNotation
 from games.selectors import legal_moves_of
-
-log = logging.getLogger(__name__)
-
 
 # --- unsubscribe ---------------------------------------------------------------------------
 

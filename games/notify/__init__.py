@@ -46,7 +46,7 @@ def send_due(*, now: datetime) -> dict[str, int]:
 def due_jobs() -> list[tuple[str, Callable[..., dict[str, int]]]]:
     """The minute sweep's jobs that send the rows due, one per channel (``Channel.job``),
     so that one channel that fails never stops another."""
-    return [(way.job, partial(loop.send_due, name=way.name)) for way in every_channel()]
+    return [(way.job or way.name, partial(loop.send_due, name=way.name)) for way in every_channel()]
 
 
 def _players(seats: list[Seat], *, but: int | None = None) -> list[Seat]:

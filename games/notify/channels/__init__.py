@@ -57,8 +57,8 @@ class Channel(ABC):
     # Otherwise the channel calls ``hand_over`` as the row leaves, and a claim that went
     # stale before that is tried again.
     claim_is_hand_over = False
-    # The minute sweep's job that sends this channel's rows due, and its counts: sent, in
-    # doubt, tried again.
+    # The minute sweep's job that sends this channel's rows due (its name, if empty), and
+    # its counts: sent, in doubt, tried again.
     job = ""
     tally = ("sent", "in_doubt", "retried")
 
