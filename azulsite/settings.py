@@ -346,7 +346,7 @@ TABLE_CACHE_MB = float(os.environ.get("TABLE_CACHE_MB", "64"))
 # analysis repeats itself; the time a position takes is in docs/bots.md, "Analysis").
 ANALYSIS_SIMULATIONS = int(os.environ.get("ANALYSIS_SIMULATIONS", "300"))
 
-# --- Play by email (issue 7: games/mail) ------------------------------------------------
+# --- Play by email (issue 7: games/mail reads, games/notify/channels/email sends) ------
 # "Your turn" and reminders are not sent to a player seen on the game's page this recently.
 MAIL_ACTIVE_WINDOW_SECONDS = int(os.environ.get("MAIL_ACTIVE_WINDOW_SECONDS", "300"))
 # Reminder policy: the first reminder this long into a turn, then again every so often, and
@@ -361,7 +361,7 @@ MAIL_REPLY_DOMAIN = os.environ.get("MAIL_REPLY_DOMAIN", urlsplit(SITE_URL).hostn
 # pictures out (the text part always has the position).
 MAIL_BOARD_PICTURES = os.environ.get("MAIL_BOARD_PICTURES", "1") == "1"
 # A claimed email not marked sent after this long is settled by the sweep: sent again if it
-# never reached DATA, "in doubt" otherwise (see games/mail/services.py).
+# never reached DATA, "in doubt" otherwise (see games/notify/channels/loop.py).
 MAIL_CLAIM_STALE_SECONDS = int(os.environ.get("MAIL_CLAIM_STALE_SECONDS", "600"))
 # Rows each periodic job handles per pass (the next pass, a minute later, takes the rest).
 MAIL_SWEEP_BATCH = int(os.environ.get("MAIL_SWEEP_BATCH", "500"))
@@ -410,6 +410,14 @@ WEB_PUSH_ALLOWED_HOSTS = env_list(
 WEB_PUSH_TIMEOUT = float(os.environ.get("WEB_PUSH_TIMEOUT", "10"))
 # A claimed push not marked sent after this long was lost with its worker: never resent.
 WEB_PUSH_CLAIM_STALE_SECONDS = int(os.environ.get("WEB_PUSH_CLAIM_STALE_SECONDS", "600"))
+
+# --- notices (games.notify) ---------------------------------------------------------------
+# The channels a notice travels by, email first: a channel is a folder with a ``Channel``
+# subclass (games/notify/channels/) and a line here.
+NOTICE_CHANNELS = {
+    "email": "games.notify.channels.email.EmailChannel",
+    "push": "games.notify.channels.push.PushChannel",
+}
 
 # --- people's data (issue 45; docs/privacy.md) --------------------------------------------
 # A download of one's data stays ready for this many days, and one may be asked for this

@@ -1,6 +1,6 @@
 """What the board picture adds to a turn email (issue 33): the CPU of a whole turn email
-(``games.mail.render.message``) with and without its picture, measured interleaved in one
-run, and the picture's size, for every game and player count.
+(``games.notify.channels.email.render.message``) with and without its picture, measured
+interleaved in one run, and the picture's size, for every game and player count.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/azulsite_bench \
         .venv/bin/python bench/email_pictures.py [--reps 5] [--moves 8]
@@ -16,7 +16,7 @@ renders with the cache as the cold render left it (every further email of the sa
 picture: another reader of the same position, a reminder). "next" renders the turn email
 after one more move, the position before it drawn (the first email of a position in a
 running game: the boards the move left alone are cache reads). "cold" still finds, in the
-process, the bands of the pictures it drew before (``games.mail.raster.Sheet``: the
+process, the bands of the pictures it drew before (``games.notify.channels.email.raster.Sheet``: the
 previous position's, in this bench); "bare" draws with those emptied too, as the first
 pictures of a board and width since the process started (or since its sheet filled up and
 started anew): the most a picture costs.
@@ -99,7 +99,7 @@ def one_more_move(game):
 def cpu_ms(row, now) -> tuple[float, object]:
     """CPU milliseconds of rendering ``row``'s email, and the email. Garbage collected
     first, so that a collection the step before triggered does not land in one side."""
-    from games.mail import render
+    from games.notify.channels.email import render
 
     gc.collect()
     start = time.process_time()
@@ -117,8 +117,8 @@ def main() -> None:
     from django.core.mail.message import EmailMultiAlternatives
     from django.utils import timezone
 
-    from games.mail import pictures, raster
     from games.models import NoticeKind, Outbox
+    from games.notify.channels.email import pictures, raster
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     spread = lambda values: (  # noqa: E731

@@ -8,7 +8,7 @@ site from the smallest size to the largest, and measures each size in one run:
   Miyabi, 2, 3 and 4 players; two played to their end, one stopped halfway: a third in
   play), a 200-player Swiss with two rounds played (``bench/tournaments.py``), then the
   templates cloned in SQL, rows of the store's own format: every event, seat, clock, table
-  snapshot, result, rating change, outbox and push row of a template copied with new ids,
+  snapshot, result, rating change, delivery row (email or push) of a template copied with new ids,
   its seats given players of a pool of a tenth as many people as games (each with a rating
   in each game), its times shifted a minute a clone; a tournament in registration cloned
   one per 50 games. A sample of the clones is exported and replayed by ``verify_game``.
@@ -28,7 +28,7 @@ site from the smallest size to the largest, and measures each size in one run:
   stream folded, no snapshot, no cache);
 - the database's size per game, the events table's and its indexes';
 - the ``EXPLAIN`` of every query of the above, any sequential scan of events, games,
-  seats, outbox or push deliveries named.
+  seats or deliveries named.
 
 Prints one table: each figure at each size and the largest size's over the smallest's.
 
@@ -66,8 +66,7 @@ WATCHED = (
     "games_game",
     "games_seat",
     "events_event",
-    "games_outbox",
-    "games_pushdelivery",
+    "games_delivery",
     "auth_user",
 )
 # Correspondence games have a clock: every game in play has a deadline for the sweep.
@@ -202,8 +201,7 @@ def prepared(template_ids: list[int]) -> None:
     """The tables the clones' statements read: the templates' seats, and the remapping of a
     template's player to a pool player."""
     # A year-old site has sent the emails and pushes of its old games.
-    sql("UPDATE games_outbox SET sent_at = created_at WHERE sent_at IS NULL")
-    sql("UPDATE games_pushdelivery SET sent_at = created_at WHERE sent_at IS NULL")
+    sql("UPDATE games_delivery SET sent_at = created_at WHERE sent_at IS NULL")
     sql("CREATE TABLE IF NOT EXISTS pop_seat (game_id bigint, user_id bigint, position int)")
     sql("CREATE TABLE IF NOT EXISTS pop_meta (key text PRIMARY KEY, value bigint)")
     if not sql("SELECT 1 FROM pop_seat LIMIT 1"):
@@ -313,23 +311,20 @@ def clone_plan(stride: dict[str, int]) -> list[tuple[str, str, dict[str, str]]]:
             },
         ),
         (
-            "games_outbox",
+            "games_delivery",
             in_templates,
             {
-                "id": new("games_outbox"),
+                "id": new("games_delivery"),
                 "game_id": game,
                 "user_id": user("s.game_id", "s.user_id"),
-                "recipient": "'pop-' || ("
+                # An email goes to the pool player's address; a push to the template's
+                # device, and names no address.
+                "recipient": "CASE WHEN s.recipient = '' THEN '' ELSE 'pop-' || ("
                 + user("s.game_id", "s.user_id")
-                + f" - {CLONE_BASE}) || '@bench.example'",
+                + f" - {CLONE_BASE}) || '@bench.example' END",
                 "message_id": "s.message_id || '.' || k",
                 **sent,
             },
-        ),
-        (
-            "games_pushdelivery",
-            in_templates,
-            {"id": new("games_pushdelivery"), "game_id": game, **sent},
         ),
         (
             "games_plan",
@@ -416,8 +411,7 @@ def strides() -> dict[str, int]:
         "games_tablesnapshot": "id",
         "games_resultseat": "id",
         "games_ratingchange": "id",
-        "games_outbox": "id",
-        "games_pushdelivery": "id",
+        "games_delivery": "id",
         "games_plan": "id",
         "events_event": "id",
     }
@@ -801,7 +795,8 @@ def sizes() -> dict[str, float]:
     """The database per game (KiB), the events table and its indexes (MiB), the counts."""
     games, events, outbox, pushes, tournaments = sql(
         "SELECT (SELECT count(*) FROM games_game), (SELECT count(*) FROM events_event),"
-        " (SELECT count(*) FROM games_outbox), (SELECT count(*) FROM games_pushdelivery),"
+        " (SELECT count(*) FROM games_delivery WHERE channel = 'email'),"
+        " (SELECT count(*) FROM games_delivery WHERE channel = 'push'),"
         " (SELECT count(*) FROM games_tournament)"
     )[0]
     database, table, indexes = sql(

@@ -1,4 +1,4 @@
-"""The cost of one sweep (``games.mail.services.sweep``) against the number of games.
+"""The cost of one sweep (``games.services.sweep``) against the number of games.
 
 For each size (default 1,000 and 100,000 active games) the script fills its own database
 with that many games in play — seats, seat clocks with reminders and deadlines days away,
@@ -52,9 +52,10 @@ SELECT seat.id, 259200, 0, now() + interval '1 day', now() + interval '60 hours'
 FROM games_seat AS seat WHERE seat.position = 0
     AND NOT EXISTS (SELECT 1 FROM games_seatclock c WHERE c.seat_id = seat.id);
 
-INSERT INTO games_outbox (game_id, seq, recipient, kind, payload, created_at, due_at,
-    claimed_at, sent_at, attempts, last_error, message_id)
-SELECT game.id, s, 'filler@bench.example', 'your_turn', '{}', now(), now(), now(), now(), 1, '',
+INSERT INTO games_delivery (channel, game_id, key, recipient, kind, payload, created_at, due_at,
+    claimed_at, sent_at, attempts, last_error, withdrawn_because, message_id)
+SELECT 'email', game.id, s, 'filler@bench.example', 'your_turn', '{}', now(), now(), now(),
+    now(), 1, '', '',
     '<' || md5(game.id || ':' || s) || '@bench.example>'
 FROM games_game AS game, generate_series(1, 3) AS s WHERE game.rng_secret NOT LIKE 'real%%';
 """
@@ -62,7 +63,7 @@ FROM games_game AS game, generate_series(1, 3) AS s WHERE game.rng_secret NOT LI
 
 def reset() -> None:
     truncate(
-        "games_outbox, games_seatclock, games_seat, games_inboundmessage, "
+        "games_delivery, games_seatclock, games_seat, games_inboundmessage, "
         "games_playersettings, games_game, events_event RESTART IDENTITY CASCADE"
     )
 
@@ -146,12 +147,12 @@ def plans(now) -> list[str]:
 def timed_sweep(now) -> tuple[float, dict]:
     from django.db import connection
 
-    from games.mail import services as mail
+    from games.services.sweep import sweep
 
     connection.force_debug_cursor = True
     connection.queries_log.clear()
     started = time.perf_counter()
-    counts = mail.sweep(now=now)
+    counts = sweep(now=now)
     elapsed = time.perf_counter() - started
     if os.environ.get("BENCH_SLOW_QUERIES"):
         slow = sorted(connection.queries, key=lambda q: -float(q["time"]))[:5]

@@ -731,37 +731,39 @@ def audit(primary: str, played: list, mail: Path, drain_seconds: float = 150) ->
             # waits MAIL_CLAIM_STALE_SECONDS, then is sent again if it never reached DATA,
             # else left "in doubt" for the operator rather than risk sending it twice.
             (waiting,) = db.execute(
-                "SELECT count(*) FROM games_outbox WHERE sent_at IS NULL AND cancelled_at IS NULL"
-                " AND claimed_at IS NULL AND due_at <= now()"
+                "SELECT count(*) FROM games_delivery WHERE channel = 'email' AND sent_at IS NULL"
+                " AND cancelled_at IS NULL AND claimed_at IS NULL AND due_at <= now()"
             ).fetchone()
             if not waiting:
                 break
             time.sleep(2)
         (rows,) = db.execute(
-            "SELECT count(*) FROM games_outbox WHERE sent_at IS NOT NULL"
+            "SELECT count(*) FROM games_delivery WHERE channel = 'email' AND sent_at IS NOT NULL"
         ).fetchone()
         sent_ids = {
             mid
             for (mid,) in db.execute(
-                "SELECT message_id FROM games_outbox WHERE sent_at IS NOT NULL"
+                "SELECT message_id FROM games_delivery"
+                " WHERE channel = 'email' AND sent_at IS NOT NULL"
             )
         }
         later, in_doubt = db.execute(
             "SELECT count(*) FILTER (WHERE due_at > now()), count(*) FILTER (WHERE in_doubt_at"
-            " IS NOT NULL) FROM games_outbox WHERE sent_at IS NULL AND cancelled_at IS NULL"
+            " IS NOT NULL) FROM games_delivery"
+            " WHERE channel = 'email' AND sent_at IS NULL AND cancelled_at IS NULL"
         ).fetchone()
         claimed = {
             mid
             for (mid,) in db.execute(
-                "SELECT message_id FROM games_outbox WHERE sent_at IS NULL"
+                "SELECT message_id FROM games_delivery WHERE channel = 'email' AND sent_at IS NULL"
                 " AND cancelled_at IS NULL AND claimed_at IS NOT NULL"
             )
         }
         doubtful = {
             mid
             for (mid,) in db.execute(
-                "SELECT message_id FROM games_outbox"
-                " WHERE sent_at IS NULL AND in_doubt_at IS NOT NULL"
+                "SELECT message_id FROM games_delivery"
+                " WHERE channel = 'email' AND sent_at IS NULL AND in_doubt_at IS NOT NULL"
             )
         }
     written = Counter()

@@ -526,7 +526,8 @@ class OutboxAdmin(admin.ModelAdmin):
 @admin.register(PushDelivery)
 class PushDeliveryAdmin(OutboxAdmin):
     """The pushes, for the site's operators (superusers): read-only, like the emails. A
-    push lost with its worker is cancelled and says so in its last error."""
+    push lost with its worker is in doubt (``in_doubt_at``), cancelled, and its last error
+    says so."""
 
     list_display = (
         "id",
@@ -536,6 +537,7 @@ class PushDeliveryAdmin(OutboxAdmin):
         "created_at",
         "sent_at",
         "cancelled_at",
+        "in_doubt_at",
         "attempts",
         "last_error",
     )

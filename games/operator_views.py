@@ -12,8 +12,8 @@ from django.views.decorators.http import require_GET
 from games.selectors.access import is_moderator
 from games.selectors.operations import operator_status
 
-# The minute sweep's jobs (``services.sweep.JOBS`` and the mail door's emails) as the status
-# page names them.
+# The minute sweep's jobs (``games.services.sweep.JOBS``, each channel's notices due last) as the
+# status page names them.
 JOB_TITLES = {
     "vacations_ended": gettext_lazy("Vacations that ran out"),
     "bot_moves": gettext_lazy("Computer players' moves"),
@@ -25,11 +25,11 @@ JOB_TITLES = {
     "warnings": gettext_lazy("Deadline warnings"),
     "reminders": gettext_lazy("Reminders"),
     "digests": gettext_lazy("Daily digests"),
-    "deliveries": gettext_lazy("Push notifications due"),
     "read_models_drifted": gettext_lazy("Read models checked against their events"),
     "data_exports": gettext_lazy("Downloads of players' data"),
     "retention": gettext_lazy("Old emails, sign-in links and downloads forgotten"),
     "emails": gettext_lazy("Emails due"),
+    "pushes": gettext_lazy("Push notifications due"),
 }
 
 

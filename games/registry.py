@@ -7,8 +7,9 @@ its computer player, its refusals' sentences). The registry names those modules 
 path, as healthchecks registers its transports, because it must stay pure (standard library
 only: the import-linter purity contract) while most of them use Django. Each layer finds a
 game's module through its entry here (``importlib``, cached) and keeps its own lookup:
-``games.boards.board_of``, ``games.mail.positions.position_text``,
-``games.mail.words.words_of``, ``games.bots.knowledge_for``, ``games.refusals.refusals_of``.
+``games.boards.board_of``, ``games.notify.channels.email.positions.position_text``,
+``games.notify.channels.email.words.words_of``, ``games.bots.knowledge_for``,
+``games.refusals.refusals_of``.
 
 Every part follows one small protocol below (``Engine``: the decider contract of
 ``docs/engines.md``; ``Board``, ``PositionText``, ``ReplyWords``, ``BotKnowledge``,
@@ -105,15 +106,15 @@ class Board(Protocol):
 
 
 class PositionText(Protocol):
-    """``games.mail.positions.<game>``: the turn email's plain-text position."""
+    """``games.notify.channels.email.positions.<game>``: the turn email's plain-text position."""
 
     def position_text(self, state: Any) -> str:
         """The state in lines of at most 78 columns, labels in the active language."""
 
 
 class ReplyWords(Protocol):
-    """``games.mail.words.<game>``: how an emailed reply in the players' languages reads
-    as the notation (``games.mail.words``'s docstring)."""
+    """``games.notify.channels.email.words.<game>``: how an emailed reply in the players'
+    languages reads as the notation (``games.notify.channels.email.words``'s docstring)."""
 
     NAME: Any
     """The game's name in its emails, lazily translated (``pgettext_lazy("game name", …)``)."""
@@ -176,8 +177,8 @@ GAME_TYPES = {
             engine=summer_pavilion,
             namespace="summer_pavilion",
             board="games.boards.summer_pavilion",
-            position="games.mail.positions.summer_pavilion",
-            words="games.mail.words.summer_pavilion",
+            position="games.notify.channels.email.positions.summer_pavilion",
+            words="games.notify.channels.email.words.summer_pavilion",
             bot="games.bots.summer_pavilion",
             refusals="games.refusals.summer_pavilion",
         ),
@@ -187,8 +188,8 @@ GAME_TYPES = {
             engine=azul,
             namespace="azul",
             board="games.boards.azul",
-            position="games.mail.positions.azul",
-            words="games.mail.words.azul",
+            position="games.notify.channels.email.positions.azul",
+            words="games.notify.channels.email.words.azul",
             bot="games.bots.azul",
             refusals="games.refusals.azul",
         ),
@@ -198,8 +199,8 @@ GAME_TYPES = {
             engine=miyabi,
             namespace="miyabi",
             board="games.boards.miyabi",
-            position="games.mail.positions.miyabi",
-            words="games.mail.words.miyabi",
+            position="games.notify.channels.email.positions.miyabi",
+            words="games.notify.channels.email.words.miyabi",
             bot="games.bots.miyabi",
             refusals="games.refusals.miyabi",
         ),

@@ -6,12 +6,12 @@ from datetime import datetime
 from celery import shared_task
 from django.utils import timezone
 
-from games.mail import render
-from games.mail import services as mail
+from games.notify.channels.email import render
 from games.services import analysis, bots, data_export, deadlines
+from games.services import sweep as minute_sweep
+from games.services.notices import delivery_send
 from games.services.operations import process_beat
 from games.services.plans import plan_play
-from games.services.push import push_send
 from games.services.tournaments import rounds
 
 log = logging.getLogger(__name__)
@@ -26,15 +26,10 @@ def heartbeat() -> str:
 
 
 @shared_task
-def send_outbox(outbox_id: int) -> str:
-    """Send one outbox row (queued when the transaction that wrote it committed)."""
-    return mail.outbox_send(outbox_id=outbox_id)
-
-
-@shared_task
-def send_push(delivery_id: int) -> str:
-    """Push one delivery (queued when the transaction that wrote it committed)."""
-    return push_send(delivery_id=delivery_id)
+def send_delivery(delivery_id: int) -> str:
+    """Send one delivery, an email or a push (queued when the transaction that wrote it
+    committed)."""
+    return delivery_send(delivery_id=delivery_id)
 
 
 @shared_task
@@ -80,6 +75,6 @@ def data_export_build(export_id: int) -> str:
 def sweep() -> dict:
     """Every minute: timeouts, warnings, reminders, vacations, digests, due pushes and
     due emails."""
-    done = mail.sweep()
+    done = minute_sweep.sweep()
     process_beat(name="sweep", detail=done)
     return done

@@ -32,7 +32,7 @@ from django.shortcuts import render
 from django_ratelimit.core import get_usage
 from rest_framework import throttling
 
-from games.services.accounts import account_identity
+from games.notify.channels.email.addresses import account_identity
 
 # Rates: "count/period", the period in s, m, h or d with an optional multiple ("15m").
 SIGN_IN_FORM_PER_IP = "20/15m"

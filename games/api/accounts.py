@@ -23,8 +23,8 @@ from rest_framework.throttling import SimpleRateThrottle
 from games.api.toolkit import Api, errors, validated
 from games.errors import BadRequest, NotFound
 from games.models import DataExport
+from games.notify.channels.email.addresses import account_identity
 from games.services import data_export
-from games.services.accounts import account_identity
 from games.throttles import AnonRateThrottle, FixedWindow
 
 

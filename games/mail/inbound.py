@@ -15,8 +15,8 @@ from html.parser import HTMLParser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
-from games.mail import tokens
-from games.services.accounts import account_identity
+from games.notify.channels.email import tokens
+from games.notify.channels.email.addresses import account_identity
 
 # The line that introduces a quoted message ("On … wrote:"), in the languages mail clients
 # write it in; a long one is wrapped onto a second line by some clients (Gmail). It is left

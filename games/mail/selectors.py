@@ -4,19 +4,11 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.utils.crypto import constant_time_compare
 
-from games.mail import tokens
 from games.models import Outbox
+from games.notify.channels.email import tokens
+from games.notify.channels.email.addresses import player_by_address
 
 User = get_user_model()
-
-
-def player_by_address(address: str | None):
-    """The player whose address this is, or ``None``. Accounts use the lowercased address as
-    their username (a unique index), so this is one index lookup whatever the number of
-    players."""
-    if not address:
-        return None
-    return User.objects.filter(username=address.strip().lower()).first()
 
 
 def player_by_token(token: str):

@@ -1,40 +1,13 @@
-"""The mail door's work: sending the outbox (the email channel's rows, ``games.notify``),
-the emails due each minute, moving by reply, and unsubscribing.
+"""The mail door's work: moving by reply, and unsubscribing. Sending the emails is the
+email channel's (``games.notify.channels.email``), through the one delivery loop.
 
-Sending once, as far as SMTP allows. An outbox row is sent by whoever claims it first (the
-Celery task queued at commit, or the minute sweep when the broker lost that task) with a
-conditional ``UPDATE … WHERE sent_at IS NULL AND claimed_at IS NULL``; the claim is
-committed before the SMTP transaction, ``data_started_at`` just before its DATA command
-(only while the claim is still ours), and ``sent_at`` right after the server's answer. So
-no row is ever handed to the mail server twice, whatever the number of workers, broker
-re-deliveries or sweeps. What can go wrong, and what we do:
+Keys of the answers to a reply: the id of the ``InboundMessage`` they answer."""
 
-- The server answers no (refused, 4xx/5xx, connection refused), or the attempt fails
-  before DATA (a timeout while connecting, a worker killed before DATA — its claim goes
-  stale after ``MAIL_CLAIM_STALE_SECONDS``): the message never reached the server, so the
-  row is tried again later, up to ``MAX_ATTEMPTS`` (a 5xx gives up at once).
-- The connection times out or drops after DATA began, or the worker dies there: the server
-  may have taken the message. SMTP and the database cannot commit together, so we choose
-  *at most once*: the row is "in doubt" (``in_doubt_at``, logged as an error, listed by
-  ``selectors.outbox_in_doubt`` for the operator) and not sent again blindly; a lost turn
-  email is covered by the next reminder.
-
-Keys. Emails about an event use its seq; reminders and deadline warnings, which can fall
-many times on one position, use the minute they were scheduled for; a digest the day
-(and no game); answers to a reply the id of the ``InboundMessage`` they answer.
-"""
-
-import logging
 import re
-import smtplib
-from contextlib import suppress
 from datetime import datetime, timedelta
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import get_connection
 from django.db import transaction
-from django.db.models import F, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -42,8 +15,8 @@ from django.utils.translation import pgettext
 from games import notify, throttles
 from games.errors import BadRequest, ServiceError
 from games.i18n import speaking_to
-from games.mail import inbound, render, texts, tokens, words
-from games.mail.selectors import player_by_address, player_by_token
+from games.mail import inbound
+from games.mail.selectors import player_by_token
 from games.models import (
     Game,
     InboundMessage,
@@ -52,267 +25,14 @@ from games.models import (
     PlayerSettings,
     RefusedAddress,
 )
-from games.notify import preferences, presence
-from games.notify.channels import channel
+from games.notify.channels.email import texts, tokens, words
+from games.notify.channels.email.addresses import account_identity, player_by_address
 from games.plan_lines import read_lines
 from games.repository import game_table
 from games.rules.common import InvalidNotation
 from games.selectors.moves import legal_moves_of
-from games.services import sweep as minute_sweep
-from games.services.accounts import account_identity
 from games.services.moves import move_submit
 from games.services.plans import plan_replace
-
-log = logging.getLogger(__name__)
-
-MAX_ATTEMPTS = 8
-# Answers to what a person asked for themselves (a reply, a sign-in link, the download of
-# their data): sent even after an unsubscribe.
-ANSWER_KINDS = (
-    NoticeKind.MOVE_CONFIRMED,
-    NoticeKind.REPLY_REFUSED,
-    NoticeKind.SIGN_IN,
-    NoticeKind.DATA_EXPORT_READY,
-)
-IN_DOUBT = (
-    "in doubt: the worker stopped after handing the message to the mail server (DATA) and "
-    "before its answer; it may have gone out, so it is not sent again"
-)
-IN_DOUBT_ANSWER = (
-    "in doubt: no answer from the mail server after the message was handed over (DATA): "
-    "{error}; it may have gone out, so it is not sent again"
-)
-STOPPED_BEFORE_DATA = "the worker stopped before handing the message to the mail server; sent again"
-# A "your turn" email waits this long for the "game started" email to the same player,
-# which shows the same turn, to be sent or given up.
-WAIT_FOR_STARTED = timedelta(minutes=1)
-
-
-class ClaimLost(smtplib.SMTPException):
-    """Our claim on the row was given up (the sweep took us for dead) before DATA: stop
-    before handing the message over, whoever holds the row now sends it."""
-
-
-# --- sending ------------------------------------------------------------------------------
-
-
-def outbox_send(*, outbox_id: int, now: datetime | None = None) -> str:
-    """Send one outbox row if it is due and nobody has claimed it: ``sent``, ``skipped``
-    (the reader does not want it or it is out of date), ``failed`` (tried again later),
-    ``in doubt`` (see the module doc), ``busy`` (claimed by another worker), ``not due``
-    or ``done``."""
-    now = now or timezone.now()
-    row = Outbox.objects.select_related("game").filter(pk=outbox_id).first()
-    if row is None or row.sent_at or row.cancelled_at or row.claimed_at:
-        return "done"
-    if row.due_at > now:
-        return "not due"
-    reason = skip_reason(row, now)
-    if reason:
-        _unclaimed(row).update(cancelled_at=now, withdrawn_because=reason)
-        return "skipped"
-    if _started_email_pending(row):
-        _unclaimed(row).update(due_at=now + WAIT_FOR_STARTED)
-        return "not due"
-    try:
-        message = render.message(row, now)
-    except Exception as error:
-        # One email that cannot be written must not stop the others behind it in the sweep.
-        log.exception("outbox %s: cannot render the email", row.pk)
-        _failed_unclaimed(row, error, now)
-        return "failed"
-    connection = get_connection()
-    try:
-        connection.open()
-        # The claim comes after the connection is up: what fails before it is not in doubt.
-        if not _unclaimed(row).update(
-            claimed_at=now, data_started_at=None, attempts=F("attempts") + 1
-        ):
-            return "busy"
-        ours = Outbox.objects.filter(pk=row.pk, claimed_at=now, sent_at__isnull=True)
-        ours = ours.filter(attempts=ours.values_list("attempts", flat=True).first())
-        return _hand_over(connection, message, ours, row, now)
-    except (smtplib.SMTPException, OSError) as error:
-        _failed_unclaimed(row, error, now)
-        return "failed"
-    finally:
-        with suppress(smtplib.SMTPException, OSError):
-            connection.close()
-
-
-def _hand_over(connection, message, ours, row: Outbox, now: datetime) -> str:
-    """The SMTP transaction of a claimed row (``ours``), noting DATA as it starts."""
-    started = []
-
-    def data_starts() -> None:
-        if not ours.filter(data_started_at__isnull=True).update(data_started_at=timezone.now()):
-            raise ClaimLost(f"outbox {row.pk}: claim given up before DATA")
-        started.append(True)
-
-    _before_data(connection, data_starts)
-    try:
-        connection.send_messages([message])
-    except ClaimLost:
-        return "busy"
-    except smtplib.SMTPResponseException as error:
-        # The server answered: whatever it said, it did not take the message.
-        _failed(ours, row, error, now)
-        return "failed"
-    except (smtplib.SMTPException, OSError) as error:
-        if not started:
-            _failed(ours, row, error, now)
-            return "failed"
-        said = str(error)[:200] or type(error).__name__
-        ours.update(
-            in_doubt_at=now, cancelled_at=now, last_error=IN_DOUBT_ANSWER.format(error=said)
-        )
-        log.error("outbox %s in doubt: %s", row.pk, said)
-        return "in doubt"
-    ours.update(sent_at=now, last_error="")
-    return "sent"
-
-
-def _before_data(connection, data_starts) -> None:
-    """Call ``data_starts`` just before the message is handed over. With Django's SMTP
-    backend that is the DATA command of its ``smtplib`` connection (``sendmail`` calls
-    ``self.data``); any other backend has no such step, so the whole send counts."""
-    smtp = getattr(connection, "connection", None)
-    if isinstance(smtp, smtplib.SMTP):
-        data = smtp.data
-
-        def noted_data(msg):
-            data_starts()
-            return data(msg)
-
-        smtp.data = noted_data
-    else:
-        data_starts()
-
-
-def skip_reason(row: Outbox, now: datetime) -> str:
-    """Why this email should not go out any more, or ``""``."""
-    user = row.user or player_by_address(row.recipient)
-    if user is None and row.kind not in ANSWER_KINDS and address_refused(row.recipient):
-        return "the address refused all email"
-    prefs = PlayerSettings.objects.filter(user=user).first() if user else None
-    if prefs is not None and row.kind not in ANSWER_KINDS:
-        if prefs.unsubscribed_at is not None:
-            return "unsubscribed"
-        if not preferences.wants(prefs, row.kind, channel("email")):
-            return "turned off in the preferences"
-        if prefs.daily_digest and row.kind in render.TURN_KINDS:
-            return "in the daily digest"
-    if row.kind not in render.TURN_KINDS:
-        return ""
-    game = row.game
-    seat = (row.payload or {}).get("seat")
-    if game.status != Game.Status.ACTIVE or game.to_move != seat:
-        return "no longer this player's turn"
-    if row.kind == NoticeKind.YOUR_TURN and _turn_shown_elsewhere(row):
-        return "a later turn email, or the game-started email, shows this turn"
-    if row.kind != NoticeKind.DEADLINE_WARNING and presence.looking(game, seat, now):
-        return "the player is on the game's page"
-    return ""
-
-
-def _turn_shown_elsewhere(row: Outbox) -> bool:
-    """A later "your turn" email exists, or the "game started" email showing this same
-    turn was actually sent (one turned off, lost or given up shows nothing)."""
-    later = Q(kind=NoticeKind.YOUR_TURN, seq__gt=row.seq)
-    started = Q(kind=NoticeKind.GAME_STARTED, seq=row.seq, sent_at__isnull=False)
-    return Outbox.objects.filter(later | started, game=row.game, recipient=row.recipient).exists()
-
-
-def _started_email_pending(row: Outbox) -> bool:
-    """A "your turn" email whose "game started" email (the same turn) is still to be sent
-    waits for it: sent, it makes this one needless; given up, this one goes out."""
-    return (
-        row.kind == NoticeKind.YOUR_TURN
-        and Outbox.objects.filter(
-            game=row.game,
-            recipient=row.recipient,
-            kind=NoticeKind.GAME_STARTED,
-            seq=row.seq,
-            sent_at__isnull=True,
-            cancelled_at__isnull=True,
-        ).exists()
-    )
-
-
-def _unclaimed(row: Outbox):
-    return Outbox.objects.filter(
-        pk=row.pk, sent_at__isnull=True, cancelled_at__isnull=True, claimed_at__isnull=True
-    )
-
-
-def _backoff(row: Outbox) -> timedelta:
-    return timedelta(minutes=2 ** min(row.attempts, 10))
-
-
-def _failed_unclaimed(row: Outbox, error: Exception, now: datetime) -> None:
-    """An attempt that failed before its claim (rendering, connecting): counted, retried."""
-    _unclaimed(row).update(attempts=F("attempts") + 1)
-    _failed(_unclaimed(row), row, error, now)
-
-
-def _failed(ours, row: Outbox, error: Exception, now: datetime) -> None:
-    """Release our claim (``ours``): the message did not reach the server, so nothing went
-    out. A permanent refusal (5xx) or too many attempts give up."""
-    row.refresh_from_db(fields=["attempts"])
-    permanent = _permanent(error)
-    ours.filter(sent_at__isnull=True).update(
-        claimed_at=None,
-        data_started_at=None,
-        last_error=str(error)[:500],
-        due_at=now + _backoff(row),
-        cancelled_at=now if permanent or row.attempts >= MAX_ATTEMPTS else None,
-    )
-
-
-def _permanent(error: Exception) -> bool:
-    """Whether the server's refusal is for good (RFC 5321 4.2.1: a 5yz reply); a 4yz
-    reply, also to a recipient ("451 busy, try again later"), is tried again."""
-    if isinstance(error, smtplib.SMTPRecipientsRefused):
-        return all(code >= 500 for code, _text in error.recipients.values())
-    return (getattr(error, "smtp_code", 0) or 0) >= 500
-
-
-# --- the periodic jobs --------------------------------------------------------------------
-
-
-def sweep(*, now: datetime | None = None) -> dict[str, int]:
-    """The minute's pass: the services' periodic jobs (``services.sweep``: timeouts,
-    warnings, reminders, digests…), then the emails due, including those a lost broker
-    dropped (``outbox_sweep``), a job like the others: whatever failed before it, the
-    emails go."""
-    return minute_sweep.sweep(now=now, jobs=(*minute_sweep.JOBS, ("emails", outbox_sweep)))
-
-
-def outbox_sweep(*, now: datetime) -> dict[str, int]:
-    """Settle the claims of workers that stopped (see the module doc), then send every due
-    row nobody claimed."""
-    pending = Outbox.objects.filter(
-        sent_at__isnull=True, cancelled_at__isnull=True, due_at__lte=now
-    )
-    stale = pending.filter(
-        claimed_at__lte=now - timedelta(seconds=settings.MAIL_CLAIM_STALE_SECONDS)
-    )
-    retried = stale.filter(data_started_at__isnull=True).update(
-        claimed_at=None, last_error=STOPPED_BEFORE_DATA
-    )
-    in_doubt = stale.filter(data_started_at__isnull=False).update(
-        in_doubt_at=now, cancelled_at=now, last_error=IN_DOUBT
-    )
-    if in_doubt:
-        log.error("%s outbox row(s) in doubt after a worker stopped; not sent again", in_doubt)
-    ids = list(
-        pending.filter(claimed_at__isnull=True)
-        .order_by("due_at")
-        .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
-    )
-    sent = sum(outbox_send(outbox_id=pk, now=now) == "sent" for pk in ids)
-    return {"sent": sent, "in_doubt": in_doubt, "retried": retried}
-
 
 # --- unsubscribe ---------------------------------------------------------------------------
 
@@ -335,11 +55,6 @@ def unsubscribe(*, token: str, now: datetime | None = None) -> None:
     PlayerSettings.objects.filter(pk=prefs.pk, unsubscribed_at__isnull=True).update(
         unsubscribed_at=now or timezone.now()
     )
-
-
-def address_refused(address: str) -> bool:
-    """Whether ``address`` refused all email from the site (``unsubscribe``)."""
-    return RefusedAddress.objects.filter(address=account_identity(address)).exists()
 
 
 # --- moving by reply ----------------------------------------------------------------------

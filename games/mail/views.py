@@ -24,10 +24,11 @@ from django.views.decorators.http import require_http_methods
 
 from games.errors import ServiceError
 from games.i18n import preferences_of, speaking_to, supported
-from games.mail import services, tokens
+from games.mail import services
 from games.mail.selectors import player_by_token
 from games.models import NoticeKind, PlayerSettings, PushSubscription
 from games.notify.channels import channel
+from games.notify.channels.email import tokens
 from games.notify.preferences import wants
 from games.services.deadlines import vacation_end, vacation_left, vacation_start
 from games.services.notices import notices_choose

@@ -3,17 +3,20 @@
 A writer (a service, or a reaction after an append) calls one function here per kind of
 notice, with the facts; the function decides who is told (never the person whose own act
 it reports: they are looking at it) and hands a ``Notice`` to every channel
-(``channels.CHANNELS``: email first). A channel keeps the notice in the same transaction
-as the change and delivers it after commit; the player's choice of channels per kind
+(the setting ``NOTICE_CHANNELS``: email first). A channel keeps the notice in the same
+transaction as the change, in the one table of deliveries, and the one delivery loop
+(``channels.loop``) sends it after commit; the player's choice of channels per kind
 (``preferences``) is read when it leaves, so a change of mind also covers notices already
 waiting. The game does not know who listens: this package is the only one that does."""
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 
 from games.models import DataExport, Game, NoticeKind, Seat, Tournament, TournamentGame
-from games.notify.channels import every_channel
+from games.notify.channels import every_channel, loop
 from games.notify.notice import Notice
 from games.selectors.names import display_name, is_forgotten
 
@@ -30,17 +33,20 @@ def tell(notice: Notice) -> bool:
 
 def withdraw(*, game: Game, kind: str, after_seq: int, reason: str, now: datetime) -> None:
     """Take back the notices of ``kind`` about events after ``after_seq`` that have not
-    left yet (the moves they announce were taken back)."""
-    for channel in every_channel():
-        channel.withdraw(game=game, kind=kind, after_seq=after_seq, reason=reason, now=now)
+    left yet, on every channel (the moves they announce were taken back)."""
+    loop.withdraw(game=game, kind=kind, after_seq=after_seq, reason=reason, now=now)
 
 
 def send_due(*, now: datetime) -> dict[str, int]:
-    """The minute sweep's hook: every channel sends what is due and no task sent."""
-    done: dict[str, int] = {}
-    for channel in every_channel():
-        done.update(channel.send_due(now=now))
-    return done
+    """Every channel's rows due that no task sent, and the claims of workers that stopped
+    (``channels.loop``)."""
+    return loop.send_due(now=now)
+
+
+def due_jobs() -> list[tuple[str, Callable[..., dict[str, int]]]]:
+    """The minute sweep's jobs that send the rows due, one per channel (``Channel.job``),
+    so that one channel that fails never stops another."""
+    return [(way.job or way.name, partial(loop.send_due, name=way.name)) for way in every_channel()]
 
 
 def _players(seats: list[Seat], *, but: int | None = None) -> list[Seat]:

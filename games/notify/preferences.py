@@ -1,7 +1,7 @@
 """Each player's choice of channels per kind of notice (``PlayerSettings.channels``)."""
 
 from games.models import PlayerSettings
-from games.notify.channels import CHANNELS, Channel
+from games.notify.channels import Channel, names
 
 
 def wants(prefs: PlayerSettings | None, kind: str, channel: Channel) -> bool:
@@ -19,6 +19,6 @@ def chosen(prefs: PlayerSettings, channel: Channel, kinds: list[str]) -> dict[st
     ``channel``, the choices for other channels kept."""
     channels = dict(prefs.channels)
     for kind in channel.optional_kinds:
-        others = [name for name in channels.get(kind, list(CHANNELS)) if name != channel.name]
+        others = [name for name in channels.get(kind, names()) if name != channel.name]
         channels[kind] = [*others, channel.name] if kind in kinds else others
     return channels

@@ -8,36 +8,26 @@ one post alone wins) and for ``SIGN_IN_MAX_AGE``.
 The link carries the code in its fragment (``/signin/link/#CODE``), which browsers send
 to no server and in no ``Referer``: the page POSTs it."""
 
-import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 
 from games import i18n, notify
 from games.errors import BadRequest, Forbidden
 from games.models import NoticeKind, Outbox, PlayerSettings
+from games.notify.channels.email.addresses import account_identity
+from games.notify.channels.email.tokens import sign_in_mac
 from games.services.hours import hours_follow_zone, validate_hours
 
 User = get_user_model()
 
 
-SIGN_IN_SALT = "azulsite.sign-in"
 SIGN_IN_MAX_AGE = timedelta(minutes=30)
-
-
-def account_identity(address: str | None) -> str:
-    """The one spelling of an account's address: the username it is stored under, the
-    name every sign-in looks it up by, and the key of every limit on it. Unicode's
-    compatibility form (NFKC, as Django's sign-in form reads a username: the fullwidth
-    ``ｐ３４`` is ``p34``), lower case, no surrounding space. Normalised before and after
-    lowering, since lowering may undo the compatibility form (``ℌ``)."""
-    value = unicodedata.normalize("NFKC", str(address or "")).strip().lower()
-    return unicodedata.normalize("NFKC", value)
 
 
 @transaction.atomic
@@ -71,16 +61,6 @@ def _one_at_a_time(email: str) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"sign-in:{email}"])
 
 
-def sign_in_code(row: Outbox) -> str:
-    """The code of the sign-in email ``row``: ``<row>.<keyed hash>``."""
-    return f"{row.pk}.{_mac(row)}"
-
-
-def _mac(row: Outbox) -> str:
-    value = f"{row.pk}|{row.recipient}|{(row.payload or {}).get('last', '')}"
-    return salted_hmac(SIGN_IN_SALT, value, algorithm="sha256").hexdigest()[:32]
-
-
 def _last_login(user) -> str:
     return user.last_login.isoformat() if user is not None and user.last_login else ""
 
@@ -97,7 +77,7 @@ def account_sign_in(*, code: str):
         if number.isdigit() and len(number) < 19
         else None
     )
-    if row is None or not constant_time_compare(mac, _mac(row)):
+    if row is None or not constant_time_compare(mac, sign_in_mac(row)):
         raise BadRequest(
             _("this sign-in link is not valid: ask for a new one"), code="link_invalid"
         )

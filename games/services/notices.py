@@ -16,7 +16,7 @@ from games import notify
 from games.errors import BadRequest
 from games.models import Game, NoticeKind, PlayerSettings, Seat, SeatClock
 from games.notify import preferences
-from games.notify.channels import channel
+from games.notify.channels import channel, loop
 from games.services import clocks
 
 
@@ -107,3 +107,9 @@ def notices_choose(
     prefs.unsubscribed_at = None
     prefs.save()
     return prefs
+
+
+def delivery_send(*, delivery_id: int) -> str:
+    """Send one delivery, of any channel (asked for when the transaction that wrote it
+    committed): what became of it (``channels.loop.send``)."""
+    return loop.send(delivery_id=delivery_id)

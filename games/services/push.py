@@ -93,14 +93,6 @@ def push_unsubscribe(*, user, endpoint: str) -> bool:
     return bool(deleted)
 
 
-def push_send(*, delivery_id: int) -> str:
-    """Push one delivery (queued when the transaction that wrote it committed)."""
-    # Imported when pushing: the web processes never load the HTTP and crypto stack.
-    from games.notify.channels.push import sending
-
-    return sending.send(delivery_id=delivery_id)
-
-
 def _same_device(known: PushSubscription, *, p256dh: str, auth: str) -> bool:
     """Whether a request for ``known``'s endpoint comes from the browser that holds it: it
     carries the same public key and the same ``auth`` secret (RFC 8291), which only that

@@ -7,7 +7,7 @@ job of the minute sweep, on the schedule of ``settings.RETENTION_DAYS`` and
   time and the game stay.
 - Sign-in emails (``Outbox`` of kind ``sign_in``), ``sign_in`` days after they were
   written: deleted, and with them their codes (a code is a MAC of its row,
-  ``accounts.sign_in_code``: its link then says it is not valid, ask for a new one).
+  ``channels.email.tokens.sign_in_code``: its link then says it is not valid, ask for a new one).
 - Sent emails and pushes, ``sent_bodies`` days after they were sent or given up: the
   body (``payload``) is emptied; the fact stays (kind, game, times, Message-ID). An email
   to an address with no account (an invitation) is deleted whole: its address is a
@@ -107,7 +107,7 @@ def _sign_ins_delete(cursors: Cursors, horizon: datetime) -> int:
 
 def _emails_empty(cursors: Cursors, horizon: datetime) -> int:
     """Emails sent or given up before the horizon lose their body. The recipient stays on a
-    player's email: it is part of the row's key (game, seq, recipient, kind), and a game
+    player's email: it is part of the row's key (game, key, recipient, kind), and a game
     longer than the horizon still threads its emails to its first one by it
     (``render.thread_headers``); it is the account's own address, forgotten with the account.
     A reply to such an email is read by its reply address alone (``tokens``), never by the

@@ -59,22 +59,24 @@ JOBS: tuple[tuple[str, Job], ...] = (
     ("warnings", notices.warnings_queue),
     ("reminders", notices.reminders_queue),
     ("digests", notices.digests_queue),
-    # Every channel's notices due that no task sent (web push; email is the mail door's).
-    ("deliveries", notify.send_due),
     ("read_models_drifted", drift.drift_check),
     # Downloads of one's data whose task was lost (issue 45).
     ("data_exports", data_export.resume_stale_exports),
     # What is needed only for a while goes (issue 45): settled emails and pushes only.
     ("retention", retention.forget_expired),
+    # Last, so that what the jobs before it told goes out in this pass: each channel's
+    # notices due that no task sent, and the claims of workers that stopped.
+    *notify.due_jobs(),
 )
 
 
-def sweep(*, now: datetime | None = None, jobs: Iterable[tuple[str, Job]] = JOBS) -> dict:
-    """One pass of every periodic job (``JOBS``, then the ones the caller adds: the mail
-    door adds the emails due). Each job handles at most ``MAIL_SWEEP_BATCH`` rows and reads
-    only rows due (indexed columns), never all games. Returns each job's counts and
-    ``jobs_failed``, how many jobs raised."""
+def sweep(*, now: datetime | None = None, jobs: Iterable[tuple[str, Job]] | None = None) -> dict:
+    """One pass of every periodic job (``jobs``, else ``JOBS``: the notices due last). Each
+    job handles at most ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed
+    columns), never all games. Returns each job's counts and ``jobs_failed``, how many
+    jobs raised."""
     now = now or timezone.now()
+    jobs = JOBS if jobs is None else jobs
     done: dict = {}
     failed: dict[str, str] = {}
     for name, job in jobs:

@@ -29,6 +29,7 @@ from games.models import (
     TableSnapshot,
     Tournament,
 )
+from games.notify.channels.email.addresses import account_identity
 from games.prepared import save_fields
 from games.refusals import plain_params, rules_error_text
 from games.registry import GAME_TYPES, game_type
@@ -36,7 +37,6 @@ from games.repository import empty_table, records, table_snapshot_write
 from games.rules.common import IllegalMove, chosen_options
 from games.selectors.access import invited_seat, not_visible, seat_of
 from games.selectors.names import bot_actor
-from games.services.accounts import account_identity
 from games.services.common import act, actor_of, locked_game
 from games.services.hours import hours_for_seat, validate_playing_hours
 from games.services.reactions import PROJECTIONS, Change, react
@@ -371,7 +371,7 @@ def invitations_allowed(sender, wanted: int, *, refusal=GAME_INVITATIONS_THROTTL
         Q(kind=NoticeKind.INVITATION, game__created_by=sender)
         | Q(
             kind=NoticeKind.TOURNAMENT_INVITATION,
-            seq__in=Tournament.objects.filter(organiser=sender).values("pk"),
+            key__in=Tournament.objects.filter(organiser=sender).values("pk"),
         ),
         created_at__gt=now - INVITATION_WINDOW,
     )

@@ -16,11 +16,11 @@ from games import table as tbl
 from games import table_storage as storage
 from games.bots.accuracy import game_accuracy, judgement, stretch_of, win_drop
 from games.errors import Conflict
-from games.mail.services import sweep
 from games.models import AnalysedMove, Analysis
 from games.registry import GAME_TYPES
 from games.selectors.analysis import analysis_positions, analysis_report
 from games.services.analysis import analysis_judge, analysis_request
+from games.services.sweep import sweep
 from tests.games.helpers import play, started
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -197,7 +197,7 @@ def test_analyses_go_to_a_queue_of_their_own_and_moves_to_the_default_one():
 
     router = app.amqp.router
     assert router.route({}, "games.tasks.analysis_run")["queue"].name == "analysis"
-    for name in ("games.tasks.bot_move", "games.tasks.send_outbox", "games.tasks.sweep"):
+    for name in ("games.tasks.bot_move", "games.tasks.send_delivery", "games.tasks.sweep"):
         assert router.route({}, name)["queue"].name == app.conf.task_default_queue
     procfile = Path(settings.BASE_DIR, "Procfile").read_text()
     processes = dict(line.split(": ", 1) for line in procfile.splitlines())

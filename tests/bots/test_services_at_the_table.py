@@ -14,9 +14,8 @@ from games import bots, repository, tasks
 from games import table_storage as storage
 from games.bots import LEVELS
 from games.errors import BadRequest
-from games.mail.render import compose
-from games.mail.services import sweep
 from games.models import BotLevel, Game, NoticeKind, Outbox, Seat
+from games.notify.channels.email.render import compose
 from games.selectors.history import move_history
 from games.selectors.names import players_of
 from games.services.bots import bot_move
@@ -24,6 +23,7 @@ from games.services.common import bot_seed
 from games.services.invitations import invitation_decline
 from games.services.moves import game_resign, move_submit, takeback_answer, takeback_request
 from games.services.rematch import game_rematch
+from games.services.sweep import sweep
 from games.services.tables import game_create, game_join, invitation_token
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, legal, started

@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 
 from games import repository, tasks
-from games.mail.services import sweep
 from games.models import Game
 from games.selectors.moves import legal_moves_of
+from games.services.sweep import sweep
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db

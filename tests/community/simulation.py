@@ -35,9 +35,9 @@ from rest_framework.test import APIClient
 from games import news, repository
 from games.errors import ServiceError
 from games.mail import services as mail
-from games.mail import tokens
 from games.models import (
     ChatMessage,
+    Delivery,
     Game,
     Outbox,
     Plan,
@@ -47,6 +47,7 @@ from games.models import (
     Tournament,
     TournamentGame,
 )
+from games.notify.channels.email import tokens
 from games.registry import GAME_TYPES
 from games.selectors.access import MODERATORS_GROUP, seat_of
 from games.selectors.moves import legal_moves_of
@@ -265,7 +266,7 @@ class Community:
         self._fail(f"the tasks never stopped queueing more tasks: {self.broker.waiting[:10]}")
 
     def _sweep(self) -> None:
-        # The beat's task itself: the sweep of the mail door, then the beat's record.
+        # The beat's task itself: the minute sweep, then the beat's record.
         self.broker.run("games.tasks.sweep", [])
 
     def _faults_come_and_go(self) -> None:
@@ -400,8 +401,9 @@ class Community:
         self.emails_of_games_going = {
             pk: (game, user) for pk, game, user in rows.values_list("pk", "game_id", "user_id")
         }
-        written = Outbox.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-        self.figures.checks["outbox rows gone"] = written - Outbox.objects.count()
+        # Emails and pushes share one table and its numbers.
+        written = Delivery.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        self.figures.checks["delivery rows gone"] = written - Delivery.objects.count()
 
     def _call(self, person: Person, method: str, url: str, data=None, *, page: bool = False):
         """A request through a real door; a 5xx (or an exception) is a failure."""

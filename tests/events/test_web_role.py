@@ -71,7 +71,7 @@ def web_role():
 def test_the_web_role_reads_and_appends_events_and_writes_the_other_tables(web_role):
     web_role.execute(INSERT)
     assert web_role.execute("SELECT type FROM events_event").fetchall() == [("A",)]
-    web_role.execute("UPDATE games_outbox SET attempts = 0 WHERE false")
+    web_role.execute("UPDATE games_delivery SET attempts = 0 WHERE false")
     web_role.execute("DELETE FROM django_session WHERE false")
 
 

@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.mail.render import message
 from games.models import Outbox, Plan
+from games.notify.channels.email.render import message
 from tests.games.api_helpers import client_for, moderator_user, post, url
 from tests.games.helpers import legal, started
 from tests.games.test_services_plans import (

@@ -10,8 +10,8 @@ import pytest
 from games.boards import board_of
 from games.bots import knowledge_for
 from games.checks import games_registered, missing_parts
-from games.mail.positions import picture_of
-from games.mail.words import words_of
+from games.notify.channels.email.positions import picture_of
+from games.notify.channels.email.words import words_of
 from games.refusals import refusals_of
 from games.registry import GAME_TYPES, PARTS, game_type, required_names
 

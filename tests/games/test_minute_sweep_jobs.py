@@ -2,21 +2,24 @@
 it running, and one job that fails never stops the others, above all the emails due."""
 
 from datetime import timedelta
+from importlib import import_module
 
 import pytest
 from django.contrib.auth.models import Group
 from django.core import mail
 from django.utils import timezone
 
-from games.mail.services import sweep
 from games.models import Game, Outbox, ProcessBeat
 from games.selectors.access import MODERATORS_GROUP
 from games.services.bots import bot_move
 from games.services.moves import move_submit
-from games.services.sweep import JOBS
+from games.services.sweep import JOBS, sweep
 from games.services.tables import game_create, game_join
 from tests.conftest import make_user
 from tests.games.helpers import legal
+
+# The sweep's module (``games.services.sweep`` names its function in the package).
+RUNNER = import_module("games.services.sweep")
 
 
 @pytest.fixture
@@ -33,7 +36,7 @@ def one_job_fails(monkeypatch, name: str, error: Exception) -> None:
         raise error
 
     jobs = tuple((job_name, broken if job_name == name else job) for job_name, job in JOBS)
-    monkeypatch.setattr("games.services.sweep.JOBS", jobs)
+    monkeypatch.setattr(RUNNER, "JOBS", jobs)
 
 
 def moderator():
@@ -97,7 +100,7 @@ def test_a_job_that_fails_is_logged_counted_and_the_emails_still_go(
 
 @pytest.mark.django_db
 def test_the_status_page_says_which_job_failed_how_often_and_since_when(client, monkeypatch):
-    one_job_fails(monkeypatch, "deliveries", RuntimeError("the push service's keys are missing"))
+    one_job_fails(monkeypatch, "pushes", RuntimeError("the push service's keys are missing"))
     now = timezone.now()
     for minute_passed in range(3):
         sweep(now=now - timedelta(minutes=3 - minute_passed))
@@ -106,7 +109,7 @@ def test_the_status_page_says_which_job_failed_how_often_and_since_when(client, 
     assert "Push notifications due" in page
     assert "failed 3 times since" in page
     assert "the push service&#x27;s keys are missing" in page
-    monkeypatch.setattr("games.services.sweep.JOBS", JOBS)
+    monkeypatch.setattr(RUNNER, "JOBS", JOBS)
     sweep(now=now)
     page = client.get("/status/").content.decode()
     assert "failed 3 times from" in page

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.notify.channels import CHANNELS, Channel, channel
+from games.notify.channels import Channel, channel, names
 
 
 def test_a_channel_without_a_way_to_deliver_cannot_be_made():
@@ -16,6 +16,6 @@ def test_a_channel_without_a_way_to_deliver_cannot_be_made():
         Unfinished()
 
 
-@pytest.mark.parametrize("name", list(CHANNELS))
+@pytest.mark.parametrize("name", names())
 def test_every_registered_channel_is_found_by_its_name(name):
     assert channel(name).name == name

@@ -41,7 +41,7 @@ def test_the_page_counts_the_backlog_the_doubts_and_the_errors(client, moderator
             {"last_error": "421 try later"},
         ]
     ):
-        Outbox.objects.create(seq=number, recipient="x@example.com", kind="digest", **extra)
+        Outbox.objects.create(key=number, recipient="x@example.com", kind="digest", **extra)
     InboundMessage.objects.create(message_id="<1@x>", sender="x@example.com", outcome="refused: x")
     client.force_login(moderator)
     response = client.get("/status/")
@@ -61,7 +61,7 @@ def test_the_page_counts_the_backlog_the_doubts_and_the_errors(client, moderator
 def test_an_email_no_longer_needed_is_counted_apart_not_as_an_error(client, moderator):
     now = timezone.now()
     Outbox.objects.create(
-        seq=1,
+        key=1,
         recipient="x@example.com",
         kind="your_turn",
         cancelled_at=now,

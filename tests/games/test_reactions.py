@@ -86,7 +86,7 @@ def test_a_move_taken_back_withdraws_its_turn_notice_before_it_leaves(alice, bob
     seq = game.last_seq
     play(game)
     game.refresh_from_db()
-    waiting = Outbox.objects.get(game=game, kind=NoticeKind.YOUR_TURN, seq=game.last_seq)
+    waiting = Outbox.objects.get(game=game, kind=NoticeKind.YOUR_TURN, key=game.last_seq)
     reactions.turn_notices_withdrawn(change_of(game, after_seq=game.last_seq, voided=seq))
     waiting.refresh_from_db()
     assert waiting.cancelled_at is not None

@@ -9,12 +9,12 @@ from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.utils import timezone
 
-from games.mail import services as mail
 from games.models import Game, Outbox, ProcessBeat, TableSnapshot
 from games.selectors.access import MODERATORS_GROUP
 from games.services import drift
 from games.services.drift import drift_check
 from games.services.moves import game_resign
+from games.services.sweep import sweep
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, play, started
 
@@ -84,7 +84,7 @@ def test_each_pass_replays_the_next_few_games_in_turn(alice, bob, monkeypatch):
 def test_the_sweep_checks_and_the_status_page_names_the_drifted_games(client, alice, bob):
     game = finished(alice, bob)
     Game.objects.filter(pk=game.pk).update(scores=[99, 0])
-    assert mail.sweep()["read_models_drifted"] == 1
+    assert sweep()["read_models_drifted"] == 1
     moderator = make_user("maud", is_staff=True)
     moderator.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     client.force_login(moderator)

@@ -201,7 +201,7 @@ def test_a_move_takes_five_sql_statements(game_type, alice, bob, django_assert_n
         move_submit(game=game, user=player, move=move, idempotency_key="one-move")
     statements = [q["sql"] for q in captured.captured_queries]
     together = next(sql for sql in statements if sql.startswith("WITH held_0"))
-    assert all(table in together for table in ("games_game", "games_seatclock", "games_outbox"))
+    assert all(table in together for table in ("games_game", "games_seatclock", "games_delivery"))
     assert not [sql for sql in statements if "SAVEPOINT" in sql]
     assert len([sql for sql in statements if "INSERT INTO events_event" in sql]) == 1
     assert len([sql for sql in statements if "idempotency_key" in sql]) == 1

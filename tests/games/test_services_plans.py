@@ -10,9 +10,9 @@ from django.contrib.auth.models import Group
 from events import store
 from games import repository, tasks
 from games.errors import BadRequest, Conflict
-from games.mail.headlines import headline
-from games.mail.render import message
 from games.models import Game, NoticeKind, Outbox, Plan
+from games.notify.channels.email.headlines import headline
+from games.notify.channels.email.render import message
 from games.selectors.access import MODERATORS_GROUP
 from games.services.moderation import moderate_revert
 from games.services.moves import move_submit, move_undo, takeback_answer, takeback_request

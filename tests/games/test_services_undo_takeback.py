@@ -49,7 +49,7 @@ def test_undo_sends_no_your_turn_email_for_the_move_taken_back(alice, bob):
     mover = to_move(game)
     play(game)
     game.refresh_from_db()
-    queued = Outbox.objects.get(game=game, kind="your_turn", seq=game.last_seq)
+    queued = Outbox.objects.get(game=game, kind="your_turn", key=game.last_seq)
     move_undo(game=game, user=mover)
     queued.refresh_from_db()
     assert queued.cancelled_at is not None and queued.sent_at is None

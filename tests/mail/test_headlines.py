@@ -9,9 +9,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone, translation
 
-from games.mail import render, texts
 from games.models import Game, NoticeKind, Outbox
-from games.notify.channels.email import outbox
+from games.notify.channels import channel
+from games.notify.channels.email import render, texts
+from games.notify.notice import Notice
 from games.repository import game_table
 from games.selectors.lists import waiting_for
 from games.services.deadlines import game_timeout
@@ -435,8 +436,9 @@ def test_a_confirmed_reply_says_the_move_in_words(alice, bob, settings):
     (mover,) = play(game)
     step = game_table(game).steps[1]
     user = alice if mover == "Alice" else bob
-    outbox.queue(
-        game, step.seq, user.email, NoticeKind.MOVE_CONFIRMED, move=step.move, in_reply_to="<r@x>"
+    payload = {"move": step.move, "in_reply_to": "<r@x>"}
+    channel("email").deliver(
+        Notice(NoticeKind.MOVE_CONFIRMED, step.seq, game=game, user=user, payload=payload)
     )
     _message, line = rendered(row_of(game, user, NoticeKind.MOVE_CONFIRMED))
     move = AZUL_MOVE["en"].format(name=mover)

@@ -10,11 +10,13 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.db import connection
 
-from games.mail import inbound, tokens
+from games.mail import inbound
 from games.mail import services as mail
 from games.management.commands.mail_server import ReplyHandler
 from games.models import InboundMessage
+from games.notify.channels.email import tokens
 from games.services.moves import move_submit
+from games.services.sweep import sweep
 from tests.mail.conftest import (
     ROOT,
     body_of,
@@ -44,7 +46,7 @@ def new_message_id() -> str:
 
 def turn_email(sink, user):
     """The latest email to ``user`` that carries a reply address."""
-    mail.sweep()
+    sweep()
     return [m for m in sink.to(user.email) if m["Reply-To"]][-1]
 
 
@@ -75,7 +77,7 @@ def test_a_reply_from_each_mail_client_plays_the_move_by_number(fixture, game, s
     assert outcome == f"played {expected}"
     game.refresh_from_db()
     assert player_to_move(game) != player
-    mail.sweep()
+    sweep()
     confirmation = of_kind(smtp.to(player.email), "move_confirmed")[-1]
     assert f"Your move {expected} is played" in body_of(confirmation)
 
@@ -96,7 +98,7 @@ def test_a_reply_from_another_address_is_refused(game, smtp, carol):
     outcome = reply("outlook.eml", sender=carol.email, to=str(email["Reply-To"]), move="1")
     assert outcome.startswith("refused: moves for a seat are taken only")
     assert player_to_move(game) == player
-    mail.sweep()
+    sweep()
     (answer,) = smtp.to(carol.email)
     assert "not played" in body_of(answer)
     assert "Azul #" not in body_of(answer), "a stranger is not shown the game"
@@ -135,7 +137,7 @@ def test_forged_and_mangled_reply_addresses_are_refused(game, smtp):
         outcome = reply("gmail.eml", sender=player.email, to=to, move="1")
         assert outcome.startswith("refused: this address does not take moves"), to
     assert player_to_move(game) == player
-    mail.sweep()
+    sweep()
     refusals = [m for m in smtp.to(player.email) if "not be read" in m["Subject"]]
     assert len(refusals) == 1, "one refusal an hour"
 
@@ -160,7 +162,7 @@ def test_a_reply_to_an_old_email_is_refused_with_the_current_position(game, smtp
     assert player_to_move(game) == first
     outcome = reply("gmail.eml", sender=first.email, to=str(old["Reply-To"]), move="2")
     assert outcome.startswith("refused: the game has moved on")
-    mail.sweep()
+    sweep()
     refusal = of_kind(smtp.to(first.email), "reply_refused")[-1]
     text = body_of(refusal)
     assert "moved on" in text
@@ -198,7 +200,7 @@ def test_an_unreadable_or_illegal_move_is_refused_with_the_legal_moves(game, smt
     ):
         outcome = reply("thunderbird.eml", sender=player.email, to=address, move=move)
         assert outcome.startswith("refused") and says in outcome, outcome
-    mail.sweep()
+    sweep()
     (refusal,) = of_kind(smtp.to(player.email), "reply_refused")
     assert "factory display" in body_of(refusal), "the first refusal of the hour is sent"
     assert moves_in(refusal) == moves_in(email)
@@ -212,7 +214,7 @@ def test_an_out_of_office_reply_is_ignored_and_not_answered(game, smtp):
     assert reply("out_of_office.eml", sender=player.email, to=address, move="1") == (
         "ignored: automatic reply"
     )
-    mail.sweep()
+    sweep()
     assert len(smtp.messages) == before
     assert player_to_move(game) == player
 
@@ -331,7 +333,7 @@ def test_a_from_naming_the_player_beside_another_address_is_refused_unanswered(g
     outcome = mail.reply_receive(raw=ATTACKER_PASSES + spoofed)
     assert outcome.startswith("refused") and outcome.endswith("(not answered)"), outcome
     assert player_to_move(game) == player
-    mail.sweep()
+    sweep()
     assert len(smtp.messages) == before, "nobody is answered, the victim least of all"
     assert InboundMessage.objects.get(outcome=outcome[:255]).sender == ""
 
@@ -401,7 +403,7 @@ def test_a_reply_failing_dmarc_in_any_spelling_is_refused_and_told_only_to_the_s
     before = len(smtp.messages)
     assert "(DMARC failed)" in mail.reply_receive(raw=raw)
     assert player_to_move(game) == player
-    mail.sweep()
+    sweep()
     assert [str(told["To"]) for told in smtp.messages[before:]] == [player.email]
 
 
@@ -417,7 +419,7 @@ def test_a_reply_failing_dmarc_is_told_to_the_seats_player_at_their_account_once
     before = len(smtp.messages)
     outcome = mail.reply_receive(raw=with_from(raw, forwarded))
     assert outcome.startswith("refused") and "(DMARC failed)" in outcome
-    mail.sweep()
+    sweep()
     (told,) = smtp.messages[before:]
     assert str(told["To"]) == player.email, "the account's address, never the From as written"
     said = " ".join(body_of(told).split())
@@ -431,7 +433,7 @@ def test_a_reply_failing_dmarc_is_told_to_the_seats_player_at_their_account_once
     )
     outcome = mail.reply_receive(raw=with_from(again, forwarded))
     assert outcome.endswith("(not answered: one answer a day about failed DMARC checks)")
-    mail.sweep()
+    sweep()
     assert smtp.to(forwarded) == []
     assert len(of_kind(smtp.to(player.email), "reply_refused")) == 1
 

@@ -16,6 +16,7 @@ from django.db import connection
 from games.mail import inbound
 from games.mail import services as mail
 from games.management.commands.mail_server import ReplyHandler
+from games.services.sweep import sweep
 from tests.mail.conftest import (
     ROOT,
     body_of,
@@ -152,7 +153,7 @@ def test_an_out_of_office_known_by_its_subject_is_not_answered(subject, game, sm
     before = len(smtp.messages)
     raw = raw_reply("out_of_office_by_subject.eml", player, address, "1", SUBJECT=subject)
     assert mail.reply_receive(raw=raw) == "ignored: automatic reply"
-    mail.sweep()
+    sweep()
     assert len(smtp.messages) == before
     assert player_to_move(game) == player
 
@@ -165,7 +166,7 @@ def test_a_responder_answering_refusals_gets_one_refusal_and_no_loop(game, smtp)
     first = raw_reply("android_greeting_and_footer.eml", player, address, "the blue ones")
     assert mail.reply_receive(raw=first).startswith("refused")
     for _round in range(5):
-        mail.sweep()
+        sweep()
         latest = smtp.to(player.email)[-1]
         answer = raw_reply(
             "responder.eml",
@@ -176,7 +177,7 @@ def test_a_responder_answering_refusals_gets_one_refusal_and_no_loop(game, smtp)
         )
         outcome = mail.reply_receive(raw=answer)
         assert outcome.startswith("refused") and "not answered" in outcome, outcome
-    mail.sweep()
+    sweep()
     (refusal,) = of_kind(smtp.to(player.email), "reply_refused")
     assert "the blue ones" in body_of(refusal)
 
@@ -188,7 +189,7 @@ def test_a_second_bad_reply_within_the_hour_is_not_answered(game, smtp):
     for move in ("the blue ones", "the red ones"):
         raw = raw_reply("thunderbird_bottom_posted.eml", player, address, move)
         assert mail.reply_receive(raw=raw).startswith("refused")
-    mail.sweep()
+    sweep()
     assert len(of_kind(smtp.to(player.email), "reply_refused")) == 1
 
 
@@ -206,6 +207,6 @@ def test_an_unknown_charset_is_refused_for_good_with_an_answer(game, smtp, clien
         == 200
     )
     assert player_to_move(game) == player
-    mail.sweep()
+    sweep()
     (refusal,) = of_kind(smtp.to(player.email), "reply_refused")
     assert "UTF-8" in body_of(refusal)

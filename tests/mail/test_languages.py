@@ -17,9 +17,9 @@ import pytest
 from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
-from games.mail import render, texts, tokens, words
 from games.mail import services as mail
 from games.models import Game, NoticeKind, Outbox, PlayerSettings
+from games.notify.channels.email import render, texts, tokens, words
 from games.repository import game_table
 from games.selectors.moves import legal_moves_of
 from games.services.moves import game_resign
@@ -332,7 +332,7 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
     PlayerSettings.objects.filter(user=alice).update(daily_digest=True)
     return [
         Outbox.objects.create(
-            game=table, seq=1000 + index, recipient=alice.email, kind=kind, payload=payload
+            game=table, key=1000 + index, recipient=alice.email, kind=kind, payload=payload
         )
         for index, (table, kind, payload) in enumerate(rows)
     ]
@@ -381,7 +381,7 @@ def test_every_kind_renders_in_every_language_with_the_readers_time_zone(
 @pytest.mark.django_db
 def test_the_sign_in_email_of_an_address_without_an_account_uses_the_pages_language(settings):
     row = Outbox.objects.create(
-        seq=1, recipient="new@example.com", kind=NoticeKind.SIGN_IN, payload={"language": "pl"}
+        key=1, recipient="new@example.com", kind=NoticeKind.SIGN_IN, payload={"language": "pl"}
     )
     message = render.message(row, timezone.now())
     assert '<html lang="pl">' in message.alternatives[0][0]

@@ -11,6 +11,7 @@ from django.utils import translation
 from games import repository
 from games.mail import services as mail
 from games.models import NoticeKind, Outbox, Plan
+from games.services.sweep import sweep
 from tests.games.test_services_plans import factory_move, legal_after
 from tests.mail.conftest import body_of, fixture_reply, of_kind, player_to_move, start_game
 from tests.mail.test_play_by_email import current_turn_email
@@ -36,7 +37,7 @@ def reply(email, player, written: str) -> str:
 
 def test_a_reply_plays_its_move_and_keeps_the_plan_rows_for_the_moves_after_it(alice, bob, smtp):
     game = start_game(alice, bob)
-    mail.sweep()
+    sweep()
     player = player_to_move(game)
     mine = factory_move(legal_now(game))
     theirs = factory_move(legal_after(game, mine), mine)
@@ -48,7 +49,7 @@ def test_a_reply_plays_its_move_and_keeps_the_plan_rows_for_the_moves_after_it(a
 
     assert outcome.startswith(f"played {mine}; plan: "), outcome
     assert Plan.objects.get(game=game).lines == [[theirs, answer]]
-    mail.sweep()
+    sweep()
     confirmed = of_kind(smtp.to(player.email), NoticeKind.MOVE_CONFIRMED)[-1]
     assert "Your plan is kept: 1 line. Nobody else can see it." in body_of(confirmed)
     other = bob if player == alice else alice
@@ -60,7 +61,7 @@ def test_a_reply_plays_its_move_and_keeps_the_plan_rows_for_the_moves_after_it(a
 
 def test_a_plan_row_that_cannot_be_played_is_refused_in_the_confirmation(alice, bob, smtp):
     game = start_game(alice, bob)
-    mail.sweep()
+    sweep()
     player = player_to_move(game)
     mine = factory_move(legal_now(game))
 
@@ -68,7 +69,7 @@ def test_a_plan_row_that_cannot_be_played_is_refused_in_the_confirmation(alice, 
 
     assert outcome.startswith(f"played {mine}; plan: ")
     assert not Plan.objects.exists()
-    mail.sweep()
+    sweep()
     confirmed = of_kind(smtp.to(player.email), NoticeKind.MOVE_CONFIRMED)[-1]
     said = " ".join(body_of(confirmed).split())
     assert 'Your plan was not kept: line 1, move 1: cannot read "F9 purple 1"' in said

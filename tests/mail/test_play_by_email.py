@@ -7,8 +7,9 @@ import uuid
 import pytest
 
 from games.mail import services as mail
-from games.mail import tokens
 from games.models import Game
+from games.notify.channels.email import tokens
+from games.services.sweep import sweep
 from tests.mail.conftest import fixture_reply, moves_in, of_kind, player_to_move, start_game
 
 CLIENTS = ("gmail.eml", "outlook.eml", "apple_mail.eml", "thunderbird.eml")
@@ -27,7 +28,7 @@ def play_by_email(game: Game, smtp, *, seed: int, most_moves: int) -> int:
     chooser = random.Random(seed)
     replies = 0
     while replies < most_moves:
-        mail.sweep()
+        sweep()
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return replies
@@ -54,7 +55,7 @@ def play_by_email(game: Game, smtp, *, seed: int, most_moves: int) -> int:
 def test_a_two_player_game_is_played_to_the_end_by_email_alone(kind, alice, bob, smtp):
     game = start_game(alice, bob, game=kind)
     replies = play_by_email(game, smtp, seed=7, most_moves=1000)
-    mail.sweep()
+    sweep()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winners
     assert replies > 20
@@ -67,7 +68,7 @@ def test_a_two_player_game_is_played_to_the_end_by_email_alone(kind, alice, bob,
 def test_miyabi_moves_by_email_show_the_garden(alice, bob, smtp):
     game = start_game(alice, bob, game="miyabi")
     assert play_by_email(game, smtp, seed=3, most_moves=6) == 6
-    mail.sweep()
+    sweep()
     game.refresh_from_db()
     player = player_to_move(game)
     text = current_turn_email(smtp, game, player).get_body(preferencelist=("plain",))

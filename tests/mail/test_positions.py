@@ -1,6 +1,6 @@
-"""The plain-text position of the emails (``games.mail.positions``), moved out of the
-engines (which speak no language): what each game's picture shows, in English (the
-default language), and that it fits a text email in every language."""
+"""The plain-text position of the emails (``games.notify.channels.email.positions``), moved
+out of the engines (which speak no language): what each game's picture shows, in English
+(the default language), and that it fits a text email in every language."""
 
 import random
 
@@ -9,11 +9,11 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.mail.positions import miyabi as miyabi_positions
-from games.mail.positions import position_text
-from games.mail.positions import summer_pavilion as pavilion_positions
-from games.mail.positions.azul import ending
-from games.mail.positions.layout import WIDTH, listing
+from games.notify.channels.email.positions import miyabi as miyabi_positions
+from games.notify.channels.email.positions import position_text
+from games.notify.channels.email.positions import summer_pavilion as pavilion_positions
+from games.notify.channels.email.positions.azul import ending
+from games.notify.channels.email.positions.layout import WIDTH, listing
 from games.registry import GAME_TYPES
 from games.rules.azul import Bonus, EndReason, GameEnded
 from games.rules.miyabi import is_over, replay

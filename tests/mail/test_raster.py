@@ -1,6 +1,6 @@
 """The boards' pictures for the emails (issue 33): a picture drawn from what a process kept
-of the pictures before it (``games.mail.raster.Sheet``) is the picture drawn whole, and a
-strict PNG reader accepts it."""
+of the pictures before it (``games.notify.channels.email.raster.Sheet``) is the picture
+drawn whole, and a strict PNG reader accepts it."""
 
 import io
 import random
@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from games.boards import board_of
-from games.mail import pictures, raster
+from games.notify.channels.email import pictures, raster
 from games.registry import GAME_TYPES
 
 

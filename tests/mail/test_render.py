@@ -10,9 +10,10 @@ from email import message_from_bytes, policy
 import pytest
 from django.utils import timezone
 
-from games.mail import pictures, raster, render
 from games.models import NoticeKind, Outbox
-from games.notify.channels.email import outbox
+from games.notify.channels import channel
+from games.notify.channels.email import pictures, raster, render
+from games.notify.notice import Notice
 from games.repository import game_table
 from games.selectors.moves import legal_moves_of
 from games.services.moves import move_submit
@@ -132,8 +133,9 @@ def test_a_games_emails_share_a_subject_and_a_thread_and_never_repeat_a_message_
         # Alice created the game: she is told it started (Bob, who joined last, saw it).
         move_submit(game=game, user=bob, move=legal_moves_of(game_table(game))[0]["move"])
     player = alice
-    outbox.queue(
-        game, 99, player.email, NoticeKind.MOVE_CONFIRMED, move="F1 blue 1", in_reply_to="<r@x>"
+    payload = {"move": "F1 blue 1", "in_reply_to": "<r@x>"}
+    channel("email").deliver(
+        Notice(NoticeKind.MOVE_CONFIRMED, 99, game=game, user=player, payload=payload)
     )
     rows = list(Outbox.objects.filter(game=game, recipient=player.email).order_by("pk"))
     assert [row.kind for row in rows] == ["game_started", "your_turn", "move_confirmed"]

@@ -10,14 +10,15 @@ import pytest
 from django.db import connection
 
 from games.mail import services as mail
-from games.mail import tokens
 from games.mail.selectors import outbox_in_doubt
 from games.models import NoticeKind, Outbox
-from games.notify.channels import channel
+from games.notify.channels import channel, loop
+from games.notify.channels.email import tokens
 from games.repository import game_table
 from games.selectors.moves import legal_moves_of
 from games.services.moves import move_submit, move_undo
 from games.services.notices import notices_choose
+from games.services.sweep import sweep
 from games.services.tables import seat_seen
 from tests.mail.conftest import (
     ROOT,
@@ -38,7 +39,7 @@ def outbox_id(message) -> int:
 def keys_of(messages) -> Counter:
     rows = {row.message_id: row for row in Outbox.objects.all()}
     return Counter(
-        (row.game_id, row.seq, str(m["To"]), row.kind)
+        (row.game_id, row.key, str(m["To"]), row.kind)
         for m in messages
         for row in [rows[str(m["Message-ID"]).strip()]]
     )
@@ -94,16 +95,16 @@ def test_an_email_whose_worker_died_after_data_stays_in_doubt_and_is_not_sent_ag
     game = start_game(alice, bob, carol)
     wait_until(lambda: killed and worker.process.poll() is not None)
     for minutes in (0, 1, 2, 5, 11, 12, 60):
-        mail.sweep(now=clock.advance(minutes=minutes))
+        sweep(now=clock.advance(minutes=minutes))
     start_worker()
     player = player_to_move(game)
     move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
-    mail.sweep(now=clock.advance(minutes=1))
+    sweep(now=clock.advance(minutes=1))
     wait_until(lambda: not Outbox.objects.filter(sent_at=None, cancelled_at=None))
 
     assert max(keys_of(smtp.messages).values()) == 1, "one email per key"
     in_doubt = Outbox.objects.get(message_id=killed[0])
-    assert in_doubt.sent_at is None and in_doubt.last_error == mail.IN_DOUBT
+    assert in_doubt.sent_at is None and in_doubt.last_error == loop.IN_DOUBT
     assert list(outbox_in_doubt()) == [in_doubt]
     sent = Outbox.objects.exclude(sent_at=None)
     assert per_recipient(smtp.messages) == per_recipient(
@@ -130,11 +131,11 @@ def test_an_email_whose_worker_died_before_data_is_sent_again_once(
     start_game(alice, bob)
     wait_until(lambda: killed and worker.process.poll() is not None)
     stuck = Outbox.objects.get(claimed_at__isnull=False, sent_at=None)
-    assert stuck.data_started_at is None
-    mail.sweep(now=clock.now)
+    assert stuck.handed_over_at is None
+    sweep(now=clock.now)
     assert Outbox.objects.get(pk=stuck.pk).sent_at is None, "not before the claim is stale"
-    mail.sweep(now=clock.advance(minutes=11))
-    mail.sweep(now=clock.advance(minutes=2))
+    sweep(now=clock.advance(minutes=11))
+    sweep(now=clock.advance(minutes=2))
 
     stuck.refresh_from_db()
     assert stuck.sent_at is not None and stuck.last_error == ""
@@ -155,7 +156,7 @@ def test_a_server_that_answers_after_the_timeout_gets_each_email_once(
     smtp.answer_after = 2
     game = start_game(alice, bob)
     for minutes in (0, 2, 5, 30, 120):
-        mail.sweep(now=clock.advance(minutes=minutes))
+        sweep(now=clock.advance(minutes=minutes))
 
     expected = Counter({alice.email: 1})
     expected[player_to_move(game).email] += 1
@@ -211,7 +212,7 @@ def test_moves_are_accepted_with_the_broker_down_and_the_sweep_sends_the_emails(
     assert time.monotonic() - started < 60
     assert not smtp.messages and Outbox.objects.filter(sent_at=None).count() == 3
 
-    mail.sweep(now=clock.advance(minutes=1))
+    sweep(now=clock.advance(minutes=1))
     kinds = sorted(kind_of(m) for m in smtp.messages)
     assert kinds == ["game_started", "your_turn"]
 
@@ -221,7 +222,7 @@ def first_move_with_grace(alice, bob, smtp, clock, settings):
     period: (game, the player who moved, the player to move)."""
     settings.YOUR_TURN_GRACE_SECONDS = 120
     game = start_game(alice, bob)
-    mail.sweep(now=clock.now)
+    sweep(now=clock.now)
     player = player_to_move(game)
     other = next(u for u in (alice, bob) if u != player)
     move_submit(game=game, user=player, move=first_legal(game))
@@ -234,7 +235,7 @@ def test_a_move_taken_back_within_the_grace_period_sends_no_turn_email(
 ):
     game, player, other = first_move_with_grace(alice, bob, smtp, clock, settings)
     move_undo(game=game, user=player)
-    mail.sweep(now=clock.advance(minutes=3))
+    sweep(now=clock.advance(minutes=3))
     assert not of_kind(smtp.to(other.email), "your_turn")
 
 
@@ -242,7 +243,7 @@ def test_a_move_taken_back_within_the_grace_period_sends_no_turn_email(
 def test_no_turn_email_for_a_player_looking_at_the_game(alice, bob, smtp, clock, settings):
     game, player, other = first_move_with_grace(alice, bob, smtp, clock, settings)
     seat_seen(game=game, user=other)
-    mail.sweep(now=clock.advance(minutes=3))
+    sweep(now=clock.advance(minutes=3))
     assert not of_kind(smtp.to(other.email), "your_turn")
     row = Outbox.objects.get(kind=NoticeKind.YOUR_TURN, recipient=other.email)
     assert row.withdrawn_because == "the player is on the game's page"
@@ -253,9 +254,9 @@ def test_a_turn_email_is_readable_anywhere_and_can_be_unsubscribed(alice, bob, s
     game = start_game(alice, bob)
     player = player_to_move(game)
     other = next(u for u in (alice, bob) if u != player)
-    mail.sweep(now=clock.now)
+    sweep(now=clock.now)
     move_submit(game=game, user=player, move=moves_in(smtp.to(player.email)[-1])[0])
-    mail.sweep(now=clock.advance(seconds=1))
+    sweep(now=clock.advance(seconds=1))
     (email,) = of_kind(smtp.to(other.email), "your_turn")
     text = body_of(email)
     html = email.get_body(preferencelist=("html",)).get_content()
@@ -276,12 +277,12 @@ def test_a_send_the_server_refuses_is_tried_again_later(alice, bob, smtp, clock,
     port = settings.EMAIL_PORT
     settings.EMAIL_PORT = free_port()
     start_game(alice, bob)
-    assert mail.sweep(now=clock.now)["sent"] == 0
+    assert sweep(now=clock.now)["sent"] == 0
     row = Outbox.objects.get(kind=NoticeKind.GAME_STARTED)
     assert row.attempts == 1 and row.claimed_at is None and "refused" in row.last_error.lower()
     settings.EMAIL_PORT = port
-    assert mail.sweep(now=clock.now)["sent"] == 0, "not before its next attempt is due"
-    assert mail.sweep(now=clock.advance(minutes=5))["sent"] >= 1
+    assert sweep(now=clock.now)["sent"] == 0, "not before its next attempt is due"
+    assert sweep(now=clock.advance(minutes=5))["sent"] >= 1
     assert Outbox.objects.get(pk=row.pk).sent_at is not None
     assert len(smtp.messages) == Outbox.objects.exclude(sent_at=None).count()
 
@@ -299,11 +300,11 @@ def test_a_recipient_refused_for_now_is_tried_again_and_one_refused_for_good_is_
 
     smtp.handle_RCPT = refuse
     start_game(alice, bob)
-    assert mail.sweep(now=clock.now)["sent"] == 0
+    assert sweep(now=clock.now)["sent"] == 0
     row = Outbox.objects.filter(kind=NoticeKind.GAME_STARTED).first()
     assert (row.cancelled_at is not None) is given_up, row.last_error
     del smtp.handle_RCPT
-    mail.sweep(now=clock.advance(minutes=5))
+    sweep(now=clock.advance(minutes=5))
     assert (Outbox.objects.get(pk=row.pk).sent_at is None) is given_up
 
 
@@ -316,7 +317,7 @@ def test_turned_off_kinds_and_an_unsubscribe_stop_those_emails(alice, bob, smtp,
     )
     mail.unsubscribe(token=tokens.address_token(bob.email))
     game = start_game(alice, bob)
-    mail.sweep(now=clock.now)
+    sweep(now=clock.now)
     assert not smtp.to(bob.email), "unsubscribed"
     assert not of_kind(smtp.to(alice.email), "game_started")
     turned_off = Outbox.objects.get(kind=NoticeKind.GAME_STARTED, recipient=alice.email)
@@ -336,7 +337,7 @@ def test_turned_off_kinds_and_an_unsubscribe_stop_those_emails(alice, bob, smtp,
         "Subject: Re\r\n\r\n1\r\n"
     ).encode()
     assert mail.reply_receive(raw=raw).startswith("played")
-    mail.sweep(now=clock.advance(seconds=1))
+    sweep(now=clock.advance(seconds=1))
     assert [kind_of(m) for m in smtp.to(bob.email)] == ["move_confirmed"], (
         "answers to a player's own reply still go out"
     )
@@ -345,8 +346,8 @@ def test_turned_off_kinds_and_an_unsubscribe_stop_those_emails(alice, bob, smtp,
 @pytest.mark.django_db(transaction=True)
 def test_an_email_that_cannot_be_written_does_not_hold_up_the_others(alice, bob, smtp, clock):
     game = start_game(alice, bob)
-    broken = Outbox.objects.create(game=game, seq=1, recipient=alice.email, kind="from_the_future")
-    assert mail.sweep(now=clock.now)["sent"] >= 1
+    broken = Outbox.objects.create(game=game, key=1, recipient=alice.email, kind="from_the_future")
+    assert sweep(now=clock.now)["sent"] >= 1
     due = Outbox.objects.filter(sent_at=None, cancelled_at=None, due_at__lte=clock.now)
     assert not due.exists(), "every other email due was sent"
     broken.refresh_from_db()

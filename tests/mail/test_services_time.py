@@ -8,13 +8,13 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from games.errors import BadRequest, Conflict, Forbidden
-from games.mail import services as mail
 from games.models import Game, NoticeKind, Outbox, PlayerSettings, SeatClock
 from games.repository import game_table
 from games.selectors.access import MODERATORS_GROUP
 from games.services.deadlines import vacation_end, vacation_start
 from games.services.moderation import moderate_pause, moderate_resume
 from games.services.moves import deadline_grant, move_submit, move_undo
+from games.services.sweep import sweep
 from games.services.tables import game_create
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved
@@ -46,20 +46,20 @@ def test_reminders_every_day_a_warning_before_the_deadline_then_the_default_move
     game = start_game(alice, bob, time_control={"kind": "per_move", "days": 3})
     start = clock.now
     player = player_to_move(game)
-    mail.sweep(now=start + HOUR)
+    sweep(now=start + HOUR)
     assert not [s for s in kinds_to(smtp, player) if s == "reminder"]
     for hours in (24, 24.5, 48, 48.2):
-        mail.sweep(now=start + hours * HOUR)
+        sweep(now=start + hours * HOUR)
     reminders = [s for s in kinds_to(smtp, player) if s == "reminder"]
     assert len(reminders) == 2, "one after 24 hours, one after 48, never twice"
-    mail.sweep(now=start + 61 * HOUR)
-    mail.sweep(now=start + 62 * HOUR)
+    sweep(now=start + 61 * HOUR)
+    sweep(now=start + 62 * HOUR)
     warnings = [s for s in kinds_to(smtp, player) if s == "deadline_warning"]
     assert len(warnings) == 1, "12 hours before the 72-hour deadline"
     seq = Game.objects.get(pk=game.pk).last_seq
     table = game_table(game)
     default = table.engine.format(table.engine.default_command(table.state))
-    counts = mail.sweep(now=start + 73 * HOUR)
+    counts = sweep(now=start + 73 * HOUR)
     assert counts["timeouts"] == 1
     game.refresh_from_db()
     assert game.last_seq > seq and game.status == Game.Status.ACTIVE
@@ -76,7 +76,7 @@ def test_with_the_forfeit_policy_the_player_out_of_time_loses(alice, bob, smtp, 
     )
     every_player_moved(game)
     player = player_to_move(game)
-    mail.sweep(now=clock.advance(hours=25))
+    sweep(now=clock.advance(hours=25))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.winners == [1 - game.seats.get(user=player).position]
@@ -88,7 +88,7 @@ def test_with_the_forfeit_policy_the_player_out_of_time_loses(alice, bob, smtp, 
 def test_without_a_time_control_nothing_times_out_but_reminders_come(alice, bob, smtp, clock):
     game = start_game(alice, bob)
     player = player_to_move(game)
-    assert mail.sweep(now=clock.advance(days=30))["timeouts"] == 0
+    assert sweep(now=clock.advance(days=30))["timeouts"] == 0
     game.refresh_from_db()
     assert game.deadline is None and player_to_move(game) == player
     assert any(s == "reminder" for s in kinds_to(smtp, player))
@@ -158,7 +158,7 @@ def test_vacation_stops_the_clocks_in_every_game_until_the_player_is_back(
         game.refresh_from_db()
         assert game.deadline is None
     back = clock.advance(days=10)
-    assert mail.sweep(now=back)["timeouts"] == 0
+    assert sweep(now=back)["timeouts"] == 0
     assert not [s for s in kinds_to(smtp, alice) if s == "reminder"]
     vacation_end(user=alice, now=back)
     prefs = PlayerSettings.objects.get(user=alice)
@@ -167,7 +167,7 @@ def test_vacation_stops_the_clocks_in_every_game_until_the_player_is_back(
         game.refresh_from_db()
         left = game.deadline - back
         assert timedelta(hours=70) < left <= timedelta(hours=72), left
-    assert mail.sweep(now=back + 4 * 24 * HOUR)["timeouts"] == 2
+    assert sweep(now=back + 4 * 24 * HOUR)["timeouts"] == 2
 
 
 @pytest.mark.django_db(transaction=True)
@@ -178,8 +178,8 @@ def test_vacation_ends_by_itself_when_the_days_of_the_year_run_out(alice, bob, s
         play_first_legal(game, bob)
     started = clock.advance(hours=1)
     vacation_start(user=alice, now=started)
-    assert mail.sweep(now=started + 47 * HOUR)["vacations_ended"] == 0
-    assert mail.sweep(now=started + 49 * HOUR)["vacations_ended"] == 1
+    assert sweep(now=started + 47 * HOUR)["vacations_ended"] == 0
+    assert sweep(now=started + 49 * HOUR)["vacations_ended"] == 1
     game.refresh_from_db()
     assert abs(game.deadline - (started + 48 * HOUR + 71 * HOUR)) < timedelta(minutes=2)
     with pytest.raises(Conflict):
@@ -208,7 +208,7 @@ def test_a_digest_player_gets_one_email_a_day_for_all_games(alice, bob, carol, s
         if player_to_move(game) != alice:
             play_first_legal(game, player_to_move(game))
     for hours in (0, 1, 25, 26, 49):
-        mail.sweep(now=clock.now + hours * HOUR)
+        sweep(now=clock.now + hours * HOUR)
     subjects = kinds_to(smtp, alice)
     assert not [s for s in subjects if s in ("your_turn", "reminder")]
     digests = [m for m in smtp.to(alice.email) if "waiting for your move" in str(m["Subject"])]
@@ -237,7 +237,7 @@ def test_a_game_can_have_its_own_reminder_policy(alice, bob, smtp, clock):
     )
     player = player_to_move(game)
     for hours in (1, 2.1, 3, 8.2, 18.1):
-        mail.sweep(now=clock.now + hours * HOUR)
+        sweep(now=clock.now + hours * HOUR)
     subjects = kinds_to(smtp, player)
     assert len([s for s in subjects if s == "reminder"]) == 3, "after 2, 8 and 14 hours"
     assert len([s for s in subjects if s == "deadline_warning"]) == 1, "30 hours before 48"
@@ -257,7 +257,7 @@ def test_a_moderator_pause_stops_timeouts_and_the_clock_runs_again_after(alice, 
     moderator.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     game = start_game(alice, bob, time_control={"kind": "per_move", "days": 1})
     moderate_pause(game=game, moderator=moderator, reason="a dispute")
-    assert mail.sweep(now=clock.advance(days=3))["timeouts"] == 0
+    assert sweep(now=clock.advance(days=3))["timeouts"] == 0
     play_first_legal(game, player_to_move(game))
     game.refresh_from_db()
     assert game.deadline is None, "the turn passed while paused: the clock waits"

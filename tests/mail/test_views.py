@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games.mail import tokens
 from games.models import NoticeKind, Outbox, PlayerSettings
+from games.notify.channels.email import tokens
 from tests.mail.conftest import start_game
 
 

@@ -17,6 +17,7 @@ from django.core.management import call_command
 from games import throttles
 from games.mail import services as mail
 from games.models import InboundMessage
+from games.services.sweep import sweep
 from tests.mail.conftest import player_to_move, start_game
 
 pytestmark = pytest.mark.django_db
@@ -143,7 +144,7 @@ def waiting_reply(alice, bob, smtp, settings):
     settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:secret", "MAILGUN_WEBHOOK_SIGNING_KEY": "k3y"}
     game = start_game(alice, bob)
     player = player_to_move(game)
-    mail.sweep()
+    sweep()
     turn = [m for m in smtp.to(player.email) if m["Reply-To"]][-1]
     return game, player, str(turn["Reply-To"])
 

@@ -1,9 +1,10 @@
-"""The words of the players' languages in email replies (``games.mail.words``): tables
-with no ambiguous word, read whole, lower-case and without accents, English always too."""
+"""The words of the players' languages in email replies
+(``games.notify.channels.email.words``): tables with no ambiguous word, read whole,
+lower-case and without accents, English always too."""
 
 import pytest
 
-from games.mail import words
+from games.notify.channels.email import words
 from games.registry import game_type
 
 

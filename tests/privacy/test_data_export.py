@@ -15,7 +15,6 @@ from rest_framework.test import APIClient
 
 from events.models import Event
 from games.errors import TooManyRequests
-from games.mail import render
 from games.models import (
     DataExport,
     InboundMessage,
@@ -23,6 +22,7 @@ from games.models import (
     Outbox,
     PushSubscription,
 )
+from games.notify.channels.email import render
 from games.selectors.access import seat_of
 from games.selectors.history import export_record
 from games.services import data_export
@@ -64,8 +64,8 @@ def alices_world(alice, bob, carol):
         p256dh="p256dh-key-of-alice",
         auth="auth-secret-of-alice",
     )
-    Outbox.objects.create(seq=7, recipient=alice.email, user=alice, kind=NoticeKind.SIGN_IN)
-    Outbox.objects.create(seq=8, recipient=bob.email, user=bob, kind=NoticeKind.SIGN_IN)
+    Outbox.objects.create(key=7, recipient=alice.email, user=alice, kind=NoticeKind.SIGN_IN)
+    Outbox.objects.create(key=8, recipient=bob.email, user=bob, kind=NoticeKind.SIGN_IN)
     InboundMessage.objects.create(message_id="<reply-of-alice@x>", sender=alice.email, game=game)
     InboundMessage.objects.create(message_id="<reply-of-bob@x>", sender=bob.email, game=game)
     return game, other
@@ -167,7 +167,7 @@ def test_the_player_is_emailed_once_it_is_ready_with_a_link_to_the_account_page(
     settings.MAIL_BOARD_PICTURES = False
     export = built(alice, sent)
     row = Outbox.objects.get(kind=NoticeKind.DATA_EXPORT_READY)
-    assert (row.user, row.recipient, row.seq) == (alice, alice.email, export.pk)
+    assert (row.user, row.recipient, row.key) == (alice, alice.email, export.pk)
     message = render.message(row, timezone.now())
     assert message.subject == "Your data is ready to download"
     assert "/account/#your-data" in message.body
@@ -257,7 +257,7 @@ def test_a_build_whose_worker_stopped_is_taken_over_and_the_old_one_writes_nothi
 
 
 def test_an_email_that_cannot_be_written_any_more_is_listed_by_its_facts(alice, sent):
-    Outbox.objects.create(seq=3, recipient=alice.email, user=alice, kind=NoticeKind.YOUR_TURN)
+    Outbox.objects.create(key=3, recipient=alice.email, user=alice, kind=NoticeKind.YOUR_TURN)
 
     def broken(row, now):
         raise LookupError("the game is gone")

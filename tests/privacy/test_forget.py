@@ -36,6 +36,7 @@ from games.services.closing import account_close
 from games.services.moderation import moderate_hide_message, moderate_pause, moderate_resume
 from games.services.plans import plan_replace
 from games.services.push import push_subscribe
+from games.services.sweep import sweep
 from games.services.tournaments.entry import tournament_create, tournament_join
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, legal, play, play_to_end, started, to_move
@@ -125,7 +126,7 @@ def a_full_life(zq, bob, carol, maud, smtp) -> dict:
     # A reply by email to the turn email of the Miyabi game, when it is Zq's turn.
     while to_move(miyabi) != zq:
         play(miyabi)
-    mail.sweep()
+    sweep()
     turn = [m for m in smtp.to(ADDRESS) if m["Reply-To"]][-1]
     raw = (
         f"From: {NAME} {SURNAME} <{ADDRESS}>\r\nTo: {turn['Reply-To']}\r\n"

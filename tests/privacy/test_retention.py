@@ -10,7 +10,6 @@ import pytest
 from django.utils import timezone
 
 from games.mail import services as mail
-from games.mail import tokens
 from games.models import (
     DataExport,
     Game,
@@ -20,8 +19,9 @@ from games.models import (
     PushDelivery,
     PushSubscription,
 )
+from games.notify.channels.email import tokens
+from games.notify.channels.email.tokens import sign_in_code
 from games.services import retention
-from games.services.accounts import sign_in_code
 from games.services.moves import game_resign
 from games.services.sweep import JOBS
 from tests.mail.conftest import fixture_reply, player_to_move, start_game
@@ -119,7 +119,7 @@ def test_sign_in_emails_past_the_limit_are_deleted_and_their_link_says_so_plainl
 def test_sent_emails_past_the_limit_lose_their_body_and_keep_the_fact(alice, bob, now):
     game = start_game(alice, bob)
     Outbox.objects.create(
-        game=game, seq=0, recipient="stranger@example.com", kind=NoticeKind.INVITATION,
+        game=game, key=0, recipient="stranger@example.com", kind=NoticeKind.INVITATION,
         payload={"token": "t"},
     )  # fmt: skip
     Outbox.objects.update(created_at=days_ago(now, 95), sent_at=days_ago(now, 91))
@@ -127,7 +127,7 @@ def test_sent_emails_past_the_limit_lose_their_body_and_keep_the_fact(alice, bob
     bodies = sum(bool(row.payload) for row in players)
     assert bodies
     young = Outbox.objects.create(
-        game=game, seq=99, recipient=alice.email, user=alice, kind=NoticeKind.YOUR_TURN,
+        game=game, key=99, recipient=alice.email, user=alice, kind=NoticeKind.YOUR_TURN,
         payload={"seat": 0}, created_at=days_ago(now, 89), sent_at=days_ago(now, 89),
     )  # fmt: skip
     done = retention.forget_expired(now=now)
@@ -136,7 +136,7 @@ def test_sent_emails_past_the_limit_lose_their_body_and_keep_the_fact(alice, bob
     for row in players:
         kept = Outbox.objects.get(pk=row.pk)
         assert kept.payload == {}
-        facts = ("kind", "game_id", "seq", "recipient", "user_id", "sent_at", "message_id")
+        facts = ("kind", "game_id", "key", "recipient", "user_id", "sent_at", "message_id")
         assert [getattr(kept, name) for name in facts] == [getattr(row, name) for name in facts]
     young.refresh_from_db()
     assert young.payload == {"seat": 0}
@@ -221,7 +221,7 @@ def test_sent_emails_past_the_row_limit_go_but_those_of_a_game_in_play(alice, bo
     )
     Outbox.objects.update(created_at=days_ago(now, 185), sent_at=days_ago(now, 181))
     young = Outbox.objects.create(
-        game=over, seq=99, recipient=alice.email, user=alice, kind=NoticeKind.GAME_OVER,
+        game=over, key=99, recipient=alice.email, user=alice, kind=NoticeKind.GAME_OVER,
         payload={}, created_at=days_ago(now, 179), sent_at=days_ago(now, 179),
     )  # fmt: skip
     kept = set(Outbox.objects.filter(game=playing).values_list("pk", flat=True))

@@ -8,14 +8,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.mail import services as mail
 from games.models import Game, NoticeKind, PushDelivery, PushSubscription
-from games.notify.channels.push import sending
+from games.notify.channels import channel, loop
 from games.repository import game_table
 from games.selectors.moves import legal_moves_of
 from games.services.moves import game_resign, move_submit, move_undo
 from games.services.notices import notices_choose
 from games.services.push import push_subscribe
+from games.services.sweep import sweep
 from tests.games.helpers import every_player_moved
 from tests.mail.conftest import player_to_move, start_game
 
@@ -45,7 +45,7 @@ def test_a_started_game_is_pushed_encrypted_and_signed_to_the_players_device(
     game = start_game(alice, bob)
     row = delivery(alice, NoticeKind.GAME_STARTED)
 
-    assert sending.send(delivery_id=row.pk) == "sent"
+    assert loop.send(delivery_id=row.pk) == "sent"
 
     [push] = push_service.received
     assert push.path == "/push/alice-phone"
@@ -68,9 +68,9 @@ def test_nothing_is_pushed_twice_for_one_notice(alice, bob, push_service, device
     start_game(alice, bob)
     row = delivery(alice, NoticeKind.GAME_STARTED)
 
-    assert sending.send(delivery_id=row.pk) == "sent"
-    assert sending.send(delivery_id=row.pk) == "done"
-    mail.sweep(now=later(minutes=1))
+    assert loop.send(delivery_id=row.pk) == "sent"
+    assert loop.send(delivery_id=row.pk) == "done"
+    sweep(now=later(minutes=1))
 
     assert [push.path for push in push_service.received].count("/push/alice-phone") == 1
 
@@ -89,7 +89,7 @@ def test_your_turn_says_the_move_that_made_it_and_reaches_every_device(alice, bo
     other = player_to_move(game)
 
     # "Your turn" waits for the grace period; then the sweep pushes it.
-    done = mail.sweep(now=later(seconds=150))
+    done = sweep(now=later(seconds=150))
 
     assert done["pushed"] >= 2
     devices = {"alice-phone": phone, "alice-laptop": laptop, "bob-phone": bobs}
@@ -111,7 +111,7 @@ def test_a_gone_subscription_is_forgotten(alice, bob, push_service, device):
     start_game(alice, bob)
     push_service.answers = [(410, {})]
 
-    assert sending.send(delivery_id=delivery(alice, NoticeKind.GAME_STARTED).pk) == "gone"
+    assert loop.send(delivery_id=delivery(alice, NoticeKind.GAME_STARTED).pk) == "gone"
 
     assert not PushSubscription.objects.filter(user=alice).exists()
     assert not PushDelivery.objects.filter(subscription__user=alice).exists()
@@ -122,7 +122,7 @@ def test_an_expired_subscription_is_forgotten_without_a_request(alice, bob, push
     start_game(alice, bob)
     PushSubscription.objects.filter(pk=subscription.pk).update(expires_at=later(seconds=-1))
 
-    assert sending.send(delivery_id=delivery(alice, NoticeKind.GAME_STARTED).pk) == "gone"
+    assert loop.send(delivery_id=delivery(alice, NoticeKind.GAME_STARTED).pk) == "gone"
 
     assert not PushSubscription.objects.exists() and not push_service.received
 
@@ -135,14 +135,14 @@ def test_a_busy_push_service_is_tried_again_later(alice, bob, push_service, devi
     push_service.answers = [(status, {"Retry-After": "300"} if status == 429 else {})]
     now = later(seconds=1)
 
-    assert sending.send(delivery_id=row.pk, now=now) == "failed"
+    assert loop.send(delivery_id=row.pk, now=now) == "failed"
     row.refresh_from_db()
     assert row.claimed_at is None and row.sent_at is None and row.cancelled_at is None
     assert row.due_at == now + (timedelta(seconds=300) if status == 429 else timedelta(minutes=2))
     assert str(status) in row.last_error
-    assert mail.sweep(now=now + timedelta(seconds=30))["pushed"] == 0
+    assert sweep(now=now + timedelta(seconds=30))["pushed"] == 0
 
-    mail.sweep(now=row.due_at + timedelta(seconds=1))
+    sweep(now=row.due_at + timedelta(seconds=1))
 
     row.refresh_from_db()
     assert row.sent_at is not None and row.attempts == 2
@@ -155,16 +155,16 @@ def test_a_push_service_that_keeps_failing_is_given_up(alice, bob, push_service,
     subscribe(alice, device, push_service, "alice-phone")
     start_game(alice, bob)
     row = delivery(alice, NoticeKind.GAME_STARTED)
-    push_service.answers = [(500, {})] * sending.MAX_ATTEMPTS
+    push_service.answers = [(500, {})] * channel("push").max_attempts
     now = later(seconds=1)
 
-    for _attempt in range(sending.MAX_ATTEMPTS):
-        assert sending.send(delivery_id=row.pk, now=now) == "failed"
+    for _attempt in range(channel("push").max_attempts):
+        assert loop.send(delivery_id=row.pk, now=now) == "failed"
         row.refresh_from_db()
         now = row.due_at
 
     assert row.cancelled_at is not None and row.sent_at is None
-    assert sending.send(delivery_id=row.pk, now=now) == "done"
+    assert loop.send(delivery_id=row.pk, now=now) == "done"
 
 
 def test_a_push_the_service_refuses_is_not_tried_again(alice, bob, push_service, device):
@@ -173,7 +173,7 @@ def test_a_push_the_service_refuses_is_not_tried_again(alice, bob, push_service,
     row = delivery(alice, NoticeKind.GAME_STARTED)
     push_service.answers = [(413, {})]
 
-    assert sending.send(delivery_id=row.pk) == "failed"
+    assert loop.send(delivery_id=row.pk) == "failed"
 
     row.refresh_from_db()
     assert row.cancelled_at is not None and "413" in row.last_error
@@ -188,7 +188,7 @@ def test_a_worker_lost_while_pushing_leaves_the_push_unsent_for_good(
     claimed = timezone.now()
     PushDelivery.objects.filter(pk=row.pk).update(claimed_at=claimed, attempts=1)
 
-    done = mail.sweep(now=claimed + timedelta(seconds=settings.WEB_PUSH_CLAIM_STALE_SECONDS + 1))
+    done = sweep(now=claimed + timedelta(seconds=settings.WEB_PUSH_CLAIM_STALE_SECONDS + 1))
 
     assert done["pushes_lost"] == 1
     pushed = [device.decrypt(push.body)["kind"] for push in push_service.received]
@@ -204,7 +204,7 @@ def test_a_kind_turned_off_for_push_is_not_pushed_but_still_emailed(
     notices_choose(user=alice, channel_name="push", wanted_kinds=[], daily_digest=False)
     start_game(alice, bob)
 
-    assert sending.send(delivery_id=delivery(alice, NoticeKind.GAME_STARTED).pk) == "skipped"
+    assert loop.send(delivery_id=delivery(alice, NoticeKind.GAME_STARTED).pk) == "skipped"
     assert not push_service.received
     assert alice.player_settings.channels[NoticeKind.GAME_STARTED] == ["email"]
 
@@ -227,7 +227,7 @@ def test_an_endpoint_no_longer_allowed_is_not_posted_to(alice, bob, push_service
     start_game(alice, bob)
     settings.WEB_PUSH_ALLOWED_HOSTS = ["fcm.googleapis.com"]
 
-    assert sending.send(delivery_id=delivery(alice, NoticeKind.GAME_STARTED).pk) == "skipped"
+    assert loop.send(delivery_id=delivery(alice, NoticeKind.GAME_STARTED).pk) == "skipped"
     assert not push_service.received
 
 
@@ -238,7 +238,7 @@ def test_a_finished_game_pushes_the_final_score(alice, bob, push_service, device
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 
-    assert sending.send(delivery_id=delivery(alice, NoticeKind.GAME_OVER).pk) == "sent"
+    assert loop.send(delivery_id=delivery(alice, NoticeKind.GAME_OVER).pk) == "sent"
 
     message = device.decrypt(push_service.received[-1].body)
     assert message["title"] == f"Azul #{game.pk} is over"
@@ -253,6 +253,6 @@ def test_a_game_aborted_by_an_early_resignation_pushes_that_it_is_unrated(
     subscribe(alice, device, push_service, "alice-phone")
     game = start_game(alice, bob)
     game_resign(game=game, user=bob)
-    assert sending.send(delivery_id=delivery(alice, NoticeKind.GAME_OVER).pk) == "sent"
+    assert loop.send(delivery_id=delivery(alice, NoticeKind.GAME_OVER).pk) == "sent"
     message = device.decrypt(push_service.received[-1].body)
     assert message["body"] == ("The game is aborted and unrated: not every player had made a move.")

@@ -10,9 +10,9 @@ from django.test import Client
 from django.utils import timezone
 
 from games.errors import BadRequest, Forbidden
-from games.mail import render
-from games.mail import services as mail
 from games.models import NoticeKind, Outbox, RefusedAddress, Tournament
+from games.notify.channels import loop
+from games.notify.channels.email import render
 from games.services.tables import INVITATIONS_PER_DAY, game_create
 from games.services.tournaments.entry import tournament_create, tournament_join
 from tests.conftest import make_user
@@ -131,13 +131,13 @@ def test_an_address_without_an_account_can_refuse_every_email_from_the_site():
     assert not RefusedAddress.objects.exists(), "opening the link refuses nothing"
     answered = Client(enforce_csrf_checks=True).post(path)
     assert "azulsite will send nothing more to this address" in answered.content.decode()
-    assert mail.outbox_send(outbox_id=row.pk) == "skipped"
+    assert loop.send(delivery_id=row.pk) == "skipped"
     game_create(creator=alice, game="azul", players=2, invite=["Stranger@Example.org"])
     invitation_only(make_user("dave"), ["stranger@example.org"])
     to_the_game = Outbox.objects.get(recipient="stranger@example.org", kind=NoticeKind.INVITATION)
     assert "No more email from azulsite" in render.message(to_the_game, timezone.now()).body
     later = Outbox.objects.filter(recipient="stranger@example.org").exclude(pk=row.pk)
-    assert [mail.outbox_send(outbox_id=each.pk) for each in later] == ["skipped", "skipped"]
+    assert [loop.send(delivery_id=each.pk) for each in later] == ["skipped", "skipped"]
     assert not Outbox.objects.filter(recipient="stranger@example.org", cancelled_at=None).exists()
     assert set(later.values_list("withdrawn_because", flat=True)) == {
         "the address refused all email"

@@ -6,9 +6,9 @@ channel."""
 import pytest
 from django.utils import timezone
 
-from games.mail import render
-from games.mail.services import skip_reason
 from games.models import NoticeKind, Outbox, PushDelivery, PushSubscription
+from games.notify.channels.email import render
+from games.notify.channels.email.smtp import skip_reason
 from games.notify.channels.push import texts
 from games.services.notices import notices_choose
 from games.services.tournaments.entry import tournament_withdraw

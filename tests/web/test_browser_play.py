@@ -10,8 +10,8 @@ from django.core import mail
 from django.utils import timezone
 
 from games import repository, streams
-from games.mail import services as mail_services
 from games.models import Game
+from games.notify.channels import loop
 from games.selectors.access import seat_of
 from games.services import bots
 from games.services.tables import game_create
@@ -31,7 +31,7 @@ def sign_in(windows, live_server, email: str):
     page.fill("input[name=email]", email)
     page.click("button[type=submit]")
     page.wait_for_selector("text=Check your email")
-    mail_services.outbox_sweep(now=timezone.now())
+    loop.send_due(now=timezone.now())
     message = next(m for m in reversed(mail.outbox) if m.to == [email])
     link = re.search(r"https?://[^/\s]+(/signin/link/\S+)", message.body).group(1)
     page.goto(live_server.url + link)

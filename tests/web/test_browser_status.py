@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.mail.services import sweep
+from games.services.sweep import sweep
 from tests.games.test_minute_sweep_jobs import moderator, one_job_fails
 from tests.web.test_browser_pages import check_page, window_of
 
@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_failing_job_is_named_on_the_status_page(windows, live_server, shoot, monkeypatch, size):
     refused = ConnectionRefusedError("[Errno 111] Connection refused: push.example.com:443")
-    one_job_fails(monkeypatch, "deliveries", refused)
+    one_job_fails(monkeypatch, "pushes", refused)
     now = timezone.now()
     for minutes_ago in (4, 3, 2):
         sweep(now=now - timedelta(minutes=minutes_ago))

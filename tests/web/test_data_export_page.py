@@ -9,8 +9,8 @@ import zipfile
 import pytest
 from playwright.sync_api import expect
 
-from games.mail import render
 from games.models import DataExport
+from games.notify.channels.email import render
 from games.services import data_export
 from tests.conftest import make_user
 from tests.web.helpers import started_game

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games.mail import render
 from games.models import NoticeKind, Outbox, PlayerSettings
+from games.notify.channels.email import render
 from games.repository import game_table
 from games.services.moves import move_submit, takeback_request
 from tests.mail.conftest import player_to_move, start_game

@@ -10,8 +10,8 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from games.durations import time_left_text
-from games.mail import render
 from games.models import Game, NoticeKind, Outbox
+from games.notify.channels.email import render
 from games.repository import row_table
 from games.services.tables import game_join
 from tests.games.api_helpers import client_for, url
@@ -40,7 +40,7 @@ def said_everywhere(game: Game, player, language: str) -> dict[str, str]:
     pages = Client()
     pages.force_login(player)
     row, _created = Outbox.objects.get_or_create(
-        game=game, seq=game.last_seq, recipient=player.email, kind=NoticeKind.YOUR_TURN
+        game=game, key=game.last_seq, recipient=player.email, kind=NoticeKind.YOUR_TURN
     )
     email = render.message(row, timezone.now())
     api = client_for(player).get(url(game), **signed_in).json()

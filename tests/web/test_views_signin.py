@@ -20,9 +20,11 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from games import throttles
 from games.mail import services as mail_services
-from games.mail import tokens
 from games.models import NoticeKind, Outbox
-from games.services.accounts import account_identity, sign_in_request
+from games.notify.channels import loop
+from games.notify.channels.email import tokens
+from games.notify.channels.email.addresses import account_identity
+from games.services.accounts import sign_in_request
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +35,7 @@ def deliver() -> None:
     for pk in Outbox.objects.filter(kind=NoticeKind.SIGN_IN, sent_at__isnull=True).values_list(
         "pk", flat=True
     ):
-        mail_services.outbox_send(outbox_id=pk)
+        loop.send(delivery_id=pk)
 
 
 def link_from_mail(to: str | None = None) -> tuple[str, str]:

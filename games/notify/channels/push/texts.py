@@ -13,7 +13,7 @@ from django.utils.translation import pgettext
 
 from games.boards import board_of
 from games.durations import time_left_text
-from games.models import Game, NoticeKind, PushDelivery
+from games.models import Delivery, Game, NoticeKind
 from games.notify.wording import plan_dropped_reason, plan_dropped_title
 from games.repository import game_table
 from games.selectors.names import players_of
@@ -23,7 +23,7 @@ from games.selectors.seats import time_left
 LONGEST_BODY = 400
 
 
-def message(row: PushDelivery) -> dict:
+def message(row: Delivery) -> dict:
     """The JSON the service worker shows: ``title``, ``body``, ``url`` (the game's page)
     and ``tag`` (a newer notification of the same game and tag replaces the older one)."""
     game = row.game
@@ -37,7 +37,7 @@ def message(row: PushDelivery) -> dict:
     }
 
 
-def topic(row: PushDelivery) -> str:
+def topic(row: Delivery) -> str:
     """The game's thread of news (RFC 8030 ``Topic``, at most 32 URL-safe characters): a
     newer push of one topic replaces an older one still waiting in the push service. A
     takeback request has its own: a later turn must not hide the question."""
@@ -54,7 +54,7 @@ def game_title(game: Game) -> str:
     }
 
 
-def _said(row: PushDelivery, game: Game, title: str) -> tuple[str, str]:
+def _said(row: Delivery, game: Game, title: str) -> tuple[str, str]:
     values = {"game": title}
     match row.kind:
         case NoticeKind.GAME_STARTED:
@@ -100,13 +100,13 @@ def _said(row: PushDelivery, game: Game, title: str) -> tuple[str, str]:
     return title, ""
 
 
-def _first_turn(row: PushDelivery, game: Game) -> str:
+def _first_turn(row: Delivery, game: Game) -> str:
     """Whether the reader moves first in a game that has just started."""
     mine = game.seats.filter(user=row.subscription.user_id, position=game.to_move)
     return _("It is your turn.") if mine.exists() else _("We will tell you when it is your turn.")
 
 
-def _last_move(row: PushDelivery, game: Game) -> str:
+def _last_move(row: Delivery, game: Game) -> str:
     """The move that made it the reader's turn, in the move list's words."""
     table = game_table(game, upto=row.payload.get("seq") or None)
     step = table.steps[-1] if len(table.steps) > 1 else None

@@ -11,7 +11,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 
 from games.boards.words import listing as and_listing
 from games.boards.words import points, tiles
-from games.mail.positions.layout import listing, paragraph, player, separated
+from games.notify.channels.email.positions.layout import listing, paragraph, player, separated
 from games.refusals.miyabi import garden_objects_name
 from games.rules.miyabi.data import BONUS_POINTS, PHASES
 from games.rules.miyabi.engine import outcome

@@ -1,5 +1,6 @@
-"""Signed tokens carried by emails: the reply address of a seat, and the links to the
-preferences and unsubscribe pages. All made with ``django.core.signing``."""
+"""Signed tokens carried by emails: the reply address of a seat and the links to the
+preferences and unsubscribe pages, made with ``django.core.signing``, and the code of a
+sign-in link, a keyed hash of its row."""
 
 import base64
 from dataclasses import dataclass
@@ -82,3 +83,17 @@ def read_address_token(token: str) -> str | None:
         return signing.loads(token, salt=ADDRESS_SALT)
     except signing.BadSignature:
         return None
+
+
+SIGN_IN_SALT = "azulsite.sign-in"
+
+
+def sign_in_code(row) -> str:
+    """The code of the sign-in email ``row``: ``<row>.<keyed hash>`` (of the row, the
+    address and the account's last sign-in, so that it works once: ``services.accounts``)."""
+    return f"{row.pk}.{sign_in_mac(row)}"
+
+
+def sign_in_mac(row) -> str:
+    value = f"{row.pk}|{row.recipient}|{(row.payload or {}).get('last', '')}"
+    return salted_hmac(SIGN_IN_SALT, value, algorithm="sha256").hexdigest()[:32]

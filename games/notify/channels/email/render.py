@@ -29,15 +29,14 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.boards import clickable_moves
 from games.durations import time_control_text
 from games.i18n import speaking_to
-from games.mail import headlines, pictures, texts, tokens
-from games.mail.positions import position_text
-from games.mail.selectors import player_by_address
-from games.models import Game, NoticeKind, Outbox
+from games.models import Delivery, Game, NoticeKind, Outbox
+from games.notify.channels.email import headlines, pictures, texts, tokens
+from games.notify.channels.email.addresses import player_by_address
+from games.notify.channels.email.positions import position_text
 from games.repository import game_table
 from games.selectors.lists import waiting_for
 from games.selectors.moves import legal_moves_of
 from games.selectors.names import display_name, players_of
-from games.services.accounts import sign_in_code
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
 TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WARNING)
@@ -268,7 +267,7 @@ def grouped_moves(game: Game, table, view) -> tuple[list[Move], list[MoveGroup]]
     return moves, [MoveGroup(title, list(rows.values())) for title, rows in groups.items()]
 
 
-def compose(row: Outbox, now: datetime, *, with_pictures: bool = True) -> Email:
+def compose(row: Delivery, now: datetime, *, with_pictures: bool = True) -> Email:
     """The email of an outbox row, from the game as it stands now (the boards' pictures
     drawn unless ``with_pictures`` is false)."""
     user = player_by_address(row.recipient)
@@ -435,7 +434,7 @@ def data_export_ready(email: Email, payload: dict) -> Email:
     return email
 
 
-def refusal_without_game(row: Outbox) -> Email:
+def refusal_without_game(row: Delivery) -> Email:
     """The answer to a reply that names no game its sender may see."""
     return Email(
         subject=_("Your reply could not be read as a move"),
@@ -451,10 +450,10 @@ def refusal_without_game(row: Outbox) -> Email:
     )
 
 
-def sign_in(row: Outbox) -> Email:
+def sign_in(row: Delivery) -> Email:
     """The sign-in email: the link (its code in the fragment, which reaches no server's log)
     and the code alone, for a browser that does not fill it in."""
-    code = sign_in_code(row)
+    code = tokens.sign_in_code(row)
     query = urlencode({"next": (row.payload or {}).get("next") or "/lobby/"})
     link = f"{absolute('sign-in-link')}?{query}#{code}"
     return Email(
@@ -495,7 +494,7 @@ class EmailWithPictures(EmailMultiAlternatives):
         return related
 
 
-def message(row: Outbox, now: datetime, *, with_pictures: bool = True) -> EmailMultiAlternatives:
+def message(row: Delivery, now: datetime, *, with_pictures: bool = True) -> EmailMultiAlternatives:
     """The message to send for ``row``, in its recipient's language and time zone (an
     address with no account yet: the language its row was queued in); without the boards'
     pictures if ``with_pictures`` is false (the text of a sent email in a player's data)."""
@@ -539,7 +538,7 @@ def message(row: Outbox, now: datetime, *, with_pictures: bool = True) -> EmailM
 REPLY_ADDRESS = re.compile(re.escape(tokens.REPLY_PREFIX) + r"[a-z0-9.\-]+@", re.IGNORECASE)
 
 
-def sent_text(row: Outbox, now: datetime) -> tuple[str, str]:
+def sent_text(row: Delivery, now: datetime) -> tuple[str, str]:
     """The subject and text of an email sent to a player, as written now, for their data
     (issue 45): without the boards' pictures, and without what acts for them (a reply
     address's signature, the token of their preferences and unsubscribe links). Raises
@@ -552,7 +551,7 @@ def sent_text(row: Outbox, now: datetime) -> tuple[str, str]:
     return written.subject, text
 
 
-def thread_headers(row: Outbox) -> dict[str, str]:
+def thread_headers(row: Delivery) -> dict[str, str]:
     """``In-Reply-To`` and ``References`` that thread a game's emails to one reader: to
     the first email of the game they were sent, and an answer also to the reply it
     answers (RFC 5322 3.6.4)."""
@@ -597,7 +596,7 @@ def fold(text: str, width: int = TEXT_WIDTH) -> str:
     return "\n".join(folded)
 
 
-def _finish(email: Email, row: Outbox, user) -> Email:
+def _finish(email: Email, row: Delivery, user) -> Email:
     """The unsubscribe headers (RFC 8058): of the player's account, or, for an address
     with no account yet (an invitation), of the address, whose link is also shown."""
     if user is None:

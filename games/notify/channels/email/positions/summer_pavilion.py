@@ -7,7 +7,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 
 from games.boards.words import colour as colour_by_number
 from games.boards.words import points, tiles
-from games.mail.positions.layout import listing, paragraph, separated
+from games.notify.channels.email.positions.layout import listing, paragraph, separated
 from games.refusals import colour_name
 from games.rules.summer_pavilion.board import (
     COLOUR_LETTERS,

@@ -9,7 +9,7 @@ space of the coloured wall shows its printed colour in lower case, of the grey w
 from django.utils.translation import gettext, pgettext
 
 from games.boards.words import points, tiles
-from games.mail.positions.layout import listing, paragraph, player, separated
+from games.notify.channels.email.positions.layout import listing, paragraph, player, separated
 from games.refusals import colour_name
 from games.rules.azul.board import COLOUR_LETTERS, GREY, WALL_SIZE, floor_penalty, wall_colour
 from games.rules.azul.ending import EndReason

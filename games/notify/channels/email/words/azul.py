@@ -6,7 +6,7 @@ import re
 
 from django.utils.translation import pgettext_lazy
 
-from games.mail.words.inflection import DROP, polish, portuguese, spanish
+from games.notify.channels.email.words.inflection import DROP, polish, portuguese, spanish
 from games.rules.azul import notation
 
 # The game's name in its emails, as the publishers' books in each language call it.

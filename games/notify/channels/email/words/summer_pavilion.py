@@ -4,7 +4,7 @@ la fábrica 3" reads "y3" and "azul en la estrella azul, espacio 6" reads "bb6".
 
 from django.utils.translation import pgettext_lazy
 
-from games.mail.words.inflection import DROP, polish, portuguese, spanish
+from games.notify.channels.email.words.inflection import DROP, polish, portuguese, spanish
 from games.rules.summer_pavilion import notation
 from games.rules.summer_pavilion.board import COLOUR_LETTERS, COLOURS
 

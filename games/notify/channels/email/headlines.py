@@ -16,8 +16,8 @@ from games import table as tbl
 from games.boards import board_of
 from games.boards.words import listing
 from games.durations import duration_text
-from games.mail import texts
-from games.models import Game, NoticeKind, Outbox
+from games.models import Delivery, Game, NoticeKind
+from games.notify.channels.email import texts
 from games.notify.wording import plan_dropped_reason, plan_dropped_title
 from games.repository import game_table, stored_events
 from games.selectors.names import bot_name, players_of
@@ -62,7 +62,7 @@ class Seats:
         return self.names.get(seat) or _("Player %(number)s") % {"number": seat + 1}
 
 
-def headline(row: Outbox, reader: int | None, now: datetime) -> str:
+def headline(row: Delivery, reader: int | None, now: datetime) -> str:
     """The line for ``row`` about its game, to the player of seat ``reader``."""
     game = row.game
     seats = Seats(game, reader)
@@ -80,17 +80,17 @@ def headline(row: Outbox, reader: int | None, now: datetime) -> str:
                 "started": started(game, seats, title),
             }
         case NoticeKind.YOUR_TURN:
-            return your_turn(game, row.seq, seats, title)
+            return your_turn(game, row.key, seats, title)
         case NoticeKind.REMINDER | NoticeKind.DEADLINE_WARNING:
             return turn_waiting(game, row.kind, title, now)
         case NoticeKind.TIMEOUT:
-            return timed_out(game, row.seq, payload, seats, title)
+            return timed_out(game, row.key, payload, seats, title)
         case NoticeKind.GAME_OVER:
             return game_over(game, seats, title)
         case NoticeKind.TAKEBACK_REQUEST:
-            return takeback_asked(game, row.seq, payload, seats, title)
+            return takeback_asked(game, row.key, payload, seats, title)
         case NoticeKind.MOVE_CONFIRMED:
-            return move_confirmed(game, row.seq, payload, seats, title)
+            return move_confirmed(game, row.key, payload, seats, title)
         case NoticeKind.PLAN_DROPPED:
             # Translators: the first part is "Your plan for Azul #12 is dropped", the
             # second says why.

@@ -1,8 +1,9 @@
 """The boards of a game as PNG pictures for the HTML email, drawn from the same SVG boards
-as the game's page (``games.boards``) by ``games.mail.raster`` (mail clients show no SVG):
-one picture of the table (the sources), one of each player's board. The email's HTML puts
-the reader's board right after the table, full width, and the other boards two to a row,
-each under its caption (the player's name and score), which stays out of the pictures.
+as the game's page (``games.boards``) by ``games.notify.channels.email.raster`` (mail
+clients show no SVG): one picture of the table (the sources), one of each player's board.
+The email's HTML puts the reader's board right after the table, full width, and the other
+boards two to a row, each under its caption (the player's name and score), which stays out
+of the pictures.
 
 Issue 33: so a picture shows a position and nothing of its reader, it is drawn once for
 everyone and kept in the shared cache under its drawing: every further email that shows it
@@ -22,7 +23,7 @@ from django.core.cache import cache
 from django.utils.translation import get_language
 
 from games.boards import board_of
-from games.mail import raster
+from games.notify.channels.email import raster
 
 # A board shown the email column's width (600 px on a desktop) is drawn 780 pixels wide:
 # twice what a phone shows of it (390 px), for a sharp picture on a phone's screen.

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.durations import time_left_text
-from games.mail import words
 from games.models import Game
+from games.notify.channels.email import words
 from games.selectors.names import bot_name, players_of
 from games.selectors.seats import time_left
 

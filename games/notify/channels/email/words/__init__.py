@@ -15,10 +15,10 @@ never a filler. The words follow the glossary's proposal (``docs/translation.md`
 more inflected forms and filler words so that a whole sentence reads.
 
 Each game's words are the module its registry entry names (``GameType.words``, e.g.
-``games.mail.words.azul``), following the registry's ``ReplyWords`` protocol: ``NAME``
-(the game's name in its emails, the one text of these modules said through gettext),
-``WORDS`` and ``EXAMPLES`` by language, ``ENGLISH`` (what the notation reads already) and
-``in_order`` (the notation's order of the words)."""
+``games.notify.channels.email.words.azul``), following the registry's ``ReplyWords``
+protocol: ``NAME`` (the game's name in its emails, the one text of these modules said
+through gettext), ``WORDS`` and ``EXAMPLES`` by language, ``ENGLISH`` (what the notation
+reads already) and ``in_order`` (the notation's order of the words)."""
 
 import re
 import unicodedata
@@ -27,7 +27,7 @@ from functools import cache
 from importlib import import_module
 from types import ModuleType
 
-from games.mail.words.inflection import DROP
+from games.notify.channels.email.words.inflection import DROP
 from games.registry import GAME_TYPES
 
 LANGUAGES = ("es", "pt", "pl")

@@ -1,11 +1,11 @@
 """The plain-text picture of a position in the emails, in the reader's language.
 
 The engines speak no language (``docs/engines.md``): this door turns a game's state into
-lines of at most 78 columns, every label and sentence through gettext, the tile letters
-and the notation as players type them. Call it inside the reader's activated language
+lines of at most 78 columns, every label and sentence through gettext, the tile letters and
+the notation as players type them. Call it inside the reader's activated language
 (``games.i18n.speaking_to``). Each game's picture is the module its registry entry names
-(``GameType.position``, e.g. ``games.mail.positions.azul``), with ``position_text(state)``
-(the registry's ``PositionText`` protocol)."""
+(``GameType.position``, e.g. ``games.notify.channels.email.positions.azul``), with
+``position_text(state)`` (the registry's ``PositionText`` protocol)."""
 
 from functools import cache
 from importlib import import_module
