@@ -5,7 +5,8 @@ button in the page's body at least 44 px tall."""
 import pytest
 
 from games.services.tournaments.entry import tournament_create
-from games.services.tournaments.organiser import tournament_pause
+from games.services.tournaments.organiser import tournament_pause, tournament_start
+from games.services.tournaments.rounds import round_begin
 from tests.tournaments.test_services import finish_round, opened, organiser_starts, players
 from tests.web.helpers import looked_at, signed_in_page
 
@@ -79,3 +80,24 @@ def test_a_knocked_out_players_page_says_they_are_out_at_both_sizes(windows, liv
         assert page.evaluate(SMALL_TARGETS) == []
         assert "finish 5–8 of 8" in page.locator("#knocked-out").inner_text()
         assert page.get_by_role("button", name="Withdraw").count() == 0
+
+
+def test_a_round_being_set_up_says_so_and_shows_its_games_once_they_are_there(
+    windows, live_server, shoot
+):
+    users = players(4)
+    tournament = opened(users, format="swiss", per_game=2, rounds=2)
+    # Started, and no worker here: the round is paired, its games not yet created.
+    tournament_start(tournament=tournament, user=users[0])
+    for size, viewport in SIZES.items():
+        page = signed_in_page(windows, live_server, users[1], viewport)
+        path = f"{live_server.url}/tournaments/{tournament.pk}/"
+        looked_at(page, path, f"tournaments/round-being-set-up-{size}", viewport, shoot)
+        assert page.evaluate(SMALL_TARGETS) == []
+        note = page.locator("#round-setting-up")
+        assert "The games of round 1 are being set up" in note.inner_text()
+        assert page.locator("#my-game").count() == 0
+    # The worker creates them; the page, looking again by itself, shows the player's game.
+    round_begin(tournament.pk)
+    page.locator("#my-game a").wait_for(timeout=10_000)
+    assert page.locator("#round-setting-up").count() == 0
