@@ -11,9 +11,10 @@ last game ends. Prints each round's time and the worst.
 
 The page (``--page``): its own database (``azulsite_bench_tournaments``), 200 players
 joined through the services, the tournament started and two rounds played to their end
-by resignations (100 real games a round), then the tournament's page and its API detail
-asked for ``--requests`` times each through Django's test client; prints p50, p95 and
-the worst in ms. ``--reuse`` keeps the tournament a previous run made.
+by resignations (100 real games a round; prints how long the move that ended each round
+took, and the task that created the next round's games), then the tournament's page and
+its API detail asked for ``--requests`` times each through Django's test client; prints
+p50, p95 and the worst in ms. ``--reuse`` keeps the tournament a previous run made.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/azulsite_bench_tournaments \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/9 \\
@@ -167,13 +168,22 @@ def _played_tournament(users, game_model):
     tournament_start(tournament=tournament, user=people[0])
     # Each round's games, as the worker creates them after the pairing commits.
     round_begin(tournament.pk)
-    for _round in range(2):
+    for number in (1, 2):
         for game in game_model.objects.filter(
             tournament_table__tournament=tournament, status=game_model.Status.ACTIVE
         ):
             loser = max(game.seats.select_related("user"), key=lambda seat: seat.user_id).user
+            began = time.perf_counter()
             game_resign(game=game, user=loser)
+            ended = time.perf_counter() - began
+        began = time.perf_counter()
         round_begin(tournament.pk)
+        created = time.perf_counter() - began
+        # The round's last result pairs the next round; its games come after, in the task.
+        print(
+            f"round {number}: the move that ended it {ended * 1000:.0f} ms; "
+            f"the next round's {PAGE_PLAYERS // 2} games created by the task in {created:.1f} s"
+        )
     tournament.refresh_from_db()
     return tournament
 

@@ -1,32 +1,28 @@
-"""What the operator's status page reads: the outbox, the emails in doubt, the
-background jobs and the games waiting on a computer player."""
+"""What the operator's status page reads: the deliveries of each channel (emails, pushes)
+due, scheduled, in doubt and not needed, the background jobs and the games waiting on a
+computer player."""
 
 from datetime import datetime, timedelta
 
 from django.db.models import F, QuerySet
 
-from games.models import BotLevel, Game, InboundMessage, Outbox, ProcessBeat
+from games.models import BotLevel, Delivery, Game, InboundMessage, Outbox, ProcessBeat, PushDelivery
 
 # Past this, the page marks the worker or the sweep as late: both run every minute.
 PROCESS_LATE = timedelta(minutes=5)
 
 
 def operator_status(now) -> dict:
-    """What an operator checks first: the outbox backlog and the emails in doubt, when the
-    sweep and the worker last ran, games waiting on a bot, the read models found to differ
-    from their events (``services.drift``), and the errors of the last day."""
-    pending = Outbox.objects.filter(sent_at__isnull=True, cancelled_at__isnull=True)
+    """What an operator checks first: each channel's backlog and deliveries in doubt
+    (``emails``, ``pushes``), when the sweep and the worker last ran, games waiting on a bot,
+    the read models found to differ from their events (``services.drift``), and the errors
+    of the last day (deliveries of every channel, replies)."""
+    pending = Delivery.objects.filter(sent_at__isnull=True, cancelled_at__isnull=True)
     day_ago = now - timedelta(days=1)
-    oldest_due = pending.filter(due_at__lte=now).order_by("due_at").values_list("due_at", flat=True)
     beats = {beat.name: beat for beat in ProcessBeat.objects.all()}
     return {
-        "backlog": pending.filter(due_at__lte=now).count(),
-        "scheduled": pending.filter(due_at__gt=now).count(),
-        "oldest_due": oldest_due.first(),
-        "in_doubt": emails_in_doubt().count(),
-        "withdrawn": Outbox.objects.filter(cancelled_at__gte=day_ago)
-        .exclude(withdrawn_because="")
-        .count(),
+        "emails": deliveries(Outbox.objects.all(), now),
+        "pushes": deliveries(PushDelivery.objects.all(), now),
         "sweep": beats.get("sweep"),
         "heartbeat": beats.get("heartbeat"),
         "late": {
@@ -38,7 +34,7 @@ def operator_status(now) -> dict:
         "jobs_failing": _jobs_failing(beats.get("sweep jobs")),
         "errors": {
             "failing": pending.exclude(last_error="").count(),
-            "given_up": Outbox.objects.filter(cancelled_at__gte=day_ago, withdrawn_because="")
+            "given_up": Delivery.objects.filter(cancelled_at__gte=day_ago, withdrawn_because="")
             .exclude(last_error="")
             .count(),
             "replies_refused": InboundMessage.objects.filter(
@@ -48,6 +44,22 @@ def operator_status(now) -> dict:
                 received_at__gte=day_ago, outcome__startswith="ignored"
             ).count(),
         },
+    }
+
+
+def deliveries(rows, now) -> dict:
+    """One channel's deliveries (``rows``): due and not yet sent (and since when), scheduled
+    for later, in doubt, and not needed in the last day."""
+    pending = rows.filter(sent_at__isnull=True, cancelled_at__isnull=True)
+    oldest_due = pending.filter(due_at__lte=now).order_by("due_at").values_list("due_at", flat=True)
+    return {
+        "backlog": pending.filter(due_at__lte=now).count(),
+        "scheduled": pending.filter(due_at__gt=now).count(),
+        "oldest_due": oldest_due.first(),
+        "in_doubt": rows.filter(last_error__startswith="in doubt").count(),
+        "withdrawn": rows.filter(cancelled_at__gte=now - timedelta(days=1))
+        .exclude(withdrawn_because="")
+        .count(),
     }
 
 
@@ -67,11 +79,6 @@ def _jobs_failing(beat: ProcessBeat | None) -> list[dict]:
         for name, failure in failures.items()
     ]
     return sorted(rows, key=lambda row: (row["recovered"] is not None, row["since"]))
-
-
-def emails_in_doubt() -> QuerySet[Outbox]:
-    """Emails a worker claimed and never marked sent (they may have gone out)."""
-    return Outbox.objects.filter(last_error__startswith="in doubt")
 
 
 def games_waiting_on_bots() -> QuerySet[Game]:

@@ -9,9 +9,10 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from games import tasks
-from games.models import InboundMessage, Outbox
+from games.models import InboundMessage, Outbox, PushDelivery, PushSubscription
 from games.selectors.access import MODERATORS_GROUP
 from tests.conftest import make_user
+from tests.games.helpers import started
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +48,8 @@ def test_the_page_counts_the_backlog_the_doubts_and_the_errors(client, moderator
     response = client.get("/status/")
     assert response.status_code == 200
     context = response.context
-    assert (context["backlog"], context["scheduled"], context["in_doubt"]) == (2, 1, 1)
+    emails = context["emails"]
+    assert (emails["backlog"], emails["scheduled"], emails["in_doubt"]) == (2, 1, 1)
     assert context["errors"] == {
         "failing": 1,
         "given_up": 1,
@@ -69,7 +71,7 @@ def test_an_email_no_longer_needed_is_counted_apart_not_as_an_error(client, mode
     )
     client.force_login(moderator)
     response = client.get("/status/")
-    assert response.context["withdrawn"] == 1
+    assert response.context["emails"]["withdrawn"] == 1
     assert response.context["errors"]["given_up"] == 0
     assert "Not needed in the last 24 hours" in response.text
 
@@ -82,3 +84,23 @@ def test_the_tasks_record_the_sweep_and_the_heartbeat(client, moderator):
     assert response.context["late"] == {"sweep": False, "heartbeat": False}
     assert response.context["sweep"].detail["sent"] == 0
     assert "late:" not in response.text
+
+
+def test_the_pushes_are_counted_apart_from_the_emails(client, moderator, alice):
+    now = timezone.now()
+    game = started("azul", alice, make_user("bob"))
+    device = PushSubscription.objects.create(
+        user=alice, endpoint="https://push.example/1", p256dh="k", auth="a"
+    )
+    for key, extra in enumerate(
+        [{"due_at": now - timedelta(minutes=1)}, {"last_error": "in doubt: claimed by…"}]
+    ):
+        PushDelivery.objects.create(
+            subscription=device, user=alice, game=game, key=key, kind="your_turn", **extra
+        )
+    client.force_login(moderator)
+    response = client.get("/status/")
+    pushes, emails = response.context["pushes"], response.context["emails"]
+    assert (pushes["backlog"], pushes["in_doubt"]) == (2, 1)
+    assert emails["in_doubt"] == 0
+    assert 'id="push-in-doubt">1<' in response.text
