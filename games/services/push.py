@@ -1,7 +1,7 @@
 """A player's devices for Web Push: a browser's subscription stored (``push_subscribe``) or
-removed (``push_unsubscribe``), and one delivery pushed (``push_send``, the Celery task's
-service). The endpoint must be a known push service (``notify.channels.push.endpoints``):
-the site posts, signed, to whatever address is stored."""
+removed (``push_unsubscribe``); pushing is the delivery loop's (``notices.delivery_send``).
+The endpoint must be a known push service (``notify.channels.push.endpoints``): the site
+posts, signed, to whatever address is stored."""
 
 import base64
 import binascii
