@@ -10,6 +10,7 @@ from games import tasks
 from games.models import Game, Seat, TournamentGame
 from games.repository import tournament_state
 from games.services.moves import game_resign
+from games.services.tournaments import rounds
 from games.services.tournaments.entry import tournament_withdraw
 from games.services.tournaments.rounds import tournaments_rounds_begin
 from games.tournaments import core, pairing
@@ -35,7 +36,7 @@ def queued(monkeypatch):
 
 def round_two_paired(django_capture_on_commit_callbacks):
     """Four players in a Swiss of two rounds: round 1 played out, the last game ended by a
-    resignation committed; the tournament, its users and the resigning write's games."""
+    resignation committed; the tournament and its users."""
     users = players(4)
     tournament = opened(users, format="swiss", per_game=2, rounds=2)
     organiser_starts(tournament, users[0])
@@ -137,3 +138,27 @@ def test_a_new_format_is_one_class_and_one_line_in_the_registry(monkeypatch):
     assert state.status == core.FINISHED
     assert [set(table.players) for table in state.tables] == [{1, 2}, {1, 3}, {1, 4}]
     assert state.ranking[0] == 1
+
+
+def test_a_tournament_whose_round_cannot_begin_does_not_hold_up_the_others(
+    queued, monkeypatch, caplog
+):
+    users = players(4)
+    first, second = (opened(users, format="swiss", per_game=2, rounds=2) for _ in range(2))
+    organiser_starts(first, users[0])
+    organiser_starts(second, users[0])
+    # Round 1 of both played out; round 2 of both paired, their games not yet created.
+    for game in Game.objects.filter(status=Game.Status.ACTIVE):
+        every_player_moved(game)
+        game_resign(game=game, user=game.seats.get(position=1).user)
+    real = rounds.round_begin
+
+    def broken(pk, **kwargs):
+        if pk == first.pk:
+            raise RuntimeError("a game that cannot be created")
+        return real(pk, **kwargs)
+
+    monkeypatch.setattr(rounds, "round_begin", broken)
+    assert rounds.tournaments_rounds_begin(now=timezone.now()) == 1
+    assert games_of_round(first, 2) == 0 and games_of_round(second, 2) == 2
+    assert f"tournament {first.pk}: the round's games could not be done" in caplog.text

@@ -29,7 +29,11 @@ from games.services.tables import (
 )
 from games.services.tournaments.organiser import organising
 from games.services.tournaments.refusals import refusal
-from games.services.tournaments.stream import locked_tournament, tournament_act
+from games.services.tournaments.stream import (
+    locked_tournament,
+    tournament_act,
+    tournaments_swept,
+)
 from games.tournaments import core, decider
 
 # What an organiser over their invitations (to games and tournaments together) is told.
@@ -217,7 +221,7 @@ def tournaments_start_due(*, now: datetime) -> int:
     due = Tournament.objects.filter(
         status=Tournament.Status.REGISTRATION, entry_closes__lte=now
     ).values_list("pk", flat=True)
-    return sum(_start_due(pk, now) for pk in due[:100])
+    return tournaments_swept(due[:100], lambda pk: _start_due(pk, now), what="start")
 
 
 @transaction.atomic

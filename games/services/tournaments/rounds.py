@@ -18,7 +18,11 @@ from games.services.deadlines import seat_forfeits
 from games.services.moves import seat_resign
 from games.services.tables import game_begin, game_create_seated
 from games.services.tournaments.reactions import entrants
-from games.services.tournaments.stream import locked_tournament, tournament_act
+from games.services.tournaments.stream import (
+    locked_tournament,
+    tournament_act,
+    tournaments_swept,
+)
 from games.tournaments import core, decider
 
 # Ruling: a player absent from a tournament game forfeits it when their time runs out, as
@@ -93,7 +97,9 @@ def tournaments_rounds_begin(*, now: datetime) -> int:
         .exclude(Exists(played))
         .values_list("pk", flat=True)
     )
-    return sum(round_begin(pk, now=now) for pk in waiting[:100])
+    return tournaments_swept(
+        waiting[:100], lambda pk: round_begin(pk, now=now), what="round's games"
+    )
 
 
 def tournaments_deadlines_apply(*, now: datetime) -> int:
@@ -117,7 +123,7 @@ def tournaments_deadlines_apply(*, now: datetime) -> int:
         )
         if began is not None and began + timedelta(days=days) <= now:
             due.append(pk)
-    return sum(_deadline_passed(pk, now) for pk in due[:100])
+    return tournaments_swept(due[:100], lambda pk: _deadline_passed(pk, now), what="round deadline")
 
 
 @transaction.atomic

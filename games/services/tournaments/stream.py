@@ -4,6 +4,8 @@ locked (one writer per tournament at a time), the pure decider's decision
 change handed to the tournament's reactions (``reactions.REACTIONS``), in the caller's
 transaction."""
 
+import logging
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from django.db import transaction
@@ -22,6 +24,21 @@ from games.services.tournaments.reactions import (
 from games.services.tournaments.refusals import refusal
 from games.tournaments import core, decider
 from games.tournaments import storage as snapshots
+
+log = logging.getLogger(__name__)
+
+
+def tournaments_swept(pks: Iterable[int], sweep_one: Callable[[int], bool], *, what: str) -> int:
+    """The minute sweep's pass over tournaments ``pks``: ``sweep_one(pk)`` for each (a
+    transaction of its own), how many it did something to. A tournament whose ``what``
+    fails is logged and rolled back alone: the others still get theirs."""
+    done = 0
+    for pk in pks:
+        try:
+            done += bool(sweep_one(pk))
+        except Exception:
+            log.exception("tournament %s: the %s could not be done", pk, what)
+    return done
 
 
 def locked_tournament(tournament: Tournament | int) -> Tournament:
