@@ -9,6 +9,7 @@ from django.utils import timezone
 from games.notify.channels.email import render
 from games.services import analysis, bots, data_export, deadlines
 from games.services import sweep as minute_sweep
+from games.services.common import games_swept
 from games.services.notices import delivery_send
 from games.services.operations import process_beat
 from games.services.plans import plan_play
@@ -44,13 +45,22 @@ def plan_move(game_id: int) -> int:
     return plan_play(game_id=game_id)
 
 
+# What a worker does to each game the minute sweep handed out, by the sweep job's name
+# (``services.common.games_swept``).
+SWEPT_BY_WORKERS = {
+    "timeouts": deadlines.game_timeout,
+    "bot_moves": bots.bot_move,
+    "planned_moves": plan_play,
+}
+
+
 @shared_task
-def timeouts_handed_out(game_ids: list[int], now: str) -> int:
-    """Timeouts the minute sweep had no time for (``services.common.games_swept``), at the
-    time the worker takes them (never before the sweep's): a game that moved on meanwhile
-    keeps its events in the order they happened."""
+def games_handed_out(job: str, game_ids: list[int], now: str) -> int:
+    """Games of the sweep's ``job`` it had no time for (``services.common.games_swept``), at
+    the time the worker takes them (never before the sweep's): a game that moved on
+    meanwhile keeps its events in the order they happened."""
     at = max(datetime.fromisoformat(now), timezone.now())
-    return deadlines.timeouts_handed_out(game_ids=game_ids, now=at)
+    return games_swept(game_ids, SWEPT_BY_WORKERS[job], now=at, what=job)
 
 
 @shared_task

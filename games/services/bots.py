@@ -35,8 +35,9 @@ log = logging.getLogger(__name__)
 
 # The sweep plays a bot seat that has been to move this long: its task was lost.
 LOST_AFTER = timedelta(minutes=1)
-# Games the sweep plays per pass (each move may take BOT_HARD_SECONDS): the rest wait a minute.
-SWEEP_BATCH = 10
+# Games a sweep pass takes (each move may take BOT_HARD_SECONDS: past ``SWEEP_SECONDS``
+# the pass hands them to the workers); the rest wait a minute.
+SWEEP_BATCH = 100
 # Reads again after a stale seq at most this often per move before leaving it to the sweep.
 STALE_TRIES = 5
 
@@ -153,4 +154,4 @@ def bots_sweep(*, now: datetime) -> int:
         .order_by(F("last_move_at").asc(nulls_first=True))
         .values_list("pk", flat=True)[:SWEEP_BATCH]
     )
-    return games_swept(due, bot_move, now=now, what="bot's move")
+    return games_swept(due, bot_move, now=now, what="bot's move", hand_out="bot_moves")

@@ -278,22 +278,28 @@ def playing_seat(game: Game, user) -> Seat:
     return seat
 
 
-def games_swept(game_ids, sweep_one, *, now: datetime, what: str, task: str = "") -> int:
+# The task that takes the games a sweep job had no time for (``games_swept``'s
+# ``hand_out``): ``games.tasks.SWEPT_BY_WORKERS`` names what it does to each, by job.
+HANDED_OUT_TASK = "games.tasks.games_handed_out"
+
+
+def games_swept(game_ids, sweep_one, *, now: datetime, what: str, hand_out: str = "") -> int:
     """The minute sweep's pass over ``game_ids``: ``sweep_one(game_id=…, now=now)`` for each
     (a transaction of its own), the counts it returns added up. A game whose ``what`` fails
     is logged and rolled back alone: the other games still get theirs.
 
-    With ``task`` (a Celery task taking game ids and ``now``), the games left after
-    ``SWEEP_SECONDS`` are handed to it, ``SWEEP_HAND_OUT`` a task, and counted as done: the
-    sweep's time no longer grows with what is due. A game handed out twice (the next pass
-    found it before a worker did) is done once: ``sweep_one`` locks the game and looks
-    again. What the broker does not take is done here."""
+    With ``hand_out`` (the job's name in ``games.tasks.SWEPT_BY_WORKERS``), the games left
+    after ``SWEEP_SECONDS`` are handed to the workers, ``SWEEP_HAND_OUT`` a task
+    (``HANDED_OUT_TASK``), and counted as done: the sweep's time no longer grows with what
+    is due (issue 44). A game handed out twice (the next pass found it before a worker did)
+    is done once: ``sweep_one`` locks the game and looks again. What the broker does not
+    take is done here."""
     done = 0
     began = time.monotonic()
     ids = list(game_ids)
     for index, game_id in enumerate(ids):
-        if task and time.monotonic() - began > settings.SWEEP_SECONDS:
-            return done + _handed_out(ids[index:], sweep_one, now=now, what=what, task=task)
+        if hand_out and time.monotonic() - began > settings.SWEEP_SECONDS:
+            return done + _handed_out(ids[index:], sweep_one, now=now, what=what, job=hand_out)
         try:
             done += sweep_one(game_id=game_id, now=now)
         except Exception:
@@ -301,12 +307,12 @@ def games_swept(game_ids, sweep_one, *, now: datetime, what: str, task: str = ""
     return done
 
 
-def _handed_out(ids: list[int], sweep_one, *, now: datetime, what: str, task: str) -> int:
+def _handed_out(ids: list[int], sweep_one, *, now: datetime, what: str, job: str) -> int:
     size = settings.SWEEP_HAND_OUT
     done = 0
     for start in range(0, len(ids), size):
         part = ids[start : start + size]
-        if send_quickly(task, [part, now.isoformat()]):
+        if send_quickly(HANDED_OUT_TASK, [job, part, now.isoformat()]):
             done += len(part)
         else:
             log.warning("broker unreachable: the sweep does the %s of %s games", what, len(part))

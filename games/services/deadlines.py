@@ -35,15 +35,7 @@ def timeouts_apply(*, now: datetime) -> int:
         .order_by("deadline")
         .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
     )
-    return games_swept(
-        ids, game_timeout, now=now, what="timeout", task="games.tasks.timeouts_handed_out"
-    )
-
-
-def timeouts_handed_out(*, game_ids: list[int], now: datetime) -> int:
-    """The timeouts of ``game_ids`` that the minute sweep handed to a worker
-    (``games_swept``): each applied if its deadline has still passed."""
-    return games_swept(game_ids, game_timeout, now=now, what="timeout")
+    return games_swept(ids, game_timeout, now=now, what="timeout", hand_out="timeouts")
 
 
 @transaction.atomic

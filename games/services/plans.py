@@ -259,7 +259,7 @@ def plans_sweep(*, now: datetime) -> int:
         .order_by("due_at")
         .values_list("game_id", flat=True)[:SWEEP_BATCH]
     )
-    return games_swept(due, plan_play, now=now, what="planned move")
+    return games_swept(due, plan_play, now=now, what="planned move", hand_out="planned_moves")
 
 
 @transaction.atomic

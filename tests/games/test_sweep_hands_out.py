@@ -1,7 +1,7 @@
 """The minute sweep hands out what it has no time for (issue 44): past ``SWEEP_SECONDS``
-the timeouts still due go to the workers as tasks, through the real broker, and each game
-is timed out once, however often it was handed out; with the broker down the sweep does
-them itself."""
+the timeouts still due, and the turns a computer plays for a player out of time, go to the
+workers as tasks, through the real broker, and each game is timed out once, however often
+it was handed out; with the broker down the sweep does them itself."""
 
 from datetime import timedelta
 
@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Game, Outbox
-from games.services import deadlines
+from games.services import bots, deadlines
 from tests.community.world import Broker, FakeClock
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved
@@ -17,7 +17,7 @@ from tests.mail.conftest import start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-TASK = "games.tasks.timeouts_handed_out"
+TASK = "games.tasks.games_handed_out"
 
 
 @pytest.fixture
@@ -31,13 +31,18 @@ def broker():
 def out_of_time():
     """Five games of two whose player to move ran out of time a minute ago (policy
     ``forfeit``), and the time now."""
+    return games_out_of_time("forfeit")
+
+
+def games_out_of_time(policy: str, **options):
     games = []
     for number in range(5):
         game = start_game(
             make_user(f"first{number}"),
             make_user(f"second{number}"),
             time_control={"kind": "per_move", "days": 1},
-            timeout_policy="forfeit",
+            timeout_policy=policy,
+            **options,
         )
         every_player_moved(game)
         games.append(game)
@@ -59,8 +64,9 @@ def test_past_its_time_the_sweep_hands_the_timeouts_to_the_workers_and_each_is_d
     assert Game.objects.filter(status=Game.Status.ACTIVE).count() == 5
     broker.take()
     handed = [(name, args) for name, args in broker.due() if name == TASK]
-    assert sorted(len(ids) for _, (ids, _now) in handed) == [1, 2, 2]
-    assert sorted(i for _, (ids, _now) in handed for i in ids) == [g.pk for g in games]
+    assert {job for _, (job, _ids, _now) in handed} == {"timeouts"}
+    assert sorted(len(ids) for _, (_job, ids, _now) in handed) == [1, 2, 2]
+    assert sorted(i for _, (_job, ids, _now) in handed for i in ids) == [g.pk for g in games]
     for name, args in handed + handed:
         broker.run(name, args)
     assert Game.objects.filter(status=Game.Status.FINISHED).count() == 5
@@ -78,3 +84,21 @@ def test_with_the_broker_down_the_sweep_does_every_timeout_itself(settings, brok
     assert timeout_notices() == 5
     broker.take()
     assert [name for name, _ in broker.due() if name == TASK] == []
+
+
+def test_the_turns_a_computer_plays_for_players_out_of_time_are_handed_out_too(settings, broker):
+    settings.SWEEP_SECONDS, settings.SWEEP_HAND_OUT = 0, 2
+    games, now = games_out_of_time("bot", timeout_bot="easy")
+    seqs = {game.pk: Game.objects.get(pk=game.pk).last_seq for game in games}
+    assert bots.bots_sweep(now=now) == 5
+    assert all(Game.objects.get(pk=pk).last_seq == seq for pk, seq in seqs.items())
+    broker.take()
+    handed = [args for name, args in broker.due() if name == TASK]
+    assert {job for job, _ids, _now in handed} == {"bot_moves"}
+    for args in handed + handed:
+        broker.run(TASK, args)
+    for game in Game.objects.filter(pk__in=seqs):
+        assert game.last_seq > seqs[game.pk]
+        assert game.deadline > now
+    assert timeout_notices() == 5
+    assert bots.bots_sweep(now=now) == 0
