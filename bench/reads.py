@@ -91,7 +91,7 @@ def cold_reads(short, long, reps: int) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {"short": [], "long": [], "short, all": [], "long, all": []}
     for _ in range(reps):
         for name, game in (("short", short), ("long", long)):
-            repository._TABLES.clear()
+            repository.tables_forgotten()
             started = time.perf_counter()
             repository.game_table(game)
             times[name].append(time.perf_counter() - started)

@@ -160,6 +160,15 @@ def table_remember(game: Game, table: tbl.Table) -> None:
         _remember(key, table)
 
 
+def tables_forgotten() -> None:
+    """Every table this process keeps dropped: the next read of each game folds it from
+    its snapshot (a cold process, as the benches and tests measure)."""
+    global _tables_bytes
+    with _TABLES_LOCK:
+        _TABLES.clear()
+        _tables_bytes = 0
+
+
 def table_snapshot(game: Game, upto: int | None = None) -> tbl.Table | None:
     """The game's latest snapshot at or before event ``upto`` that this code folded."""
     engine = game_type(game.game_type).engine

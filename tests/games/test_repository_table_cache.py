@@ -66,11 +66,10 @@ def test_the_cache_keeps_the_latest_read_tables_within_its_memory_budget(alice, 
     for game in games:
         play(game)
         game.refresh_from_db()
-    repository._TABLES.clear()
+    repository.tables_forgotten()
     size = repository.table_bytes(repository.game_table(games[0]))
     settings.TABLE_CACHE_MB = 2.5 * size / 2**20
-    repository._TABLES.clear()
-    repository._tables_bytes = 0
+    repository.tables_forgotten()
     for game in games:
         repository.game_table(game)
     assert list(repository._TABLES) == [(g.pk, g.rng_secret) for g in games[-2:]]

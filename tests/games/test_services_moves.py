@@ -177,7 +177,7 @@ def test_the_write_path_folds_no_rules_event_twice(game_type, alice, bob, monkey
         assert len(folded) == len(rules) - moves_played
     game.refresh_from_db()
     monkeypatch.undo()
-    repository._TABLES.clear()
+    repository.tables_forgotten()
     whole = tbl.fold(repository.empty_table(game), repository.records(game))
     assert storage.compact(repository.game_table(game)) == storage.compact(whole)
 

@@ -60,7 +60,7 @@ def same(a: tbl.Table, b: tbl.Table) -> bool:
 
 def cold_read(game: Game) -> tbl.Table:
     """The table as a process that has never seen the game reads it."""
-    repository._TABLES.clear()
+    repository.tables_forgotten()
     game.refresh_from_db()
     return repository.game_table(game)
 
