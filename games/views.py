@@ -56,7 +56,7 @@ from games.selectors.lists import (
     open_games,
     waiting_for,
 )
-from games.selectors.names import display_name, players_of
+from games.selectors.names import display_name, players_of, players_of_games
 from games.selectors.seats import departures, hours_of_player, resigning_aborts
 from games.services import chat
 from games.services.analysis import analysis_request
@@ -138,10 +138,11 @@ def _rows(games) -> list[dict]:
     games = list(games)
     over = [g for g in games if g.status in (Game.Status.FINISHED, Game.Status.ABORTED)]
     left = departures(over)
+    seated = players_of_games(games)
     now = timezone.now()
     rows = []
     for game in games:
-        players = players_of(game)
+        players = seated[game.pk]
         names = {p["seat"]: p["player"] for p in players if p["seat"] is not None}
         time_left = seats.time_left(game, now)
         rows.append(

@@ -11,12 +11,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.boards import title_of
 from games.errors import Forbidden, NotFound
+from games.presenters.pages import page_of
 from games.ratings import selectors
 from games.ratings.charts import rating_chart
 from games.ratings.forms import ArchiveForm
 from games.registry import GAME_TYPES
 from games.replica import lag_tolerant
-from games.selectors.names import display_name, players_of
+from games.selectors.names import display_name, players_of_games
 from games.services.ratings import PROVISIONAL_GAMES, profile_visibility_set
 from games.views import refusal_page
 
@@ -43,13 +44,11 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         for rating in selectors.ratings_of(player)
     ]
     # Every game listed may be opened: a public one in play is watched (issue 29).
+    current_games = list(selectors.current_games(player, viewer)[:30])
+    seated = players_of_games(current_games)
     current = [
-        {
-            "game": game,
-            "title": title_of(game.game_type),
-            "players": players_of(game),
-        }
-        for game in selectors.current_games(player, viewer)[:30]
+        {"game": game, "title": title_of(game.game_type), "players": seated[game.pk]}
+        for game in current_games
     ]
     versus = selectors.head_to_head(player, viewer)
     context = {
@@ -89,7 +88,7 @@ def leaderboard_page(request: HttpRequest, game: str | None = None) -> HttpRespo
     game = game or next(iter(GAME_TYPES))
     if game not in GAME_TYPES:
         raise NotFound(_("there is no game called %(game)s") % {"game": game})
-    ratings, page = _page(request, selectors.leaderboard(game), LEADERBOARD_PAGE)
+    ratings, page = page_of(request, selectors.leaderboard(game), LEADERBOARD_PAGE)
     if not ratings and page["number"] > 1:
         # A page past the ladder's end (a link kept from when it was longer): its first.
         return redirect(request.path)
@@ -122,7 +121,7 @@ def archive_page(request: HttpRequest) -> HttpResponse:
         return render(request, "ratings/archive.html", context, status=400)
     query = form.query() if request.GET else selectors.ArchiveQuery()
     results = selectors.archive_search(query, request.user)
-    rows, page = _page(request, results, ARCHIVE_PAGE)
+    rows, page = page_of(request, results, ARCHIVE_PAGE)
     count, exact = selectors.capped_count(results)
     context.update(
         searched=True,
@@ -132,26 +131,6 @@ def archive_page(request: HttpRequest) -> HttpResponse:
         page=page,
     )
     return render(request, "ratings/archive.html", context)
-
-
-def _page(request: HttpRequest, rows, size: int) -> tuple[list, dict]:
-    """The page of ``rows`` that ``?page=`` asks for (the first when it is not a number),
-    and what ``ratings/_pages.html`` needs to link the pages around it. The rows are never
-    counted: one more than a page is read to know whether a next page exists, so a page
-    costs the same however long the list (issue 44)."""
-    try:
-        number = max(1, int(request.GET.get("page", 1)))
-    except ValueError:
-        number = 1
-    start = (number - 1) * size
-    read = list(rows[start : start + size + 1])
-    return read[:size], {
-        "number": number,
-        "has_previous": number > 1,
-        "previous_page_number": number - 1,
-        "has_next": len(read) > size,
-        "next_page_number": number + 1,
-    }
 
 
 @login_required

@@ -1,5 +1,9 @@
 """The lobby and the create-game form."""
 
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 from games.models import Game
 from tests.web.helpers import play_moves, player_to_move, started_game
 
@@ -167,3 +171,25 @@ def test_a_game_page_says_whether_it_counts_for_the_ratings(client, alice):
     assert " · rated" in client.get(f"/games/{rated.pk}/").text
     page = client.get(f"/games/{unrated.pk}/").text
     assert " · not rated" in page and "computer players" not in page
+
+
+def lobby_statements(client) -> int:
+    """The statements of the lobby asked again (its games' tables kept by the process once
+    its reads commit: a transactional test)."""
+    client.get("/lobby/")
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get("/lobby/").status_code == 200
+    return len(captured)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lobby_reads_its_games_players_in_one_statement_however_many_it_lists(
+    client, alice, bob, carol
+):
+    client.force_login(alice)
+    for other in (bob, carol):
+        started_game(alice, other, time_control={"kind": "per_move", "days": 3})
+    few = lobby_statements(client)
+    for other in (bob, carol, bob, carol):
+        started_game(alice, other, time_control={"kind": "per_move", "days": 3})
+    assert lobby_statements(client) == few
