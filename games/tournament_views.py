@@ -4,6 +4,7 @@ and one service each; a POST answers with a redirect to the tournament's page, a
 said there."""
 
 from functools import wraps
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.errors import BadRequest, ServiceError
 from games.forms import TournamentCreateForm
+from games.presenters.pages import page_of
 from games.presenters.tournament_page import FORMAT_NAMES, tournament_context
 from games.selectors import tournaments
 from games.selectors.tournaments import (
@@ -39,22 +41,25 @@ LIST_NAMES = {
     "running": gettext_lazy("Running"),
     "finished": gettext_lazy("Finished"),
 }
-LIST_LENGTH = 50
+# Tournaments a page of the list shows; the older ones are on the next pages.
+LIST_PAGE = 20
 
 
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
     """Tournaments open for registration, running or finished (``?status=``; without it,
     where the viewer has something: ``tournament_list_opening``), the viewer's own
-    marked."""
+    marked, newest first, ``LIST_PAGE`` a page (``?page=``)."""
     which = request.GET.get("status", "")
     if which not in TOURNAMENT_LISTS:
         which = tournament_list_opening(request.user)
-    rows = list(tournaments.tournament_list(which, request.user)[:LIST_LENGTH])
+    rows, page = page_of(request, tournaments.tournament_list(which, request.user), LIST_PAGE)
     entered = tournaments_entered(request.user, rows)
     context = {
         "which": which,
         "lists": LIST_NAMES.items(),
+        "page": page,
+        "params": urlencode({"status": which}),
         "rows": [
             {
                 "tournament": row,

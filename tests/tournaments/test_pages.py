@@ -239,3 +239,24 @@ def test_the_page_shows_the_same_standings_folded_from_a_snapshot(monkeypatch):
 
 def _without_tokens(page: str) -> str:
     return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page)
+
+
+def test_the_list_shows_twenty_tournaments_a_page_and_links_the_older_ones():
+    organisers = players(3)
+    for n in range(21):
+        tournament_create(
+            organiser=organisers[n % 3],
+            name=f"Cup {n}",
+            game="azul",
+            format="swiss",
+            per_game=2,
+            rounds=1,
+        )
+    first = Client().get("/tournaments/?status=open").content.decode()
+    assert "Cup 20" in first and "Cup 1<" in first and "Cup 0<" not in first
+    assert 'href="?status=open&amp;page=2"' in first
+    second = Client().get("/tournaments/?status=open&page=2").content.decode()
+    assert "Cup 0<" in second and "Cup 1<" not in second
+    assert 'href="?status=open&amp;page=1"' in second and "page=3" not in second
+    past = Client().get("/tournaments/?status=open&page=9")
+    assert past.status_code == 200 and "No tournament here yet." in past.content.decode()
