@@ -365,10 +365,11 @@ MAIL_BOARD_PICTURES = os.environ.get("MAIL_BOARD_PICTURES", "1") == "1"
 MAIL_CLAIM_STALE_SECONDS = int(os.environ.get("MAIL_CLAIM_STALE_SECONDS", "600"))
 # Rows each periodic job handles per pass (the next pass, a minute later, takes the rest).
 MAIL_SWEEP_BATCH = int(os.environ.get("MAIL_SWEEP_BATCH", "500"))
-# The minute sweep times out games itself for this long; the games still due then are
-# handed to tasks, SWEEP_HAND_OUT a task, that the workers share (issue 44: a timeout is a
-# move and its notices, and a thousand due at once held the sweep and the emails due
-# after it; docs/service.md, "The minute sweep").
+# A pass of the minute sweep does things one at a time itself (timeouts, computers' and
+# plans' moves, deliveries) for this long in all; what is still due then is handed to
+# tasks, SWEEP_HAND_OUT games a task (a delivery a task), that the workers share (issue 44:
+# a thousand timeouts due at once, with their emails, held the sweep a minute;
+# docs/service.md, "The minute sweep").
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "0.3"))
 SWEEP_HAND_OUT = int(os.environ.get("SWEEP_HAND_OUT", "50"))
 # An SMTP server that stops answering must not hold a worker for ever.

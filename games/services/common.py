@@ -29,6 +29,7 @@ from games.repository import game_table, seated, table_remember, table_snapshot_
 from games.selectors.access import seat_of
 from games.selectors.names import bot_actor
 from games.services.reactions import Change, react
+from games.sweeping import out_of_time
 from games.table_events import MovesVoided
 
 log = logging.getLogger(__name__)
@@ -289,7 +290,8 @@ def games_swept(game_ids, sweep_one, *, now: datetime, what: str, hand_out: str 
     is logged and rolled back alone: the other games still get theirs.
 
     With ``hand_out`` (the job's name in ``games.tasks.SWEPT_BY_WORKERS``), the games left
-    after ``SWEEP_SECONDS`` are handed to the workers, ``SWEEP_HAND_OUT`` a task
+    once the sweep's time is used (``games.sweeping``) are handed to the workers,
+    ``SWEEP_HAND_OUT`` a task
     (``HANDED_OUT_TASK``), and counted as done: the sweep's time no longer grows with what
     is due (issue 44). A game handed out twice (the next pass found it before a worker did)
     is done once: ``sweep_one`` locks the game and looks again. What the broker does not
@@ -298,7 +300,7 @@ def games_swept(game_ids, sweep_one, *, now: datetime, what: str, hand_out: str 
     began = time.monotonic()
     ids = list(game_ids)
     for index, game_id in enumerate(ids):
-        if hand_out and time.monotonic() - began > settings.SWEEP_SECONDS:
+        if hand_out and out_of_time(began):
             return done + _handed_out(ids[index:], sweep_one, now=now, what=what, job=hand_out)
         try:
             done += sweep_one(game_id=game_id, now=now)

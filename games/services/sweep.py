@@ -31,6 +31,7 @@ from games.services import (
     retention,
 )
 from games.services.tournaments import entry, rounds
+from games.sweeping import sweep_pass
 
 log = logging.getLogger(__name__)
 
@@ -73,21 +74,23 @@ JOBS: tuple[tuple[str, Job], ...] = (
 def sweep(*, now: datetime | None = None, jobs: Iterable[tuple[str, Job]] | None = None) -> dict:
     """One pass of every periodic job (``jobs``, else ``JOBS``: the notices due last). Each
     job handles at most ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed
-    columns), never all games. Returns each job's counts and ``jobs_failed``, how many
-    jobs raised."""
+    columns), never all games; the jobs share ``SWEEP_SECONDS`` to do things one at a time
+    themselves, and hand the rest to the workers (``games.sweeping``). Returns each job's
+    counts and ``jobs_failed``, how many jobs raised."""
     now = now or timezone.now()
     jobs = JOBS if jobs is None else jobs
     done: dict = {}
     failed: dict[str, str] = {}
-    for name, job in jobs:
-        try:
-            counts = job(now=now)
-        except Exception:
-            log.exception("minute sweep: the job %s failed; the other jobs go on", name)
-            failed[name] = _last_lines(traceback.format_exc())
-            _usable_again()
-            continue
-        done.update(counts if isinstance(counts, dict) else {name: counts})
+    with sweep_pass():
+        for name, job in jobs:
+            try:
+                counts = job(now=now)
+            except Exception:
+                log.exception("minute sweep: the job %s failed; the other jobs go on", name)
+                failed[name] = _last_lines(traceback.format_exc())
+                _usable_again()
+                continue
+            done.update(counts if isinstance(counts, dict) else {name: counts})
     _jobs_record([name for name, _ in jobs], failed, now)
     done["jobs_failed"] = len(failed)
     return done

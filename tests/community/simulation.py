@@ -175,9 +175,9 @@ class Community:
                         "sent_bodies": 2,
                         "sent_rows": 4,
                     },
-                    # Every timeout, turn a computer plays for a player out of time and
-                    # planned move the sweep finds goes to the worker, a few a task (the
-                    # sweep's own when the broker is down).
+                    # Every timeout, turn a computer plays for a player out of time,
+                    # planned move and delivery the sweep finds goes to the worker, a few
+                    # games a task (the sweep's own when the broker is down).
                     SWEEP_SECONDS=0,
                     SWEEP_HAND_OUT=3,
                     PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],

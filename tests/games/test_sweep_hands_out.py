@@ -1,14 +1,19 @@
 """The minute sweep hands out what it has no time for (issue 44): past ``SWEEP_SECONDS``
-the timeouts still due, and the turns a computer plays for a player out of time, go to the
-workers as tasks, through the real broker, and each game is timed out once, however often
-it was handed out; with the broker down the sweep does them itself."""
+(its jobs' time together) the timeouts still due, the turns a computer plays for a player
+out of time and the emails due go to the workers as tasks, through the real broker, and
+each is done once, however often it was handed out; with the broker down the sweep does
+them itself."""
 
+import time
 from datetime import timedelta
 
 import pytest
+from django.core import mail
 from django.utils import timezone
 
+from games import sweeping
 from games.models import Game, Outbox
+from games.notify.channels.loop import send_due
 from games.services import bots, deadlines
 from tests.community.world import Broker, FakeClock
 from tests.conftest import make_user
@@ -18,6 +23,7 @@ from tests.mail.conftest import start_game
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TASK = "games.tasks.games_handed_out"
+SEND = "games.tasks.send_delivery"
 
 
 @pytest.fixture
@@ -102,3 +108,38 @@ def test_the_turns_a_computer_plays_for_players_out_of_time_are_handed_out_too(s
         assert game.deadline > now
     assert timeout_notices() == 5
     assert bots.bots_sweep(now=now) == 0
+
+
+def test_past_its_time_the_sweep_hands_the_emails_due_to_the_workers_each_sent_once(
+    settings, broker, out_of_time
+):
+    _games, now = out_of_time
+    deadlines.timeouts_apply(now=now)
+    broker.take()
+    broker.due()
+    unsent = Outbox.objects.filter(sent_at__isnull=True, cancelled_at__isnull=True)
+    due = unsent.filter(due_at__lte=now).count()
+    assert unsent.filter(kind="timeout").count() == 5
+    settings.SWEEP_SECONDS = 0
+    assert send_due(now=now, name="email")["sent"] == due
+    assert len(mail.outbox) == 0
+    broker.take()
+    handed = [args for name, args in broker.due() if name == SEND]
+    assert len(handed) == due
+    for args in handed + handed:
+        broker.run(SEND, args)
+    # The workers send at their own time: the timeouts' emails (due at once), each once.
+    assert unsent.filter(kind="timeout").count() == 0
+    assert len(mail.outbox) == Outbox.objects.filter(sent_at__isnull=False).count() >= 5
+
+
+def test_a_sweeps_jobs_share_its_time(settings, broker, out_of_time):
+    settings.SWEEP_SECONDS = 0.5
+    _games, now = out_of_time
+    started = time.monotonic()
+    with sweeping.sweep_pass():
+        time.sleep(0.5)
+        assert sweeping.out_of_time(started + 0.5)
+        assert deadlines.timeouts_apply(now=now) == 5
+    assert Game.objects.filter(status=Game.Status.ACTIVE).count() == 5
+    assert not sweeping.out_of_time(time.monotonic())

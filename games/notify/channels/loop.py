@@ -34,6 +34,7 @@ digest the day (and no game); answers to a reply the id of the ``InboundMessage`
 answer."""
 
 import logging
+import time
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -47,6 +48,7 @@ from games.models import Delivery, Game
 from games.notify.channels import Channel, channel, every_channel
 from games.notify.notice import Notice
 from games.prepared import write
+from games.sweeping import out_of_time
 
 log = logging.getLogger(__name__)
 
@@ -271,7 +273,8 @@ def _failed(ours, row: Delivery, way: Channel, error: Refused, now: datetime) ->
 def send_due(*, now: datetime, name: str | None = None) -> dict[str, int]:
     """The minute sweep's part, for channel ``name`` (``None``: every channel): settle the
     claims of workers that stopped (see the module doc), then send every due row nobody
-    claimed. Counts by the channels' names for them (``Channel.tally``)."""
+    claimed, while the sweep has time (``games.sweeping``), and hand the rest to the
+    workers. Counts by the channels' names for them (``Channel.tally``)."""
     done: dict[str, int] = {}
     for way in [channel(name)] if name else every_channel():
         done.update(zip(way.tally, _due(way, now), strict=True))
@@ -299,5 +302,21 @@ def _due(way: Channel, now: datetime) -> tuple[int, int, int]:
         .order_by("due_at")
         .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
     )
-    sent = sum(send(delivery_id=pk, now=now) == "sent" for pk in ids)
+    sent, handing, began = 0, True, time.monotonic()
+    for index, delivery_id in enumerate(ids):
+        # Past the sweep's time, the rows left go to the workers, a task each as after a
+        # commit (counted as sent: whoever claims one first sends it, once); the sweep
+        # sends them itself when the broker cannot take them.
+        if handing and out_of_time(began):
+            if _handed_out(ids[index:]):
+                return sent + len(ids) - index, in_doubt, retried
+            handing = False
+        sent += send(delivery_id=delivery_id, now=now) == "sent"
     return sent, in_doubt, retried
+
+
+def _handed_out(ids: list[int]) -> bool:
+    if all(send_quickly(TASK, [delivery_id]) for delivery_id in ids):
+        return True
+    log.warning("broker unreachable: the sweep sends the %s rows due itself", len(ids))
+    return False
