@@ -16,9 +16,11 @@ site from the smallest size to the largest, and measures each size in one run:
   move (p50, p95) and the legal-moves poll, in games in play never read before by the
   process; through Django's test client, signed in: a game page, the lobby, home, the
   leaderboard, an archive search, a profile, the tournament list and the 200-player
-  tournament's page;
+  tournament's page (the lobby, the search and the profile of the pool's most typical
+  player: ``typical_player``);
 - the minute sweep (``games.services.sweep``) with nothing due and with 1% of the games
-  in play past their deadline, then the timeouts it handed to the workers run as one
+  in play past their deadline (a third of them with a computer to play the turn of a
+  player out of time), then the games it handed to the workers run as one
   worker runs them (the broker's other tasks dropped), and the games still overdue; the
   retention job's pass half a year on (the sent rows it deletes);
   ``game_reproject`` of one game and of every game (timed on up to ``--rebuild-sample``
@@ -31,6 +33,13 @@ site from the smallest size to the largest, and measures each size in one run:
   seats or deliveries named.
 
 Prints one table: each figure at each size and the largest size's over the smallest's.
+
+Each size but the largest is then kept as it stands, in a database of its own
+(``<name>_<size>``), and once the largest is measured the moves, pages and store figures
+are measured again at every size in turns (``--turns`` rounds, the sizes alternating): two
+sizes' own measurements lie half an hour apart, and a two-core machine shared with other
+work drifts more than that between them (10-25% in a p50). The second table, in turns, is
+the one that compares the sizes.
 
     nice -n 10 .venv/bin/python bench/population.py --games 1000 10000 100000
 """
@@ -72,7 +81,10 @@ WATCHED = (
 # Correspondence games have a clock: every game in play has a deadline for the sweep.
 TIME_CONTROL = {"kind": "per_move", "days": 3}
 SEQ_SCAN = re.compile(r"Seq Scan on (\w+)")
-TIMEOUTS_HANDED_OUT = "games.tasks.timeouts_handed_out"
+HANDED_OUT = "games.tasks.games_handed_out"
+SEND = "games.tasks.send_delivery"
+# The event store's figures (medians), apart from the requests' (p50 and p95).
+STORE_FIGURES = ("append", "stream read, ~100 events", "cold replay")
 
 
 def setup(url: str, *, reuse: bool) -> None:
@@ -549,9 +561,9 @@ def timed(request, *arguments, times: int) -> list[float]:
     return seconds
 
 
-def moves(explained: Explained, count: int) -> dict[str, tuple[float, float]]:
+def moves(explained: Explained, count: int) -> dict[str, list[float]]:
     """Moves and polls through the WSGI application in ``count`` clones in play, each
-    game read first by this request (a process that has not seen it)."""
+    game read first by this request (a process that has not seen it): their seconds."""
     from rest_framework.authtoken.models import Token
 
     from bench import floor_wsgi
@@ -580,11 +592,31 @@ def moves(explained: Explained, count: int) -> dict[str, tuple[float, float]]:
         )
         posts.append(time.perf_counter() - started)
         assert status == 201, answer
-    return {"move": percentiles(posts), "poll (legal moves)": percentiles(polls)}
+    return {"move": posts, "poll (legal moves)": polls}
 
 
-def pages(explained: Explained, tournament: int, times: int) -> dict[str, tuple[float, float]]:
-    """Each page asked ``times`` times, signed in as a pool player of a game in play."""
+def typical_player():
+    """The pool player whose games in play and games over are nearest the pool's medians
+    (the lowest id of those): the lobby and the profile read at every size for a player
+    like the others, whose lists are as long at every size."""
+    from django.contrib.auth import get_user_model
+
+    counts = sql(
+        "SELECT s.user_id, count(*) FILTER (WHERE g.status = 'active'),"
+        " count(*) FILTER (WHERE g.status <> 'active') FROM games_seat s"
+        " JOIN games_game g ON g.id = s.game_id WHERE s.user_id >= %s GROUP BY s.user_id",
+        [CLONE_BASE],
+    )
+    playing = statistics.median_low(row[1] for row in counts)
+    over = statistics.median_low(row[2] for row in counts)
+    chosen = min(counts, key=lambda row: (abs(row[1] - playing) + abs(row[2] - over), row[0]))
+    return get_user_model().objects.get(pk=chosen[0])
+
+
+def pages(explained: Explained, tournament: int, times: int) -> dict[str, list[float]]:
+    """Each page asked ``times`` times (after one asking, explained, not timed): the game
+    page of games in play signed in as their first player, the others signed in as the
+    ``typical_player``: their seconds."""
     from django.test import Client
 
     from games.models import Game
@@ -592,9 +624,10 @@ def pages(explained: Explained, tournament: int, times: int) -> dict[str, tuple[
     in_play = list(
         Game.objects.filter(pk__gte=CLONE_BASE, status=Game.Status.ACTIVE).order_by("?")[:times]
     )
-    viewer = in_play[0].seats.get(position=0).user
+    viewer = typical_player()
     client = Client()
     client.force_login(viewer)
+    playing = Client()
 
     def get(path: str, asking=client) -> None:
         response = asking.get(path)
@@ -602,8 +635,8 @@ def pages(explained: Explained, tournament: int, times: int) -> dict[str, tuple[
 
     def game_page() -> None:
         game = in_play.pop()
-        client.force_login(game.seats.get(position=0).user)
-        get(f"/games/{game.pk}/")
+        playing.force_login(game.seats.get(position=0).user)
+        get(f"/games/{game.pk}/", playing)
 
     asked = {
         "lobby": ("/lobby/",),
@@ -616,12 +649,12 @@ def pages(explained: Explained, tournament: int, times: int) -> dict[str, tuple[
         "tournament list": ("/tournaments/",),
         "tournament, 200 players": (f"/tournaments/{tournament}/",),
     }
-    figures = {"game page": percentiles(timed(game_page, times=times - 1))}
+    figures = {"game page": timed(game_page, times=times - 1)}
     in_play.append(in_play[0])
     explained("game page", game_page)
     for name, arguments in asked.items():
         explained(name, get, *arguments)
-        figures[name] = percentiles(timed(get, *arguments, times=times))
+        figures[name] = timed(get, *arguments, times=times)
     return figures
 
 
@@ -653,16 +686,20 @@ def swept(explained: Explained) -> dict[str, float]:
         .values_list("pk", flat=True)[:due]
     )
     Game.objects.filter(pk__in=chosen).update(deadline=later - timezone.timedelta(seconds=30))
+    # A third of them have a computer play the turn of a player out of time.
+    Game.objects.filter(pk__in=chosen[::3]).update(
+        timeout_policy=Game.TimeoutPolicy.BOT, timeout_bot="easy"
+    )
     overdue = Game.objects.filter(pk__in=chosen, status=Game.Status.ACTIVE, deadline__lte=later)
     # A pass a minute takes at most MAIL_SWEEP_BATCH games due, and the workers the games
     # it hands them, until none is left.
-    passes, handed, worked = [], 0, 0.0
+    passes, handed, sent, worked = [], 0, 0, 0.0
     while overdue.exists() and len(passes) < 10:
         started = time.perf_counter()
         explained("sweep, 1% due", sweep, now=later)
         passes.append(time.perf_counter() - started)
-        games, seconds = worker_ran(TIMEOUTS_HANDED_OUT)
-        handed, worked = handed + games, worked + seconds
+        games, deliveries, seconds = worker_ran()
+        handed, sent, worked = handed + games, sent + deliveries, worked + seconds
     # Half a year on, the retention job's pass (the sent rows it deletes at most in one),
     # rolled back: the templates' rows are cloned again for a larger size.
     with transaction.atomic():
@@ -675,7 +712,8 @@ def swept(explained: Explained) -> dict[str, float]:
         "sweep, 1% due, longest pass (s)": max(passes),
         "due": len(chosen),
         "passes": len(passes),
-        "timeouts handed to workers": handed,
+        "games handed to workers": handed,
+        "deliveries handed to workers": sent,
         "their time in one worker (s)": worked,
         "overdue after": overdue.count(),
         "retention pass, 200 days on (s)": retained,
@@ -683,16 +721,17 @@ def swept(explained: Explained) -> dict[str, float]:
     }
 
 
-def worker_ran(task: str) -> tuple[int, float]:
-    """A worker's part: the broker emptied, the tasks named ``task`` run in this process
-    (the others, the emails and pushes of the measured moves, dropped); how many games they
-    took and the seconds they took."""
+def worker_ran() -> tuple[int, int, float]:
+    """A worker's part: the broker emptied, the games and the deliveries the sweep handed
+    out run in this process (the other tasks, those of the measured moves, dropped): how
+    many games and deliveries, and the seconds they took."""
     from kombu.simple import SimpleQueue
 
     import games.tasks  # noqa: F401  (registers the site's tasks, as a worker does)
     from azulsite.celery import app
 
-    games, seconds = 0, 0.0
+    games = deliveries = 0
+    seconds = 0.0
     with app.connection_for_read() as connection:
         queue = SimpleQueue(connection, "celery", no_ack=True)
         while True:
@@ -700,15 +739,19 @@ def worker_ran(task: str) -> tuple[int, float]:
                 message = queue.get(block=False)
             except queue.Empty:
                 break
-            if message.headers["task"] != task:
+            task = message.headers["task"]
+            if task not in (HANDED_OUT, SEND):
                 continue
             args, _kwargs, _embed = message.decode()
             started = time.perf_counter()
             app.tasks[task](*args)
             seconds += time.perf_counter() - started
-            games += len(args[0])
+            if task == HANDED_OUT:
+                games += len(args[1])
+            else:
+                deliveries += 1
         queue.close()
-    return games, seconds
+    return games, deliveries, seconds
 
 
 def rebuilt(
@@ -752,8 +795,8 @@ def rebuilt(
     }
 
 
-def store_figures(explained: Explained, times: int) -> dict[str, float]:
-    """The event store at this size, ms: an append (one event, its own transaction, to a
+def store_figures(explained: Explained, times: int) -> dict[str, list[float]]:
+    """The event store at this size, seconds: an append (one event, its own transaction, to a
     clone's stream of about 100 events, as a move appends), a stream's read and a cold
     replay (the whole stream folded from no snapshot and no cache)."""
     from django.db import transaction
@@ -784,11 +827,7 @@ def store_figures(explained: Explained, times: int) -> dict[str, float]:
         started = time.perf_counter()
         tbl.fold(repository.empty_table(game), repository.records(game))
         replays.append(time.perf_counter() - started)
-    return {
-        "append (ms)": statistics.median(appends) * 1000,
-        "stream read, ~100 events (ms)": statistics.median(reads) * 1000,
-        "cold replay (ms)": statistics.median(replays) * 1000,
-    }
+    return {"append": appends, "stream read, ~100 events": reads, "cold replay": replays}
 
 
 def sizes() -> dict[str, float]:
@@ -816,6 +855,27 @@ def sizes() -> dict[str, float]:
     }
 
 
+def latencies(samples: dict[str, list[float]]) -> dict[str, float]:
+    """Request and store timings (seconds) as the table's figures: a request's p50 and p95,
+    the store's medians, in ms."""
+    figures = {}
+    for name, seconds in samples.items():
+        if name in STORE_FIGURES:
+            figures[f"{name} (ms)"] = statistics.median(seconds) * 1000
+        else:
+            figures[f"{name} p50 (ms)"], figures[f"{name} p95 (ms)"] = percentiles(seconds)
+    return figures
+
+
+def timings(explained: Explained, args, big: int, share: int = 1) -> dict[str, list[float]]:
+    """The moves, pages and store figures' samples (a ``share``-th of each count)."""
+    return {
+        **moves(explained, max(2, args.moves // share)),
+        **pages(explained, big, max(3, args.requests // share)),
+        **store_figures(explained, max(2, args.requests // share)),
+    }
+
+
 def measured(size: int, args, template_ids, big: int, small: int) -> dict:
     """Grow the site to ``size`` games and measure it."""
     figures: dict = {"load before": load()}
@@ -824,13 +884,7 @@ def measured(size: int, args, template_ids, big: int, small: int) -> dict:
     figures.update(sizes())
     figures["verified"] = verified(args.verify)
     explained = Explained()
-    for name, (p50, p95) in {
-        **moves(explained, args.moves),
-        **pages(explained, big, args.requests),
-    }.items():
-        figures[f"{name} p50 (ms)"] = p50
-        figures[f"{name} p95 (ms)"] = p95
-    figures.update(store_figures(explained, args.requests))
+    figures.update(latencies(timings(explained, args, big)))
     figures.update(rebuilt(explained, args.rebuild_sample, big, args.ratings_up_to))
     figures.update(swept(explained))
     figures["plans read"] = explained.plans
@@ -839,7 +893,53 @@ def measured(size: int, args, template_ids, big: int, small: int) -> dict:
     return figures
 
 
-def table(results: dict[int, dict]) -> None:
+def kept(url: str, size: int) -> str:
+    """The site as it stands copied to a database of its own (``<name>_<size>``, dropped
+    first), to be measured again in turns with the larger sizes: its name."""
+    import psycopg
+    from django.db import connections
+
+    connections.close_all()
+    base, name = url.rsplit("/", 1)
+    copy = f"{name}_{size}"
+    with psycopg.connect(base + "/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{copy}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{copy}" TEMPLATE "{name}"')
+    return copy
+
+
+def switched(database: str) -> None:
+    """This process's requests sent to ``database`` from now on, with no table kept from
+    another (a clone's id names another game there)."""
+    from django.db import connections
+
+    from games import repository
+
+    connections.close_all()
+    connections["default"].settings_dict["NAME"] = database
+    repository.tables_forgotten()
+    sql("SELECT 1")
+
+
+def in_turns(args, sites: dict[int, str], big: int) -> dict[int, dict[str, float]]:
+    """The moves, pages and store figures measured again at every size in ``--turns``
+    rounds, the sizes alternating (smallest first, then largest first), each round a
+    ``--turns``-th of the requests: a machine whose load drifts over the hour between
+    two sizes' own measurements weighs on every size alike here."""
+
+    def unexplained(_name, request, *arguments, **keywords):
+        return request(*arguments, **keywords)
+
+    samples: dict[int, dict[str, list[float]]] = {size: {} for size in sites}
+    for turn in range(args.turns):
+        for size in sorted(sites, reverse=bool(turn % 2)):
+            switched(sites[size])
+            for name, seconds in timings(unexplained, args, big, share=args.turns).items():
+                samples[size].setdefault(name, []).extend(seconds)
+    return {size: latencies(samples[size]) for size in sites}
+
+
+def table(results: dict[int, dict], *, scans: bool = True) -> None:
     """One line a figure, one column a size, the largest size's over the smallest's."""
     sizes_run = sorted(results)
     names = [n for n in results[sizes_run[0]] if n != "seq scans"]
@@ -853,13 +953,13 @@ def table(results: dict[int, dict]) -> None:
         if len(numbers) == len(values) > 1 and numbers[0]:
             line += f"{numbers[-1] / numbers[0]:>8.2f}"
         print(line)
-    for size in sizes_run:
-        scans = results[size]["seq scans"]
+    for size in sizes_run if scans else ():
+        found = results[size]["seq scans"]
         print(
             f"\nsequential scans of {', '.join(WATCHED)} at {size:,} games:",
-            "none" if not scans else "",
+            "none" if not found else "",
         )
-        for name, statements in sorted(scans.items()):
+        for name, statements in sorted(found.items()):
             for statement in sorted(statements):
                 print(f"  {name}: {statement}")
 
@@ -876,6 +976,9 @@ def main() -> None:
     parser.add_argument(
         "--ratings-up-to", type=int, default=20000, help="games up to which ratings are rebuilt"
     )
+    parser.add_argument(
+        "--turns", type=int, default=6, help="rounds of the sizes measured again in turns"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     setup(args.database_url, reuse=args.reuse)
@@ -884,13 +987,27 @@ def main() -> None:
     big, small = tournaments()
     prepared(template_ids)
     print(f"templates and tournaments in {time.perf_counter() - started:.0f} s; load {load()}")
-    results = {}
-    for size in sorted(args.games):
+    results: dict = {}
+    sizes_asked = sorted(args.games)
+    sites = {}
+    for size in sizes_asked:
         results[size] = measured(size, args, template_ids, big, small)
         print(f"{size:,} games measured; load {load()}", flush=True)
+        sites[size] = (
+            kept(args.database_url, size)
+            if size != sizes_asked[-1]
+            else args.database_url.rsplit("/", 1)[1]
+        )
         if args.json:
             args.json.write_text(json.dumps(results, default=sorted, indent=1))
     table(results)
+    if len(sites) > 1 and args.turns:
+        print(f"\nmeasured again in turns ({args.turns} rounds, the sizes alternating):")
+        turns = in_turns(args, sites, big)
+        table(turns, scans=False)
+        if args.json:
+            results["in turns"] = turns
+            args.json.write_text(json.dumps(results, default=sorted, indent=1))
 
 
 if __name__ == "__main__":
