@@ -27,11 +27,22 @@ def test_the_tournament_page_and_list_at_both_sizes(windows, live_server, shoot)
     open_one = tournament_create(
         organiser=users[0], name="Winter cup", format="swiss", game="azul", per_game=2, rounds=3
     )
+    # Newer than the Winter cup, and enough of them to put it on the list's second page.
+    for number in range(20):
+        tournament_create(
+            organiser=users[number % 8],
+            name=f"Cup {number}",
+            format="swiss",
+            game="azul",
+            per_game=2,
+            rounds=1,
+        )
     for size, viewport in SIZES.items():
         page = signed_in_page(windows, live_server, users[2], viewport)
         for name, path in (
             ("page", f"/tournaments/{tournament.pk}/"),
             ("list", "/tournaments/"),
+            ("list-open", "/tournaments/?status=open"),
             ("new", "/tournaments/new/"),
             ("open-page", f"/tournaments/{open_one.pk}/"),
         ):
@@ -40,6 +51,11 @@ def test_the_tournament_page_and_list_at_both_sizes(windows, live_server, shoot)
         page.goto(f"{live_server.url}/tournaments/")
         assert page.locator("nav.tabs [aria-current=page]").inner_text() == "Running"
         assert page.locator("ul.tournaments .you-play").count() == 1
+        page.goto(f"{live_server.url}/tournaments/?status=open")
+        assert page.locator("ul.tournaments li").count() == 20
+        assert page.get_by_text("Winter cup").count() == 0
+        page.get_by_role("link", name="Next").click()
+        assert page.get_by_role("link", name="Winter cup").is_visible()
         page.goto(f"{live_server.url}/tournaments/{open_one.pk}/")
         assert page.locator("#join-call").get_by_role("button", name="Join").is_visible()
         page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
