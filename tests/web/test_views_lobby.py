@@ -187,8 +187,11 @@ def test_the_lobby_reads_its_games_players_in_one_statement_however_many_it_list
     client, alice, bob, carol
 ):
     client.force_login(alice)
-    for other in (bob, carol):
-        started_game(alice, other, time_control={"kind": "per_move", "days": 3})
+    # One game waiting for her, one for the other player: both lists have a row.
+    for other, to_move in ((bob, alice), (carol, carol)):
+        game = started_game(alice, other, time_control={"kind": "per_move", "days": 3})
+        if player_to_move(game, alice, other) != to_move:
+            play_moves(game, (alice, other), 1)
     few = lobby_statements(client)
     for other in (bob, carol, bob, carol):
         started_game(alice, other, time_control={"kind": "per_move", "days": 3})
