@@ -375,8 +375,9 @@ def grown(games: int, template_ids: list[int], tournament_template: int) -> floa
     done = done[0][0] if done else 0
     existing = sql("SELECT count(*) FROM games_game")[0][0]
     wanted = max(0, -(-(games - existing) // len(template_ids)))
-    # A player sits at about thirty games at every size (three seats a game).
-    pool = games // 10
+    # A player sits at about thirty clones at every size (three seats a game): the pool is
+    # a tenth of the clones (the templates and the tournament's games, 227, are not theirs).
+    pool = max(1, (done + wanted) * len(template_ids) // 10)
     pool_made(pool)
     event_columns = columns("events_event")
     for first in range(done + 1, done + wanted + 1, CLONES_PER_STATEMENT):

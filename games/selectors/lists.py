@@ -54,6 +54,9 @@ GAMES_TO_WATCH = 20
 # The store's newest events read to find the games moved last: on a busy site, a few
 # hundred games.
 NEWEST_EVENTS = 1000
+# Of the games those events name, the ones moved last looked at: this many times the
+# games asked for (some are private, over, or the viewer's own).
+LOOKED_AT = 3
 
 
 def games_to_watch(user=None) -> QuerySet[Game]:
@@ -70,23 +73,27 @@ def games_to_watch_first(user=None, count: int = GAMES_TO_WATCH) -> list[Game]:
 
     The game row keeps no index on its last move (``Game.Meta``), so sorting every game in
     play reads all of them (``docs/scale.md``). The games moved last are the streams of the
-    store's newest events (its primary key read backwards): they are sorted instead, and
-    the answer is the same whenever the last game kept moved no earlier than the oldest of
-    those events, as every game left out moved before it (events are numbered in the order
-    they are written; a tie to the microsecond, as the timeouts of one sweep have, may put
-    one game for another). When it is not (a quiet site), every game in play is sorted."""
+    store's newest events (its primary key read backwards): the ``LOOKED_AT`` × ``count``
+    games whose latest event is newest are sorted instead. The answer is the same whenever
+    the last game kept moved no earlier than the last event read (the latest of the last
+    game looked at), as every game left out moved before it (events are numbered in the
+    order they are written; a tie to the microsecond, as the timeouts of one sweep have,
+    may put one game for another). When it is not (a quiet site), every game in play is
+    sorted."""
     games = games_to_watch(user)
-    newest = list(
-        Event.objects.order_by("-pk").values_list("stream", "recorded_at")[:NEWEST_EVENTS]
-    )
-    ids = {
-        int(number)
-        for stream, _ in newest
-        if stream.startswith(GAME_STREAM) and (number := stream.removeprefix(GAME_STREAM)).isdigit()
-    }
-    first = list(games.filter(pk__in=ids)[:count])
-    oldest = newest[-1][1] if newest else None
-    if len(first) == count and first[-1].last_move_at and first[-1].last_move_at >= oldest:
+    newest = Event.objects.order_by("-pk").values_list("stream", "recorded_at")[:NEWEST_EVENTS]
+    looked_at: set[int] = set()
+    # Every game left out moved no later than this: the last event read.
+    bound = None
+    for stream, recorded_at in newest:
+        bound = recorded_at
+        number = stream.removeprefix(GAME_STREAM)
+        if stream.startswith(GAME_STREAM) and number.isdigit():
+            looked_at.add(int(number))
+            if len(looked_at) == LOOKED_AT * count:
+                break
+    first = list(games.filter(pk__in=looked_at)[:count])
+    if len(first) == count and first[-1].last_move_at and first[-1].last_move_at >= bound:
         return first
     return list(games[:count])
 

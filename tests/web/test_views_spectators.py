@@ -179,13 +179,14 @@ def test_a_private_game_in_play_is_neither_listed_nor_shown_to_a_spectator(alice
     assert client_for(dave).get(url(hidden, "state")).status_code == 404
 
 
-@pytest.mark.parametrize("newest_events", [4, 40, 2000])
+@pytest.mark.parametrize(("newest_events", "looked_at"), [(4, 3), (40, 3), (2000, 3), (2000, 1)])
 def test_the_games_to_watch_are_the_latest_moved_however_few_of_the_newest_events_are_read(
-    alice, bob, carol, monkeypatch, newest_events
+    alice, bob, carol, monkeypatch, newest_events, looked_at
 ):
     """The lobby finds the games moved last among the store's newest events, and sorts every
     game in play when those do not settle the list: the same list either way."""
     monkeypatch.setattr("games.selectors.lists.NEWEST_EVENTS", newest_events)
+    monkeypatch.setattr("games.selectors.lists.LOOKED_AT", looked_at)
     games = [started_game(alice, bob, "azul") for _ in range(6)]
     started_game(alice, carol, "azul", private=True)
     for game in (games[3], games[0], games[4]):
