@@ -110,6 +110,8 @@ def setup(url: str, *, reuse: bool) -> None:
     from bench.store import migrated
 
     migrated()
+    # Loaded as a web process loads it (what it holds at start kept out of full collections).
+    import azulsite.wsgi  # noqa: F401
 
 
 def sql(statement: str, params=None) -> list:
