@@ -291,11 +291,10 @@ def games_swept(game_ids, sweep_one, *, now: datetime, what: str, hand_out: str 
 
     With ``hand_out`` (the job's name in ``games.tasks.SWEPT_BY_WORKERS``), the games left
     once the sweep's time is used (``games.sweeping``) are handed to the workers,
-    ``SWEEP_HAND_OUT`` a task
-    (``HANDED_OUT_TASK``), and counted as done: the sweep's time no longer grows with what
-    is due (issue 44). A game handed out twice (the next pass found it before a worker did)
-    is done once: ``sweep_one`` locks the game and looks again. What the broker does not
-    take is done here."""
+    ``SWEEP_HAND_OUT`` a task (``HANDED_OUT_TASK``), and counted as done: the sweep's time
+    no longer grows with what is due (issue 44). A game handed out twice (the next pass
+    found it before a worker did) is done once: ``sweep_one`` locks the game and looks
+    again. What the broker does not take is done here."""
     done = 0
     began = time.monotonic()
     ids = list(game_ids)
