@@ -54,6 +54,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     if which not in TOURNAMENT_LISTS:
         which = tournament_list_opening(request.user)
     rows, page = page_of(request, tournaments.tournament_list(which, request.user), LIST_PAGE)
+    if not rows and page["number"] > 1:
+        # A page past the list's end (a link kept from when it was longer): its first.
+        return redirect(f"{request.path}?{urlencode({'status': which})}")
     entered = tournaments_entered(request.user, rows)
     context = {
         "which": which,
