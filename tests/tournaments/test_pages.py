@@ -13,6 +13,7 @@ from games.services.tournaments.entry import tournament_create, tournament_withd
 from games.services.tournaments.stream import tournament_reproject
 from games.tournaments import storage
 from tests.tournaments.test_services import (
+    cups_opened,
     finish_round,
     opened,
     organiser_starts,
@@ -242,16 +243,7 @@ def _without_tokens(page: str) -> str:
 
 
 def test_the_list_shows_twenty_tournaments_a_page_and_links_the_older_ones():
-    organisers = players(3)
-    for n in range(21):
-        tournament_create(
-            organiser=organisers[n % 3],
-            name=f"Cup {n}",
-            game="azul",
-            format="swiss",
-            per_game=2,
-            rounds=1,
-        )
+    cups_opened(players(3), 21)
     first = Client().get("/tournaments/?status=open").content.decode()
     assert "Cup 20" in first and "Cup 1<" in first and "Cup 0<" not in first
     assert 'href="?status=open&amp;page=2"' in first

@@ -57,6 +57,20 @@ def opened(users: list, **settings) -> Tournament:
     return tournament
 
 
+def cups_opened(organisers: list, count: int) -> None:
+    """``count`` one-round Swiss tournaments open for registration, "Cup 0" the oldest,
+    opened in turn by the ``organisers``."""
+    for number in range(count):
+        tournament_create(
+            organiser=organisers[number % len(organisers)],
+            name=f"Cup {number}",
+            game="azul",
+            format="swiss",
+            per_game=2,
+            rounds=1,
+        )
+
+
 def rounds_begun() -> None:
     """A paired round's games begin, as the worker begins them once the write that paired
     the round commits: here, where no worker runs and no test's write commits, by the

@@ -7,7 +7,13 @@ import pytest
 from games.services.tournaments.entry import tournament_create
 from games.services.tournaments.organiser import tournament_pause, tournament_start
 from games.services.tournaments.rounds import round_begin
-from tests.tournaments.test_services import finish_round, opened, organiser_starts, players
+from tests.tournaments.test_services import (
+    cups_opened,
+    finish_round,
+    opened,
+    organiser_starts,
+    players,
+)
 from tests.web.helpers import looked_at, signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,15 +34,7 @@ def test_the_tournament_page_and_list_at_both_sizes(windows, live_server, shoot)
         organiser=users[0], name="Winter cup", format="swiss", game="azul", per_game=2, rounds=3
     )
     # Newer than the Winter cup, and enough of them to put it on the list's second page.
-    for number in range(20):
-        tournament_create(
-            organiser=users[number % 8],
-            name=f"Cup {number}",
-            format="swiss",
-            game="azul",
-            per_game=2,
-            rounds=1,
-        )
+    cups_opened(users, 20)
     for size, viewport in SIZES.items():
         page = signed_in_page(windows, live_server, users[2], viewport)
         for name, path in (
