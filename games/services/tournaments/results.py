@@ -40,8 +40,10 @@ def tournament_game_ended(game: Game, after: tbl.Table, *, now) -> None:
 def _result(game: Game, after: tbl.Table, players: tuple[int, ...]) -> tuple[tuple, ...]:
     """Each player's place and score (``players`` are user ids), and who ran out of time:
     a finished game's placings (as its ladder reads them), an aborted game's as ruled
-    above."""
-    seat_of = {seat.user_id: seat.position for seat in game.seats.all()}
+    above. The entrants sit in the order they were paired (``rounds.round_begin``), and a
+    seat's result is its entrant's whoever plays it now: a moderator may have given the
+    seat to another person or a computer player, whom the tournament does not know."""
+    seat_of = {player: seat for seat, player in enumerate(players)}
     if not after.aborted:
         placed = {p.seat: p for p in placings(after, store.load(game.stream))}
         at = [placed[seat_of[player]] for player in players]
