@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
@@ -86,8 +87,10 @@ def account_sign_in(*, code: str):
             _("this sign-in link has expired (links last 30 minutes): ask for a new one"),
             code="link_expired",
         )
+    # An account made here has no password: it signs in by links alone (an empty password
+    # would count as usable, and the closing page would ask for one that does not exist).
     user, _created = User.objects.get_or_create(
-        username=row.recipient, defaults={"email": row.recipient}
+        username=row.recipient, defaults={"email": row.recipient, "password": make_password(None)}
     )
     if _last_login(user) != row.payload.get("last", ""):
         raise _link_used()

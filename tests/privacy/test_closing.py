@@ -1,12 +1,13 @@
 """Closing one's account (issue 45): only with proof that it is the owner, final, and the
 person's games go on showing them as a deleted player, apart from any other."""
 
-from datetime import timedelta
+import importlib
 
 import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
-from django.utils import timezone
 
 from events import store
 from events.models import StreamKey
@@ -20,6 +21,7 @@ from games.services.moves import game_resign
 from games.services.tables import game_create, game_join
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, started
+from tests.privacy.people import sign_in_by_link, signed_up_by_link, time_passes
 
 pytestmark = pytest.mark.django_db
 
@@ -54,28 +56,39 @@ def test_closing_asks_for_the_password_and_that_the_player_understands(alice, bo
     assert Seat.objects.get(game=game, user=alice).status == Seat.Status.RESIGNED
 
 
-def test_an_account_without_password_closes_after_a_fresh_sign_in_by_link(alice):
-    alice.set_unusable_password()
-    alice.save()
-    client = signed_in(alice)
-    alice.last_login = timezone.now() - timedelta(hours=3)
-    alice.save()
+def test_an_account_made_by_the_emailed_link_closes_after_a_fresh_sign_in_by_link(monkeypatch):
+    client, dora = signed_up_by_link("dora@example.com")
+    assert not dora.has_usable_password()
+    # Fresh from signing up: no password is asked for, there being none.
+    page = client.get("/account/close/").content.decode()
+    assert 'id="close-form"' in page and 'name="password"' not in page
+    time_passes(monkeypatch, 20)
     page = client.get("/account/close/").content.decode()
     assert "we email you a sign-in link" in page and 'id="close-form"' not in page
     # A POST without the fresh sign-in closes nothing.
     client.post("/account/close/", {"understood": "on"})
-    alice.refresh_from_db()
-    assert alice.is_active
-    sent = client.post("/signin/", {"email": alice.email, "next": "/account/close/"})
-    assert sent.status_code == 200
-    row = Outbox.objects.get(kind="sign_in", recipient=alice.email)
-    assert row.payload["next"] == "/account/close/"
-
-    client = signed_in(alice)  # as following the link does, just now
+    dora.refresh_from_db()
+    assert dora.is_active
+    # The page's button asks for a link that comes back to it.
+    assert sign_in_by_link(client, dora.email, next_url="/account/close/").url == "/account/close/"
     assert 'id="close-form"' in client.get("/account/close/").content.decode()
     assert client.post("/account/close/", {"understood": "on"}).status_code == 302
-    alice.refresh_from_db()
-    assert is_forgotten(alice)
+    dora.refresh_from_db()
+    assert is_forgotten(dora)
+
+
+def test_accounts_made_by_link_before_the_fix_have_no_password_either():
+    """Sign-up stored ``''`` until issue 52; migration 0027 makes those unusable."""
+    migration = importlib.import_module("games.migrations.0027_link_accounts_without_password")
+    _client, dora = signed_up_by_link("dora@example.com")
+    get_user_model().objects.filter(pk=dora.pk).update(password="")  # as sign-up stored it
+    dora.refresh_from_db()
+    assert dora.has_usable_password()  # Django's reading of ''
+
+    migration.unusable_where_empty(apps, None)
+
+    dora.refresh_from_db()
+    assert not dora.has_usable_password()
 
 
 def test_two_forgotten_players_of_one_game_stay_apart_and_the_moves_say_whose(alice, bob, carol):

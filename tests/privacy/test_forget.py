@@ -41,6 +41,7 @@ from games.services.tournaments.entry import tournament_create, tournament_join
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, legal, play, play_to_end, started, to_move
 from tests.games.test_services_plans import factory_move, legal_after
+from tests.privacy.people import signed_up_by_link
 from tests.tournaments.test_services import organiser_starts
 
 ADDRESS = "zq.quixote-1@example.org"
@@ -57,11 +58,9 @@ def moderator():
     return maud
 
 
-def the_person():
-    user = make_user("zq")
-    user.username = user.email = ADDRESS
-    user.first_name, user.last_name = NAME, SURNAME
-    user.save()
+def the_person(smtp):
+    """Zq signs up as everyone does, by the emailed link; the admin gives their name."""
+    _client, user = signed_up_by_link(ADDRESS, smtp, first_name=NAME, last_name=SURNAME)
     return user
 
 
@@ -156,7 +155,7 @@ def a_full_life(zq, bob, carol, maud, smtp) -> dict:
 def test_a_closed_account_is_forgotten_everywhere_and_every_game_still_verifies(
     bob, carol, smtp, tmp_path
 ):
-    zq, maud = the_person(), moderator()
+    zq, maud = the_person(smtp), moderator()
     games = a_full_life(zq, bob, carol, maud, smtp)
     assert any(text.encode() in database_dump() for text in TEXTS)
     bob_rating = Rating.objects.get(user=bob, game_type="azul").display
