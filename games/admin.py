@@ -405,9 +405,12 @@ class PlayerAdmin(UserAdmin):
     def closing_view(self, request, user_id: int):
         """Close an account and forget its person (issue 45), with a reason: an event of
         the account's stream, as every moderator's act is."""
-        if not is_moderator(request.user):
+        if not (is_moderator(request.user) or request.user.is_superuser):
             raise PermissionDenied
         player = get_object_or_404(User, pk=user_id)
+        if player.pk == request.user.pk:
+            # One's own account closes with the proof its page asks for (issue 52).
+            return redirect("account-close")
         form = ReasonForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:

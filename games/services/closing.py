@@ -69,10 +69,17 @@ def account_close(*, user, by=None, reason: str = "") -> None:
     """Close ``user``'s account and forget its person, by themselves or (``by``) by a
     moderator, who must say why: the closing is an event of the account's stream, the
     moderator its actor and the reason sealed under the account's key (shredded with the
-    rest). The caller checked that the person confirmed (password or a fresh sign-in)."""
+    rest). Staff are closed by a superuser alone (``_outranks_moderators``). Closing one's
+    own account (``by`` is ``user`` or ``None``): the caller checked that the person
+    confirmed (password or a fresh sign-in) — the admin sends them to the page that asks."""
     if by is not None and by.pk != user.pk:
-        if not is_moderator(by):
+        if not (is_moderator(by) or _is_superuser(by)):
             raise Forbidden(_("only moderators may do this"), code="not_a_moderator")
+        if _outranks_moderators(user) and not _is_superuser(by):
+            raise Forbidden(
+                _("only a superuser may close the account of a moderator or of staff"),
+                code="rank",
+            )
         if not reason.strip():
             raise BadRequest(
                 _("say why: every moderation act is recorded with its reason"),
@@ -97,6 +104,17 @@ def account_close(*, user, by=None, reason: str = "") -> None:
             reason=seal(stream, reason.strip()),
         )
         _forget(user, streams)
+
+
+def _is_superuser(user) -> bool:
+    return bool(user.is_active and user.is_superuser)
+
+
+def _outranks_moderators(user) -> bool:
+    """Ruling (issue 52): staff — moderators (staff in their group), superusers, anyone
+    who may open the admin — are closed by a superuser alone, so that no moderator can
+    erase a peer or a superior for good."""
+    return bool(user.is_staff or user.is_superuser)
 
 
 def _leave_everything(user) -> None:

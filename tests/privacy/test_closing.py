@@ -154,3 +154,47 @@ def test_a_seat_goes_to_a_computer_even_where_one_of_its_level_already_plays(ali
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert list(game.seats.exclude(bot="").values_list("bot", flat=True)) == ["easy", "easy"]
+
+
+def a_moderator(name: str):
+    """Staff in the moderators group, as the admin makes one (the group comes from
+    migration 0003); not a superuser."""
+    user = make_user(name, is_staff=True)
+    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    return user
+
+
+def test_only_a_superuser_closes_a_moderator_or_a_superuser_through_the_admin(alice):
+    maud, mona = a_moderator("maud"), a_moderator("mona")
+    root = get_user_model().objects.create_superuser("root@example.com", "root@example.com", "pw")
+    assert not maud.is_superuser
+    client = signed_in(maud)
+    for peer in (mona, root):
+        client.post(f"/admin/auth/user/{peer.pk}/close/", {"reason": "I do not like them"})
+        peer.refresh_from_db()
+        assert peer.is_active and not is_forgotten(peer)
+    refused = client.post(f"/admin/auth/user/{mona.pk}/close/", {"reason": "again"})
+    assert "only a superuser may close the account of a moderator" in refused.content.decode()
+    # A player she may close; a moderator, the superuser may.
+    client.post(f"/admin/auth/user/{alice.pk}/close/", {"reason": "spam in every chat"})
+    signed_in(root).post(f"/admin/auth/user/{mona.pk}/close/", {"reason": "left the team"})
+    alice.refresh_from_db()
+    mona.refresh_from_db()
+    assert is_forgotten(alice) and is_forgotten(mona)
+
+
+def test_a_moderator_closing_their_own_account_in_the_admin_is_sent_to_the_page_that_asks_proof():
+    maud = a_moderator("maud")
+    client = signed_in(maud)
+    sent = client.post(f"/admin/auth/user/{maud.pk}/close/", {"reason": "leaving"})
+    assert sent.status_code == 302 and sent["Location"] == "/account/close/"
+    maud.refresh_from_db()
+    assert maud.is_active
+    refused = client.post("/account/close/", {"understood": "on", "password": "wrong"})
+    assert "This is not your password." in refused.content.decode()
+    assert (
+        client.post("/account/close/", {"understood": "on", "password": "pw-maud"}).status_code
+        == 302
+    )
+    maud.refresh_from_db()
+    assert is_forgotten(maud)
