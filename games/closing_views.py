@@ -1,7 +1,7 @@
 """The page where a player closes their account and is forgotten (issue 45). Closing is
 final, so the page asks for proof that the person at the keyboard owns the account: the
-password, or, for an account that signs in by emailed links, a sign-in within the last
-``RECENT_SIGN_IN`` (the page offers the link)."""
+password, or, for an account that signs in by emailed links, a sign-in of this very
+session within the last ``RECENT_SIGN_IN`` (the page offers the link)."""
 
 from datetime import timedelta
 
@@ -20,6 +20,7 @@ from games.errors import ServiceError
 from games.services.closing import account_close
 
 RECENT_SIGN_IN = timedelta(minutes=15)
+SIGNED_IN_AT = "signed_in_at"
 
 
 class CloseForm(forms.Form):
@@ -49,9 +50,20 @@ class CloseForm(forms.Form):
         return password
 
 
-def _confirmed_recently(user) -> bool:
-    """Whether the account signed in by link lately enough to close without a password."""
-    return bool(user.last_login and user.last_login > timezone.now() - RECENT_SIGN_IN)
+def remember_sign_in(sender, request, user, **kwargs) -> None:
+    """On every sign-in (Django's ``user_logged_in``, connected in ``games.apps``): when,
+    in the session signed in — not on the account, which every session shares (issue 52:
+    an old session on a shared computer must not count its owner's sign-in elsewhere)."""
+    if request is not None and hasattr(request, "session"):
+        request.session[SIGNED_IN_AT] = timezone.now().timestamp()
+
+
+def _confirmed_recently(request: HttpRequest) -> bool:
+    """Whether this session signed in lately enough to close without a password."""
+    signed_in_at = request.session.get(SIGNED_IN_AT)
+    if not isinstance(signed_in_at, int | float):
+        return False
+    return signed_in_at > (timezone.now() - RECENT_SIGN_IN).timestamp()
 
 
 @login_required
@@ -59,7 +71,7 @@ def _confirmed_recently(user) -> bool:
 def account_close_page(request: HttpRequest) -> HttpResponse:
     """What closing does, and the form that does it."""
     user = request.user
-    needs_link = not user.has_usable_password() and not _confirmed_recently(user)
+    needs_link = not user.has_usable_password() and not _confirmed_recently(request)
     form = CloseForm(request.POST or None, user=user)
     if request.method == "POST" and not needs_link and form.is_valid():
         try:

@@ -198,3 +198,22 @@ def test_a_moderator_closing_their_own_account_in_the_admin_is_sent_to_the_page_
     )
     maud.refresh_from_db()
     assert is_forgotten(maud)
+
+
+def test_an_old_session_cannot_close_after_its_owner_signs_in_elsewhere(monkeypatch):
+    """A shared computer keeps Dora signed in; twenty minutes later she signs in on her
+    phone. The sign-in on the phone is fresh; the shared computer's is not."""
+    shared, dora = signed_up_by_link("dora@example.com")
+    time_passes(monkeypatch, 20)
+    phone = Client()
+    sign_in_by_link(phone, dora.email)
+
+    page = shared.get("/account/close/").content.decode()
+    assert "we email you a sign-in link" in page and 'id="close-form"' not in page
+    shared.post("/account/close/", {"understood": "on"})
+    dora.refresh_from_db()
+    assert dora.is_active and not is_forgotten(dora)
+
+    assert phone.post("/account/close/", {"understood": "on"}).status_code == 302
+    dora.refresh_from_db()
+    assert is_forgotten(dora)
