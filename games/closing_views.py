@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
+from games import throttles
 from games.errors import ServiceError
 from games.services.closing import account_close
 
@@ -73,6 +74,9 @@ def account_close_page(request: HttpRequest) -> HttpResponse:
     user = request.user
     needs_link = not user.has_usable_password() and not _confirmed_recently(request)
     form = CloseForm(request.POST or None, user=user)
+    guessing = request.method == "POST" and "password" in form.fields
+    if guessing and (refused := throttles.refusal(request, *throttles.CLOSING_PASSWORD_TRIES)):
+        return refused
     if request.method == "POST" and not needs_link and form.is_valid():
         try:
             account_close(user=user)

@@ -137,6 +137,16 @@ def uncounted(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def refusal(request: HttpRequest, *limits: Limit) -> HttpResponse | None:
+    """Count one try against ``limits``: the 429 page over one, the 503 page where a limit
+    that fails closed could not be counted, else ``None`` (go on)."""
+    try:
+        wait = wait_for(request, *limits)
+    except Uncounted:
+        return uncounted(request)
+    return too_many(request, wait) if wait else None
+
+
 def throttled(*limits: Limit, methods: tuple[str, ...] = ("POST",)):
     """A page view whose ``methods`` count against ``limits``; over one, a 429 page; a
     limit that fails closed and could not be counted, a 503 page."""
@@ -144,13 +154,8 @@ def throttled(*limits: Limit, methods: tuple[str, ...] = ("POST",)):
     def decorator(view):
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs):
-            if request.method in methods:
-                try:
-                    wait = wait_for(request, *limits)
-                except Uncounted:
-                    return uncounted(request)
-                if wait:
-                    return too_many(request, wait)
+            if request.method in methods and (refused := refusal(request, *limits)):
+                return refused
             return view(request, *args, **kwargs)
 
         return wrapper
@@ -163,6 +168,20 @@ SIGN_IN_CODES = Limit("sign-in-code", SIGN_IN_CODES_PER_IP, by_ip)
 PASSWORD_TRIES = (
     Limit("password-account", PASSWORD_TRIES_PER_ACCOUNT, by_account("username"), fail_closed=True),
     Limit("password-ip", PASSWORD_TRIES_PER_IP, by_ip, fail_closed=True),
+)
+
+# The closing page's password (issue 52): it would otherwise answer, without limit, whether
+# a password is the account's. Its tries count in the sign-in's own groups, keyed alike
+# (the account's address), so one account has one budget of password guesses however they
+# come.
+CLOSING_PASSWORD_TRIES = (
+    Limit(
+        "password-account",
+        PASSWORD_TRIES_PER_ACCOUNT,
+        lambda request: account_identity(request.user.username),
+        fail_closed=True,
+    ),
+    PASSWORD_TRIES[1],
 )
 
 

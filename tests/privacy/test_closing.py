@@ -2,6 +2,7 @@
 person's games go on showing them as a deleted player, apart from any other."""
 
 import importlib
+from types import SimpleNamespace
 
 import pytest
 from django.apps import apps
@@ -217,3 +218,21 @@ def test_an_old_session_cannot_close_after_its_owner_signs_in_elsewhere(monkeypa
     assert phone.post("/account/close/", {"understood": "on"}).status_code == 302
     dora.refresh_from_db()
     assert is_forgotten(dora)
+
+
+def test_the_closing_page_stops_guessing_passwords_as_the_sign_in_does(alice, monkeypatch):
+    monkeypatch.setattr("django_ratelimit.core.time", SimpleNamespace(time=lambda: 1_800_000_000))
+    client = signed_in(alice)
+    for guess in range(5):
+        answer = client.post("/account/close/", {"understood": "on", "password": f"guess{guess}"})
+        assert answer.status_code == 400
+    stopped = client.post("/account/close/", {"understood": "on", "password": "pw-alice"})
+    assert stopped.status_code == 429 and int(stopped["Retry-After"]) > 0
+    assert "Too many tries" in stopped.content.decode()
+    alice.refresh_from_db()
+    assert alice.is_active
+    # The same budget as signing in with her password.
+    signed_out = Client().post(
+        "/signin/password/", {"username": alice.email, "password": "pw-alice"}
+    )
+    assert signed_out.status_code == 429
