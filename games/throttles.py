@@ -7,8 +7,9 @@ counter on several doors — asking for sign-in links, password sign-in, followi
 link, emailed replies — keyed by client address, account or sender, and counting every
 try (a limit on failures alone still lets a flood of sign-in emails through). That is
 django-ratelimit (``get_usage``), and nothing more. The REST API uses DRF's throttles
-(``settings.REST_FRAMEWORK``), counted in fixed windows (``FixedWindow``); invitations are
-counted by the service that sends them (``games.services.tables``), from the outbox.
+(``settings.REST_FRAMEWORK``), counted in fixed windows (``FixedWindow``) under hashed keys;
+invitations are counted by the service that sends them (``games.services.tables``), from
+the outbox.
 
 Every limit answers 429 with ``Retry-After``, except the sign-in email's: those answer the
 same "check your email" page whether or not an email went out, so they reveal nothing
@@ -21,6 +22,7 @@ cannot be guessed), emailed replies (their reply address, sender and game are ch
 anyway) and the API's reads go on uncounted.
 """
 
+import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -228,7 +230,10 @@ class FixedWindow:
         if self.key is None:
             return True
         now = self.timer()
-        key = f"{self.key}:{int(now // self.duration)}"
+        # Hashed, as django-ratelimit's keys are: a key names a client address or an
+        # account's email address, and no address is kept in the cache (docs/privacy.md).
+        window = f"{self.key}:{int(now // self.duration)}"
+        key = "throttle:" + hashlib.sha256(window.encode()).hexdigest()
         self.left = self.duration - now % self.duration
         try:
             count = self.cache.incr(key)

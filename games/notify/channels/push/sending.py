@@ -51,14 +51,14 @@ def push(row: Delivery, data: str) -> None:
     try:
         response = _post(row, data)
     except requests.RequestException as error:
-        raise Refused(str(error) or type(error).__name__) from error
+        raise Refused(_unnamed(str(error) or type(error).__name__, row)) from error
     except ValueError as error:
         # The device's keys cannot be encrypted for: no attempt will do better.
-        log.error("push %s cannot be encrypted: %s", row.pk, error)
-        raise Refused(f"cannot encrypt: {error}", permanent=True) from error
+        log.error("push %s cannot be encrypted: %s", row.pk, _unnamed(str(error), row))
+        raise Refused(_unnamed(f"cannot encrypt: {error}", row), permanent=True) from error
     if response.status_code < 300:
         return
-    said = f"{response.status_code} {response.reason}: {response.text[:200]}"
+    said = _unnamed(f"{response.status_code} {response.reason}: {response.text[:200]}", row)
     if response.status_code in (404, 410):
         log.info("push subscription %s ended (%s)", row.subscription_id, said)
         row.subscription.delete()
@@ -67,6 +67,19 @@ def push(row: Delivery, data: str) -> None:
         raise Refused(said, wait=_retry_after(response))
     log.error("push %s refused: %s", row.pk, said)
     raise Refused(said, permanent=True)
+
+
+def _unnamed(said: str, row: Delivery) -> str:
+    """``said`` (an error, a push service's answer) with the device's endpoint, or its
+    path, named by the subscription's id instead: an endpoint is a device's own address,
+    and neither the log nor the delivery's ``last_error`` keeps one (docs/privacy.md)."""
+    endpoint = row.subscription.endpoint
+    parts = urlsplit(endpoint)
+    named = f"subscription {row.subscription_id}"
+    for shown in (endpoint, parts.path + (f"?{parts.query}" if parts.query else ""), parts.path):
+        if len(shown) > 1:
+            said = said.replace(shown, named)
+    return said
 
 
 def _post(row: Delivery, data: str) -> requests.Response:
