@@ -1,5 +1,5 @@
 """Routes of signing in and out, and of one's account (settings, the download of one's
-data)."""
+data, API tokens)."""
 
 from django.urls import path
 
@@ -21,6 +21,12 @@ urlpatterns = [
         "account/data/<int:export_id>/download/",
         account_views.data_export_download,
         name="data-export-download",
+    ),
+    path("account/tokens/", account_views.api_token_new, name="api-token-new"),
+    path(
+        "account/tokens/<int:token_id>/revoke/",
+        account_views.api_token_revoked,
+        name="api-token-revoke",
     ),
     path("account/close/", closing_views.account_close_page, name="account-close"),
     path("language/", account_views.language_set, name="language-set"),

@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -18,8 +19,10 @@ from games import i18n, throttles
 from games.errors import ServiceError
 from games.forms import EmailForm, PasswordSignInForm, PreferencesForm
 from games.selectors.seats import hours_of_player
+from games.selectors.tokens import tokens_of
 from games.services import data_export
 from games.services.accounts import account_sign_in, player_preferences_set, sign_in_request
+from games.services.tokens import NAME_LENGTH, api_token_create, api_token_revoke
 
 
 def _next_url(request: HttpRequest, fallback: str = "/lobby/") -> str:
@@ -83,12 +86,9 @@ sign_out = auth_views.LogoutView.as_view(next_page="/")
 @login_required
 @require_http_methods(["GET", "POST"])
 def account(request: HttpRequest) -> HttpResponse:
-    """The account page: language and time zone, the way to the other settings, and the
-    download of one's data (issue 45)."""
-    prefs = i18n.preferences_of(request.user)
-    initial = {"language": prefs.language, "time_zone": prefs.time_zone or "UTC"} if prefs else {}
-    initial.update(hours_of_player(request.user))
-    form = PreferencesForm(request.POST or None, initial=initial)
+    """The account page: language and time zone, the way to the other settings, the
+    download of one's data (issue 45) and one's API tokens (issue 53)."""
+    form = _account_form(request, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             player_preferences_set(
@@ -113,10 +113,60 @@ def account(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _account_context(request: HttpRequest, form: PreferencesForm) -> dict:
+def _account_context(request: HttpRequest, form: PreferencesForm, **tokens) -> dict:
     export = data_export.data_export_latest(request.user)
     progress = data_export.data_export_progress(export) if export else None
-    return {"form": form, "export": export, "export_progress": progress}
+    return {
+        "form": form,
+        "export": export,
+        "export_progress": progress,
+        "tokens": tokens_of(request.user),
+        "token_name_length": NAME_LENGTH,
+        **tokens,
+    }
+
+
+def _account_form(request: HttpRequest, data=None) -> PreferencesForm:
+    """The settings' form, filled with the player's (and ``data``, when posted)."""
+    prefs = i18n.preferences_of(request.user)
+    initial = {"language": prefs.language, "time_zone": prefs.time_zone or "UTC"} if prefs else {}
+    initial.update(hours_of_player(request.user))
+    return PreferencesForm(data, initial=initial)
+
+
+@never_cache
+@login_required
+@require_POST
+def api_token_new(request: HttpRequest) -> HttpResponse:
+    """The account page's "Make a token": the page again, with the new key shown this once
+    (answered, never redirected to, so the key is kept nowhere: not in a session, not in a
+    page a reload would fetch); a refused name is said beside the form."""
+    name = request.POST.get("name", "")
+    try:
+        token, key = api_token_create(user=request.user, name=name)
+    except ServiceError as error:
+        context = _account_context(
+            request, _account_form(request), token_error=error.message, token_name=name
+        )
+        return render(request, "account.html", context, status=error.status)
+    context = _account_context(request, _account_form(request), new_token=token, new_key=key)
+    return render(request, "account.html", context)
+
+
+@login_required
+@require_POST
+def api_token_revoked(request: HttpRequest, token_id: int) -> HttpResponse:
+    """The account page's "Revoke" beside a token: the API refuses it from now on."""
+    try:
+        name = api_token_revoke(user=request.user, token_id=token_id)
+    except ServiceError as error:
+        messages.error(request, capfirst(error.message) + ".")
+    else:
+        messages.success(
+            request,
+            _("The token “%(name)s” is revoked: the API refuses it from now on.") % {"name": name},
+        )
+    return redirect(reverse("account") + "#api-tokens")
 
 
 @login_required

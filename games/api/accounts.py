@@ -1,4 +1,5 @@
-"""The API's way in: your token for ``Authorization: Token <key>``; your data (issue 45):
+"""The API's way in: your password token for ``Authorization: Token <key>`` (named tokens
+are made on the account page); your data (issue 45):
 asking for the archive of everything the site keeps about you, following it, downloading
 it; and a JSON 404 for any path under /api/ that is no endpoint."""
 
@@ -48,8 +49,11 @@ class TokenAccountThrottle(FixedWindow, SimpleRateThrottle):
 
 
 class TokenApi(Api):
-    """Your API token, for ``Authorization: Token <key>`` (the same token every time).
-    Rate-limited per client address and per account (429 with ``Retry-After``)."""
+    """Your password token, for ``Authorization: Token <key>`` (the same token every
+    time), for an account with a password. Any account, one made by an emailed sign-in
+    link too, makes named tokens on its account page (``/account/#api-tokens``,
+    ``services.tokens``), each shown once. Rate-limited per client address and per
+    account (429 with ``Retry-After``)."""
 
     permission_classes = [AllowAny]
     authentication_classes = []
@@ -65,7 +69,10 @@ class TokenApi(Api):
         token = serializers.CharField()
 
     @extend_schema(
-        summary="Get your API token",
+        summary="Get your API token (accounts with a password)",
+        description="Signed up by an emailed link, you have no password: make a token on "
+        "your account page (/account/#api-tokens) instead. Any token is sent as "
+        "'Authorization: Token <key>'.",
         operation_id="token_get",
         request=InputSerializer,
         responses={200: OutputSerializer, **errors(400, 429)},

@@ -65,7 +65,8 @@ def exception_handler(exc: Exception, context: dict) -> Response:
     elif isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         code, body = status.HTTP_401_UNAUTHORIZED, _body(exc)
         body["message"] = _(
-            "%(detail)s (send 'Authorization: Token <key>' from POST /api/token/)"
+            "%(detail)s (send 'Authorization: Token <key>' with a token made on your account "
+            "page, /account/#api-tokens)"
         ) % {"detail": body["message"]}
         headers["WWW-Authenticate"] = 'Token realm="api"'
     elif isinstance(exc, exceptions.APIException):
