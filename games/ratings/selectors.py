@@ -25,7 +25,7 @@ from games.models import (
 from games.registry import GAME_TYPES
 from games.selectors.access import is_moderator
 from games.selectors.history import export_record
-from games.selectors.names import actor_name, display_name
+from games.selectors.names import BOT_ACTOR_PREFIX, actor_name, display_name, table_names
 from games.services.ratings import PROVISIONAL_GAMES, display_rating, uncertainty
 
 # The leaderboard shows players with a rated game on the ladder this recently.
@@ -175,11 +175,12 @@ def with_seats(results) -> list[GameResult]:
     for seat in rows.order_by("place", "seat"):
         seats[seat.result_id].append(seat)
     for result in results:
+        names = _seat_names(seats[result.pk])
         result.seat_rows = [
             {
                 "seat": seat.seat,
                 "player_id": seat.user_id,
-                "player": display_name(seat.user) if seat.user else actor_name(seat.actor),
+                "player": names[seat.seat],
                 "place": seat.place,
                 "score": seat.score,
                 "won": seat.won,
@@ -191,6 +192,18 @@ def with_seats(results) -> list[GameResult]:
         result.title = title_of(result.game_type)
         result.side_said = side_name(result.side) if result.side else ""
     return results
+
+
+def _seat_names(seats: list[ResultSeat]) -> dict[int, str]:
+    """The name of each seat of one finished game, by seat, as the game page and the replay
+    say them (``selectors.names.table_names``: "Computer 2 (medium)")."""
+    ordered = sorted(seats, key=lambda seat: seat.seat)
+    names = table_names(
+        [(seat.user, seat.actor.removeprefix(BOT_ACTOR_PREFIX)) for seat in ordered]
+    )
+    return {
+        seat.seat: name or actor_name(seat.actor) for seat, name in zip(ordered, names, strict=True)
+    }
 
 
 def head_to_head(user, viewer) -> list[dict]:

@@ -1,7 +1,10 @@
 """People's and computers' names at a table: players in seat order, forgotten players
-(issue 45), computer players, and the actors the event store names."""
+(issue 45), computer players, the actors the event store names, and the people a text
+names (issue 52)."""
 
 from django.contrib.auth import get_user_model
+from django.db.models import CharField, Q, Value
+from django.db.models.functions import Concat, Left, Length, Lower, StrIndex
 from django.utils.translation import gettext
 
 from games.models import BotLevel, Game, Seat
@@ -39,20 +42,11 @@ def players_of_games(games) -> dict[int, list[dict]]:
 
 
 def _seated(seats: list[Seat], known: dict[str, str]) -> list[dict]:
-    computers = computer_numbers([seat.bot if not seat.user else "" for seat in seats])
-    forgotten = forgotten_numbers([seat.user for seat in seats])
+    names = table_names([(seat.user, seat.bot) for seat in seats])
     return [
         {
             "seat": seat.position,
-            "player": (
-                (
-                    deleted_name(forgotten.get(index))
-                    if is_forgotten(seat.user)
-                    else display_name(seat.user)
-                )
-                if seat.user
-                else bot_name(seat.bot, number=computers.get(index))
-            ),
+            "player": names[index],
             "bot": seat.bot or None,
             "deleted": bool(seat.user and is_forgotten(seat.user)),
             "status": seat.status,
@@ -63,6 +57,21 @@ def _seated(seats: list[Seat], known: dict[str, str]) -> list[dict]:
             ),
         }
         for index, seat in enumerate(seats)
+    ]
+
+
+def table_names(seats: list[tuple]) -> list[str | None]:
+    """The names of one table's seats, given in play order as (user, computer level) each:
+    a person's name, a forgotten player's and a computer's, numbered where a table has
+    several (``forgotten_numbers``, ``computer_numbers``); ``None`` for an empty seat. Every
+    page, email and answer that lists a game's players names them so."""
+    computers = computer_numbers([level if not user else "" for user, level in seats])
+    forgotten = forgotten_numbers([user for user, _level in seats])
+    return [
+        (deleted_name(forgotten.get(index)) if is_forgotten(user) else display_name(user))
+        if user
+        else bot_name(level, number=computers.get(index))
+        for index, (user, level) in enumerate(seats)
     ]
 
 
@@ -155,3 +164,29 @@ def actor_name(actor: str) -> str:
     if actor.startswith(BOT_ACTOR_PREFIX):
         return bot_name(actor.removeprefix(BOT_ACTOR_PREFIX)) or actor
     return actor
+
+
+# Names shorter than this are not looked for in a reason: "Al" would name every account
+# with "al" in its address.
+SHORTEST_NAME = 3
+
+
+def persons_named(text: str) -> list[int]:
+    """The accounts ``text`` names, as a moderator writes about people: by address, by
+    the name the site shows (``display_name``: the first name, else the address before
+    its @), by first or last name, or by both (case ignored). One statement over the
+    accounts, as moderation is rare; a name several accounts share names each of them."""
+    said = Value(text.lower(), output_field=CharField())
+    email = Lower("email")
+    local = Left(email, StrIndex(email, Value("@")) - 1)
+    full = Lower(Concat("first_name", Value(" "), "last_name"))
+    spellings = {"email": email, "local": local, "first": Lower("first_name")}
+    spellings |= {"last": Lower("last_name"), "full": full}
+    named = Q()
+    for alias in spellings:
+        named |= Q(**{f"{alias}_length__gte": SHORTEST_NAME, f"{alias}_at__gt": 0})
+    users = get_user_model().objects.alias(
+        **{f"{alias}_length": Length(spelling) for alias, spelling in spellings.items()},
+        **{f"{alias}_at": StrIndex(said, spelling) for alias, spelling in spellings.items()},
+    )
+    return sorted(users.filter(named).exclude(email="").values_list("pk", flat=True))
