@@ -149,6 +149,19 @@
       return title.textContent + ": " + label;
     }
 
+    // The start, up to a comma, that every one of several choices' words begins with: on a
+    // phone the bar shows each choice without it, so that two fit on a row (issue 53).
+    function sharedStart(words) {
+      if (words.length < 2) return "";
+      var end = words[0].lastIndexOf(", ") + 2;
+      while (end > 1) {
+        var start = words[0].slice(0, end);
+        if (words.every(function (w) { return w.indexOf(start) === 0 && w.length > end; })) return start;
+        end = words[0].lastIndexOf(", ", end - 3) + 2;
+      }
+      return "";
+    }
+
     function button(label, onClick, cls) {
       var b = document.createElement("button");
       b.type = "button";
@@ -228,9 +241,13 @@
         el.setAttribute("role", "button");
         el.setAttribute("aria-label", labelOf(el, picks, open));
       });
+      var shared = sharedStart(next.map(function (pick) { return labels[pick]; }));
       next.forEach(function (pick) {
-        var b = button(labels[pick], function () { choose([pick]); }, "choice");
+        var b = button(labels[pick].slice(shared.length), function () { choose([pick]); }, "choice");
         b.setAttribute("data-choice", pick);
+        // The words the buttons share ("the red star, ") are said once, above them; a
+        // screen reader still hears each button's whole name.
+        if (shared) b.setAttribute("aria-label", labels[pick]);
       });
     }
 
