@@ -106,5 +106,9 @@ def test_a_player_knocked_out_is_told_they_are_out_and_their_final_places():
     )
     assert "next round" not in body and "Your points: 0." in body
     subject, body = said(rows[alice.email])
-    assert subject == "Round 1 of Autumn cup is over"
-    assert "you are 1 of 2" in body
+    assert subject == "You go through to round 2 of Autumn cup"
+    assert (
+        "Round 1 of Autumn cup is over: you go through to round 2, one of 2 players still in."
+        in body.replace("\n", " ")
+    )
+    assert " of 2." not in body.replace("\n", " "), "no place that reads as the last"

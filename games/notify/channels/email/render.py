@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.boards import clickable_moves
 from games.durations import time_control_text
 from games.i18n import speaking_to
-from games.models import Delivery, Game, NoticeKind, Outbox
+from games.models import Delivery, Game, NoticeKind, Outbox, Tournament
 from games.notify.channels.email import headlines, pictures, texts, tokens
 from games.notify.channels.email.addresses import player_by_address
 from games.notify.channels.email.positions import position_text
@@ -37,6 +37,7 @@ from games.repository import game_table
 from games.selectors.lists import waiting_for
 from games.selectors.moves import legal_moves_of
 from games.selectors.names import display_name, players_of
+from games.tournaments.core import KNOCKOUT
 
 # The kinds about a turn to play: they carry the position, the moves and a reply address.
 TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WARNING)
@@ -396,19 +397,43 @@ KNOCKED_OUT_NEWS = (
 )
 
 
+# A round's results to a player a knockout keeps in: a rank among those still in ("2 of 2")
+# would read as last place.
+KNOCKOUT_THROUGH_NEWS = (
+    gettext_lazy("You go through to round %(next)s of %(name)s"),
+    # Translators: %(players)s is how many players are still in the knockout.
+    gettext_lazy(
+        "Round %(round)s of %(name)s is over: you go through to round %(next)s, one of "
+        "%(players)s players still in. The next round has started."
+    ),
+)
+
+
 def tournament_news(email: Email, kind: str, payload: dict) -> Email:
-    """A tournament's email about no game: registration confirmed, a round's results (or,
-    to a player it knocked out, that they are out) or the tournament finished, with the
-    reader's standing and points."""
+    """A tournament's email about no game: registration confirmed, a round's results (to a
+    player a knockout keeps in, that they go through; to one it knocked out, that they are
+    out) or the tournament finished, with the reader's standing and points."""
     values = {key: payload.get(key) for key in ("name", "round", "rank", "players", "places")}
     values["organiser"] = payload.get("organiser", "")
-    subject, preview = KNOCKED_OUT_NEWS if payload.get("knocked_out") else TOURNAMENT_NEWS[kind]
+    if payload.get("knocked_out"):
+        subject, preview = KNOCKED_OUT_NEWS
+    elif kind == NoticeKind.TOURNAMENT_RESULTS and _knockout(payload):
+        subject, preview = KNOCKOUT_THROUGH_NEWS
+        values["next"] = (payload.get("round") or 0) + 1
+    else:
+        subject, preview = TOURNAMENT_NEWS[kind]
     email.subject, email.preview = str(subject) % values, str(preview) % values
     email.links = [(_("Open the tournament"), tournament_url(payload))]
     if kind not in (NoticeKind.TOURNAMENT_JOINED, NoticeKind.TOURNAMENT_INVITATION):
         points = f"{payload.get('points', 0):g}"
         email.paragraphs = [_("Your points: %(points)s.") % {"points": points}]
     return email
+
+
+def _knockout(payload: dict) -> bool:
+    """Whether the notice's tournament is a knockout (read when the email leaves, so that
+    rows queued before this was asked say it too)."""
+    return Tournament.objects.filter(pk=payload.get("tournament"), format=KNOCKOUT).exists()
 
 
 def data_export_ready(email: Email, payload: dict) -> Email:
