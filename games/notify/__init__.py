@@ -17,7 +17,7 @@ from django.conf import settings
 
 from games.models import DataExport, Game, NoticeKind, Seat, Tournament, TournamentGame
 from games.notify.channels import every_channel, loop
-from games.notify.notice import Notice
+from games.notify.notice import TURN_KINDS, Notice
 from games.selectors.names import display_name, is_forgotten
 
 
@@ -31,10 +31,22 @@ def tell(notice: Notice) -> bool:
     return any(taken)
 
 
-def withdraw(*, game: Game, kind: str, after_seq: int, reason: str, now: datetime) -> None:
-    """Take back the notices of ``kind`` about events after ``after_seq`` that have not
+def moves_taken_back(*, game: Game, after_seq: int, now: datetime) -> None:
+    """Take back the "your turn" notices about moves after ``after_seq`` that have not
     left yet, on every channel (the moves they announce were taken back)."""
-    loop.withdraw(game=game, kind=kind, after_seq=after_seq, reason=reason, now=now)
+    reason = "the move was taken back"
+    loop.withdraw(
+        game=game, kinds=(NoticeKind.YOUR_TURN,), after_seq=after_seq, reason=reason, now=now
+    )
+
+
+def turn_passed(*, game: Game, now: datetime) -> None:
+    """Take back every turn notice of ``game`` that has not left yet, on every channel:
+    the turn it asks for has passed (the seat moved, or the game ended). Withdrawn in the
+    write that passes the turn, so that a burst of moves leaves no row for the delivery
+    loop to claim and skip ahead of other games' notices (issue 58)."""
+    reason = "no longer this player's turn"
+    loop.withdraw(game=game, kinds=TURN_KINDS, after_seq=0, reason=reason, now=now)
 
 
 def send_due(*, now: datetime) -> dict[str, int]:

@@ -3,7 +3,10 @@
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from games.models import Game
+from games.models import Game, NoticeKind
+
+# The notices that ask the seat to move to play: out of date once that seat's turn has passed.
+TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WARNING)
 
 
 @dataclass(frozen=True)

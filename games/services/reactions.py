@@ -19,7 +19,7 @@ from django.db import transaction
 from azulsite.celery import send_quickly
 from games import news, notify
 from games import table as tbl
-from games.models import Game, NoticeKind, Seat
+from games.models import Game, Seat
 from games.prepared import save_fields
 from games.selectors.names import BOT_ACTOR_PREFIX
 from games.selectors.seats import bot_seat_to_move
@@ -162,15 +162,13 @@ def analysis_asked(change: Change) -> None:
 
 
 def turn_notices_withdrawn(change: Change) -> None:
-    """No "your turn" is left waiting for moves that were taken back."""
+    """No "your turn" is left waiting for moves that were taken back, and no turn notice
+    (your turn, reminder, deadline warning) for a turn that has passed or a game that
+    ended: the notices of the seat now to move are written after this (``game_notices``)."""
     if change.voided is not None:
-        notify.withdraw(
-            game=change.game,
-            kind=NoticeKind.YOUR_TURN,
-            after_seq=change.voided,
-            reason="the move was taken back",
-            now=change.now,
-        )
+        notify.moves_taken_back(game=change.game, after_seq=change.voided, now=change.now)
+    if change.turn_passed or change.ended:
+        notify.turn_passed(game=change.game, now=change.now)
 
 
 def computer_player_queued(change: Change) -> None:

@@ -240,6 +240,27 @@ def test_a_move_taken_back_within_the_grace_period_sends_no_turn_email(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_turn_that_passes_within_the_grace_period_leaves_no_row_waiting(
+    alice, bob, smtp, clock, settings
+):
+    """A burst of moves must not queue "your turn" rows that the delivery loop would only
+    claim and skip, ahead of other games' emails: the move that passes the turn on
+    withdraws the one that asked for it."""
+    game, player, other = first_move_with_grace(alice, bob, smtp, clock, settings)
+    move_submit(game=game, user=other, move=first_legal(game))
+    asked_of_other = Outbox.objects.get(kind=NoticeKind.YOUR_TURN, recipient=other.email)
+    assert asked_of_other.cancelled_at is not None
+    assert asked_of_other.withdrawn_because == "no longer this player's turn"
+    waiting = Outbox.objects.filter(
+        kind=NoticeKind.YOUR_TURN, sent_at__isnull=True, cancelled_at__isnull=True
+    )
+    assert [row.recipient for row in waiting] == [player.email]
+    sweep(now=clock.advance(minutes=3))
+    assert not of_kind(smtp.to(other.email), "your_turn")
+    assert len(of_kind(smtp.to(player.email), "your_turn")) == 1
+
+
+@pytest.mark.django_db(transaction=True)
 def test_no_turn_email_for_a_player_looking_at_the_game(alice, bob, smtp, clock, settings):
     game, player, other = first_move_with_grace(alice, bob, smtp, clock, settings)
     seat_seen(game=game, user=other)

@@ -163,11 +163,18 @@ def enqueue(delivery_id: int) -> None:
         log.warning("delivery %s: broker unreachable; the sweep will send it", delivery_id)
 
 
-def withdraw(*, game: Game, kind: str, after_seq: int, reason: str, now: datetime) -> int:
-    """Withdraw, on every channel, the waiting notices of ``kind`` about events after
-    ``after_seq`` (the moves they announce were taken back)."""
+def withdraw(
+    *, game: Game, kinds: tuple[str, ...], after_seq: int, reason: str, now: datetime
+) -> int:
+    """Withdraw, on every channel, the waiting notices of ``kinds`` keyed after
+    ``after_seq`` that no worker has claimed; how many."""
     return Delivery.objects.filter(
-        game=game, key__gt=after_seq, kind=kind, sent_at__isnull=True, claimed_at__isnull=True
+        game=game,
+        key__gt=after_seq,
+        kind__in=kinds,
+        sent_at__isnull=True,
+        cancelled_at__isnull=True,
+        claimed_at__isnull=True,
     ).update(cancelled_at=now, withdrawn_because=reason)
 
 

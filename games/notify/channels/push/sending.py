@@ -26,6 +26,7 @@ from games.notify import preferences, presence
 from games.notify.channels import channel
 from games.notify.channels.loop import Gone, Refused
 from games.notify.channels.push import endpoints, texts, vapid
+from games.notify.notice import TURN_KINDS
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,6 @@ DELIVERY = {
     NoticeKind.TAKEBACK_REQUEST: (86400, "normal"),
     NoticeKind.PLAN_DROPPED: (86400, "normal"),
 }
-TURN_KINDS = (NoticeKind.YOUR_TURN, NoticeKind.REMINDER, NoticeKind.DEADLINE_WARNING)
 
 
 def push(row: Delivery, data: str) -> None:
