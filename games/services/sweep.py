@@ -53,10 +53,12 @@ JOBS: tuple[tuple[str, Job], ...] = (
     ("timeouts", deadlines.timeouts_apply),
     # Entry windows that closed: started, or cancelled with too few players.
     ("tournaments_started", entry.tournaments_start_due),
+    # Rounds whose deadline passed: their games forfeited by the player to move, and the
+    # next round paired, before the job that begins it, so that its games begin in the
+    # same pass even when no worker can be asked to (issue 58).
+    ("tournament_rounds_ended", rounds.tournaments_deadlines_apply),
     # Paired rounds whose games the task asked for did not create.
     ("tournament_rounds_begun", rounds.tournaments_rounds_begin),
-    # Rounds whose deadline passed: their games forfeited by the player to move.
-    ("tournament_rounds_ended", rounds.tournaments_deadlines_apply),
     ("warnings", notices.warnings_queue),
     ("reminders", notices.reminders_queue),
     ("digests", notices.digests_queue),

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from events import store
 from games.errors import BadRequest
-from games.models import Game, Tournament
+from games.models import Game, Tournament, TournamentGame
 from games.repository import tournament_state
 from games.services.sweep import sweep
 from games.services.tournaments.entry import tournament_create
@@ -55,6 +55,23 @@ def test_when_the_round_deadline_passes_the_player_to_move_forfeits_and_the_next
     # Round 2 has a deadline of its own, counted from its start.
     second = timezone.datetime.fromisoformat(tournament_state(tournament).deadline)
     assert second == deadline + timedelta(minutes=1, days=3)
+
+
+def test_the_sweep_pass_that_ends_a_round_begins_the_next_rounds_games():
+    """With no worker to ask (here no commit runs the task), the pass that ends a round at
+    its deadline and pairs the next also begins the next round's games: no game waits a
+    minute for the following pass."""
+    users = players(4)
+    tournament = opened(users, format="swiss", per_game=2, rounds=2, round_days=3)
+    organiser_starts(tournament, users[0])
+    for game in running_games(tournament):
+        every_player_moved(game)
+    deadline = timezone.datetime.fromisoformat(tournament_state(tournament).deadline)
+
+    done = sweep(now=deadline + timedelta(minutes=1))
+
+    assert done["tournament_rounds_ended"] == 1 and done["tournament_rounds_begun"] == 1
+    assert TournamentGame.objects.filter(tournament=tournament, round=2).count() == 2
 
 
 def test_the_deadline_is_shown_on_the_page_and_in_the_api(client):
