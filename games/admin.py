@@ -28,6 +28,7 @@ from games.selectors.access import is_moderator
 from games.selectors.moves import public_event
 from games.services.closing import account_close
 from games.services.moderation import (
+    hidden_reason_of,
     moderate_abort,
     moderate_default_move,
     moderate_extend_deadline,
@@ -291,8 +292,12 @@ class ChatMessageAdmin(ModeratorsOnly, admin.ModelAdmin):
     list_display = ("id", "game", "author", "created_at", "hidden_at", "text")
     list_filter = ("hidden_at",)
     search_fields = ("text", "author__email")
-    readonly_fields = ("game", "author", "text", "created_at", "hidden_at", "hidden_reason", "hide")
+    readonly_fields = ("game", "author", "text", "created_at", "hidden_at", "why_hidden", "hide")
     fields = readonly_fields
+
+    @admin.display(description=_("Why it was hidden"))
+    def why_hidden(self, message: ChatMessage) -> str:
+        return hidden_reason_of(message)
 
     @admin.display(description=_("Hide"))
     def hide(self, message: ChatMessage):

@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from django.utils.translation import gettext
 
 from events import store
+from events.shredding import unseal
 from events.store import StoredEvent
 from games import table as tbl
 from games import table_storage as storage
@@ -295,6 +296,17 @@ def tournament_state(tournament: Tournament) -> tournament_core.Tournament:
 
 
 def tournament_event(event: StoredEvent) -> tournament_core.Event:
-    """A stored tournament event as the decider's value."""
+    """A stored tournament event as the decider's value: a creation's name and invited
+    addresses unsealed (``services.tournaments.stream._sealed``; "" and left out once
+    their person is forgotten; an event written before sealing reads as written)."""
     name = event.type.removeprefix(f"{TOURNAMENT_NAMESPACE}.")
-    return tournament_core.CODEC.decode({**event.data, "type": name, "version": event.version})
+    data = event.data
+    if name == "TournamentCreated":
+        keys: dict = {}
+        invited = [unseal(event.stream, text, keys) for text in data["settings"]["invited"]]
+        data = {
+            **data,
+            "name": unseal(event.stream, data["name"], keys),
+            "settings": {**data["settings"], "invited": [text for text in invited if text]},
+        }
+    return tournament_core.CODEC.decode({**data, "type": name, "version": event.version})

@@ -47,7 +47,7 @@ class TournamentPlayerSerializer(serializers.Serializer):
 @extend_schema_serializer(component_name="TournamentSummary")
 class SummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    name = serializers.CharField()
+    name = serializers.CharField(source="title")
     status = serializers.CharField(help_text="registration, running, finished or cancelled")
     format = serializers.CharField(help_text="swiss, round_robin or knockout")
     game = serializers.CharField(source="game_type")

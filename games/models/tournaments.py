@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models.games import Game
@@ -44,7 +45,13 @@ class Tournament(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} (#{self.pk})"
+        return f"{self.title} (#{self.pk})"
+
+    @property
+    def title(self) -> str:
+        """The name its organiser gave it, or, once the organiser is forgotten (the name
+        erased, issue 52), "Tournament" and its number."""
+        return self.name or gettext("Tournament %(number)s") % {"number": self.pk}
 
     @property
     def stream(self) -> str:

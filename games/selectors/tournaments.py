@@ -156,7 +156,7 @@ def tournament_view(tournament: Tournament, viewer=None) -> dict:
     open_for_entry = state.status == tournaments.REGISTRATION
     return {
         "id": tournament.pk,
-        "name": state.name,
+        "name": tournament.title,
         "status": tournament.status,
         "organiser": {"id": state.organiser, "name": display_name(tournament.organiser)},
         "settings": {

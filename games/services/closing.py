@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from rest_framework.authtoken.models import Token
 
 from events import store
-from events.shredding import seal, shred
+from events.shredding import address_key, person_key, shred
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import (
@@ -40,6 +40,7 @@ from games.models import (
     Report,
     Seat,
     Tournament,
+    TournamentSnapshot,
 )
 from games.selectors.access import is_moderator
 from games.selectors.names import (
@@ -51,9 +52,12 @@ from games.selectors.names import (
 )
 from games.selectors.tournaments import tournaments_entered, tournaments_of_person
 from games.services.common import act, actor_of, locked_game
+from games.services.data_export import data_exports_forgotten
+from games.services.moderation import sealed
 from games.services.moves import seat_resign
 from games.services.tables import game_cancel, game_leave
 from games.services.tournaments.entry import tournament_withdraw
+from games.services.tournaments.organiser import tournament_cancel
 
 ACCOUNT_STREAM = "account:{}"
 CLOSED = "account.Closed"
@@ -101,7 +105,7 @@ def account_close(*, user, by=None, reason: str = "") -> None:
             store.current_seq(stream),
             [store.NewEvent(CLOSED, {"user": user.pk})],
             actor=actor,
-            reason=seal(stream, reason.strip()),
+            reason=sealed(stream, reason),
         )
         _forget(user, streams)
 
@@ -124,6 +128,10 @@ def _leave_everything(user) -> None:
     going_on = tournaments_of_person(user).filter(
         status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
     )
+    # Called off, its players told: nobody is left registered in a tournament that its
+    # organiser, gone, can never start or run (issue 52).
+    for tournament in going_on.filter(organiser=user):
+        tournament_cancel(tournament=tournament, user=user)
     for tournament in going_on.filter(pk__in=tournaments_entered(user, going_on)):
         tournament_withdraw(tournament=tournament, user=user)
     for game_id in (
@@ -158,27 +166,37 @@ def _leave_game(game_id: int, user) -> None:
 
 def _forget(user, streams: list[str]) -> None:
     """Empty or delete every row holding the person's data, and shred the keys of the
-    ``streams`` they took part in. ``user`` is locked by the caller."""
+    ``streams`` they took part in and their own keys (``events.shredding``: what was
+    sealed for them anywhere, a reason naming them, their address invited, the names of
+    their tournaments). ``user`` is locked by the caller."""
     now = timezone.now()
     address = user.email.lower()
     names = {name for name in (display_name(user), user.first_name, user.last_name) if name}
+    said = dict.fromkeys(names | {address}, deleted_name())
+    said |= _forget_tournaments(user, address)
+    texts = _erase_texts(user, now)
     _withdraw_and_empty_mail(user, address, now)
-    _erase_texts(user, names | {address}, now)
+    _scrub_payloads(said | dict.fromkeys(texts, deleted_name()))
+    DataExport.objects.filter(user=user).delete()
+    data_exports_forgotten(person=user, texts=[*names, address, *texts])
     PushSubscription.objects.filter(user=user).delete()
     Plan.objects.filter(user=user).delete()
-    DataExport.objects.filter(user=user).delete()
     InboundMessage.objects.filter(sender__iexact=address).update(sender="", outcome="")
     RefusedAddress.objects.filter(address__iexact=address).delete()
     Seat.objects.filter(invited_email__iexact=address, status=Seat.Status.INVITED).update(
         invited_email="", status=Seat.Status.OPEN
     )
+    # Seats they took by invitation keep the address no more.
+    Seat.objects.filter(Q(user=user) | Q(invited_email__iexact=address)).exclude(
+        invited_email=""
+    ).update(invited_email="")
     Token.objects.filter(user=user).delete()
     _end_sessions(user)
     content_type = ContentType.objects.get_for_model(user)
     LogEntry.objects.filter(content_type=content_type, object_id=str(user.pk)).update(
         object_repr=deleted_name(), change_message=""
     )
-    shred(streams)
+    shred([*streams, person_key(user.pk), address_key(address)])
     PlayerSettings.objects.filter(user=user).delete()
     PlayerSettings.objects.create(user=user, closed_at=now, forgotten_at=now)
     user.username = forgotten_username(user.pk)
@@ -205,38 +223,65 @@ def _withdraw_and_empty_mail(user, address: str, now) -> None:
     ).update(cancelled_at=now, withdrawn_because=WITHDRAWN)
 
 
-def _erase_texts(user, said: set[str], now) -> None:
+def _erase_texts(user, now) -> list[str]:
     """Their chat messages lose their text (the message's place stays, so the others'
     answers still read in order); reports they wrote and reports about their messages
-    lose theirs; and notices still to be sent to others that name them or quote them
-    name "Deleted player" instead."""
+    lose theirs. The texts their messages held."""
     messages = ChatMessage.objects.filter(author=user)
     texts = [text for text in messages.values_list("text", flat=True) if text]
     messages.update(text="", hidden_reason="", erased_at=now)
     Report.objects.filter(Q(reporter=user) | Q(message__author=user)).update(reason="")
-    _scrub_payloads(Outbox, said | set(texts))
-    _scrub_payloads(PushDelivery, said | set(texts))
+    return texts
 
 
-def _scrub_payloads(model, said: set[str]) -> None:
-    """Rows of ``model`` whose payload holds one of ``said`` (a name, the address, a chat
-    text): each such string becomes "Deleted player"."""
-    said = {text for text in said if len(text) >= 2}
+def _forget_tournaments(user, address: str) -> dict[str, str]:
+    """The tournaments they organised lose their names (the organiser's free text; their
+    events keep it sealed under the organiser's key, shredded next), and invitation-only
+    tournaments the address they were invited by. Their folded snapshots, which held
+    both, are dropped (the next read folds the events again). Each erased name and what
+    it now reads as, for the notices still to be sent."""
+    renamed = {}
+    touched = []
+    for tournament in Tournament.objects.filter(organiser=user).exclude(name=""):
+        name = tournament.name
+        tournament.name = ""
+        tournament.save(update_fields=["name"])
+        renamed[name] = tournament.title
+        touched.append(tournament.pk)
+    # Few tournaments are invitation-only; read in Python, as SQLite's JSON has no
+    # "contains".
+    for tournament in Tournament.objects.filter(public=False).only("pk", "settings"):
+        invited = tournament.settings.get("invited") or []
+        if address in invited:
+            invited = [other for other in invited if other != address]
+            tournament.settings = {**tournament.settings, "invited": invited}
+            tournament.save(update_fields=["settings"])
+            touched.append(tournament.pk)
+    TournamentSnapshot.objects.filter(tournament_id__in=touched).delete()
+    return renamed
+
+
+def _scrub_payloads(said: dict[str, str]) -> None:
+    """Emails and pushes (still to be sent, or kept) to others whose payload holds one of
+    ``said`` (a name, the address, a chat text, a tournament's name): each such text
+    gives way to what ``said`` maps it to ("Deleted player", "Tournament 12")."""
+    said = {text: instead for text, instead in said.items() if len(text) >= 2}
     if not said:
         return
     found = Q()
     for text in said:
         found |= Q(as_text__contains=text)
-    rows = model.objects.annotate(as_text=Cast("payload", TextField())).filter(found)
-    for row in rows.only("pk", "payload"):
-        row.payload = _replaced(row.payload, said)
-        row.save(update_fields=["payload"])
+    for model in (Outbox, PushDelivery):
+        rows = model.objects.annotate(as_text=Cast("payload", TextField())).filter(found)
+        for row in rows.only("pk", "payload"):
+            row.payload = _replaced(row.payload, said)
+            row.save(update_fields=["payload"])
 
 
-def _replaced(value, said: set[str]):
+def _replaced(value, said: dict[str, str]):
     if isinstance(value, str):
-        for text in said:
-            value = value.replace(text, deleted_name())
+        for text, instead in said.items():
+            value = value.replace(text, instead)
         return value
     if isinstance(value, list):
         return [_replaced(item, said) for item in value]

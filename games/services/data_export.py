@@ -21,6 +21,7 @@ import io
 import json
 import logging
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -253,6 +254,56 @@ def data_export_build(*, export_id: int, email_text: EmailText, now: datetime | 
 
 def _lease(now: datetime | None = None) -> datetime:
     return (now or timezone.now()) + STALE_AFTER
+
+
+# --- another person forgotten -------------------------------------------------------------
+
+# Texts shorter than this are not looked for in archives: they would be found by chance.
+SHORTEST_TEXT = 3
+
+
+def data_exports_forgotten(*, person, texts: Iterable[str]) -> int:
+    """Other people's downloads that hold ``person``'s data, deleted as ``person`` is
+    forgotten (issue 52; docs/privacy.md): every download, kept or being built, of whoever
+    shared a game with them (a build may have read them already), and every other kept
+    archive in which one of ``texts`` is found (their address, names, chat: what a reason
+    naming them in another game, or a tournament's table, would show). Deleted, not
+    rebuilt: its owner asks again, and the new one shows "Deleted player". How many."""
+    shared = Seat.objects.filter(game__seats__user=person).exclude(user=person)
+    doomed = set(
+        DataExport.objects.filter(user__in=shared.values("user")).values_list("pk", flat=True)
+    )
+    needles = _needles(texts)
+    kept = (
+        DataExport.objects.filter(status=DataExport.Status.READY, archive__isnull=False)
+        .exclude(user=person)
+        .exclude(pk__in=doomed)
+        .values_list("pk", "archive")
+    )
+    for pk, archive in kept.iterator(chunk_size=10):
+        if _holds(bytes(archive), needles):
+            doomed.add(pk)
+    deleted, _by_model = DataExport.objects.filter(pk__in=doomed).delete()
+    return deleted
+
+
+def _needles(texts: Iterable[str]) -> list[bytes]:
+    """Each text as an archive's JSON may spell it (as written, or escaped), lower-cased."""
+    needles = set()
+    for text in texts:
+        if len(text) >= SHORTEST_TEXT:
+            needles.add(text.lower().encode())
+            needles.add(json.dumps(text.lower(), ensure_ascii=False)[1:-1].encode())
+    return sorted(needles)
+
+
+def _holds(archive: bytes, needles: list[bytes]) -> bool:
+    with zipfile.ZipFile(io.BytesIO(archive)) as opened:
+        for name in opened.namelist():
+            content = opened.read(name).lower()
+            if any(needle in content for needle in needles):
+                return True
+    return False
 
 
 # --- the archive --------------------------------------------------------------------------

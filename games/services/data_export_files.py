@@ -34,6 +34,7 @@ from games.selectors.tournaments import (
     tournaments_of_person,
     tournaments_registered,
 )
+from games.services.moderation import hidden_reason_of
 
 log = logging.getLogger(__name__)
 
@@ -207,10 +208,12 @@ def chat(user) -> list[dict]:
             "created_at": message.created_at,
             "text": message.text,
             "hidden_at": message.hidden_at,
-            "hidden_reason": message.hidden_reason,
+            "hidden_reason": hidden_reason_of(message),
             "erased_at": message.erased_at,
         }
-        for message in ChatMessage.objects.filter(author=user).order_by("created_at", "pk")
+        for message in ChatMessage.objects.filter(author=user)
+        .select_related("game")
+        .order_by("created_at", "pk")
     ]
 
 

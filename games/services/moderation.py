@@ -5,25 +5,28 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from events.shredding import seal
+from events.shredding import person_key, seal_for, unseal
 from games import table as tbl
 from games.clock import PlayingHours
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import ChatMessage, Game, PlayerSettings, Report
 from games.repository import game_table
 from games.selectors.access import is_moderator
-from games.selectors.names import bot_actor
+from games.selectors.names import bot_actor, persons_named
 from games.services.common import act, actor_of, locked_game
 from games.services.hours import hours_for_seat
 from games.services.reactions import joined_seats
 from games.services.tables import validate_bot_level
 
 
-def sealed(game: Game, reason: str) -> str:
-    """A moderator's reason as the game's events keep it: sealed under the game's key
-    (``events.shredding``), since it may name a player or quote their chat, and must
-    become unreadable once that player is forgotten (issue 45)."""
-    return seal(game.stream, reason.strip())
+def sealed(stream: str, reason: str) -> str:
+    """A moderator's reason as the events of ``stream`` keep it: sealed (``events.
+    shredding``) under the stream's key and the key of every person it names
+    (``persons_named``), since it may name a player or quote their chat, and must become
+    unreadable once that player is forgotten — a player of the stream (issue 45) or anyone
+    it names, in a game they were not in (issue 52)."""
+    reason = reason.strip()
+    return seal_for([stream, *(person_key(pk) for pk in persons_named(reason))], reason)
 
 
 def _check_moderator(moderator, reason: str) -> None:
@@ -49,7 +52,7 @@ def _moderating(game: Game, moderator, reason: str) -> tuple[Game, str]:
 
 def _moderate(game: Game, moderator, reason: str, command) -> Game:
     game, actor = _moderating(game, moderator, reason)
-    act(game, command, actor=actor, reason=sealed(game, reason))
+    act(game, command, actor=actor, reason=sealed(game.stream, reason))
     return game
 
 
@@ -79,7 +82,7 @@ def moderate_default_move(*, game: Game, moderator, reason: str) -> Game:
     game, actor = _moderating(game, moderator, reason)
     table = game_table(game)
     command = tbl.Play(table.to_move(), table.engine.default_command(table.state), "moderator")
-    act(game, command, actor=actor, reason=sealed(game, reason), table=table)
+    act(game, command, actor=actor, reason=sealed(game.stream, reason), table=table)
     return game
 
 
@@ -102,7 +105,7 @@ def moderate_replace_seat(*, game: Game, moderator, reason: str, seat: int, user
     _seat_to_replace(game, seat)
     hours = hours_for_seat(game, user, None)
     replace = tbl.ReplaceSeat(seat, actor_of(user), PlayingHours(**hours) if hours else None)
-    act(game, replace, actor=actor, reason=sealed(game, reason))
+    act(game, replace, actor=actor, reason=sealed(game.stream, reason))
     return game
 
 
@@ -113,7 +116,12 @@ def moderate_replace_seat_bot(*, game: Game, moderator, reason: str, seat: int, 
     game, actor = _moderating(game, moderator, reason)
     level = validate_bot_level(level)
     _seat_to_replace(game, seat)
-    act(game, tbl.ReplaceSeat(seat, bot_actor(level)), actor=actor, reason=sealed(game, reason))
+    act(
+        game,
+        tbl.ReplaceSeat(seat, bot_actor(level)),
+        actor=actor,
+        reason=sealed(game.stream, reason),
+    )
     return game
 
 
@@ -138,16 +146,19 @@ def moderate_hide_message(*, message: ChatMessage, moderator, reason: str) -> Ch
     if message.hidden_at is not None:
         raise Conflict(_("this message is already hidden"), code="already_hidden")
     game = locked_game(message.game)
-    act(
-        game,
-        tbl.HideMessage(message.pk),
-        actor=f"moderator:{moderator.pk}",
-        reason=sealed(game, reason),
-    )
+    reason = sealed(game.stream, reason)
+    act(game, tbl.HideMessage(message.pk), actor=f"moderator:{moderator.pk}", reason=reason)
     message.hidden_at = timezone.now()
-    message.hidden_reason = reason.strip()
+    # The row keeps the reason as the event does, sealed (``hidden_reason_of`` reads it).
+    message.hidden_reason = reason
     message.save(update_fields=["hidden_at", "hidden_reason"])
     return message
+
+
+def hidden_reason_of(message: ChatMessage) -> str:
+    """Why a moderator hid ``message``, as they wrote it; "" once a person it was about
+    is forgotten."""
+    return unseal(message.game.stream, message.hidden_reason)
 
 
 @transaction.atomic

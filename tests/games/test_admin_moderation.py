@@ -15,6 +15,7 @@ from games.errors import Forbidden
 from games.models import ChatMessage, Game, Report
 from games.selectors.history import export_record
 from games.services.chat import report_create
+from games.services.moderation import hidden_reason_of
 from tests.conftest import make_user
 from tests.games.helpers import last_step_is_barrier, play, started, to_move
 
@@ -133,7 +134,8 @@ def test_hiding_a_chat_message_is_an_event_of_its_game(mod_client, game, alice):
     )
     assert response.status_code == 302
     message.refresh_from_db()
-    assert message.hidden_at is not None and message.hidden_reason == "insults"
+    assert message.hidden_at is not None and hidden_reason_of(message) == "insults"
+    assert "insults" not in message.hidden_reason  # sealed, as in the event (issue 52)
     event = last_event(game)
     assert (event.type, event.data) == ("table.MessageHidden", {"message": message.pk})
 

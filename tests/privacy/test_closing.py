@@ -158,10 +158,11 @@ def test_a_seat_goes_to_a_computer_even_where_one_of_its_level_already_plays(ali
 
 
 def a_moderator(name: str):
-    """Staff in the moderators group, as the admin makes one (the group comes from
-    migration 0003); not a superuser."""
+    """Staff in the moderators group, as the admin makes one; not a superuser. The group
+    is migration 0003's (made again as it makes it where a transactional test emptied
+    the tables)."""
     user = make_user(name, is_staff=True)
-    user.groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    user.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
     return user
 
 

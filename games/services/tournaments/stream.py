@@ -8,12 +8,15 @@ import logging
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
 from events import store
+from events.shredding import address_key, person_key, seal_for
 from games.models import Tournament, TournamentSnapshot
 from games.repository import TOURNAMENT_NAMESPACE, tournament_state
+from games.selectors.names import persons_named
 from games.selectors.tournaments import tournament_get
 from games.services.tournaments.reactions import (
     REACTIONS,
@@ -82,7 +85,36 @@ def tournament_act(
 def _encoded(event: core.Event) -> store.NewEvent:
     data = core.CODEC.encode(event)
     name, version = data.pop("type"), data.pop("version")
+    if isinstance(event, core.TournamentCreated):
+        data = _sealed(data)
     return store.NewEvent(f"{TOURNAMENT_NAMESPACE}.{name}", data, version)
+
+
+def _sealed(data: dict) -> dict:
+    """What people typed into a tournament's creation, as its event keeps it (issue 52;
+    ``repository.tournament_event`` unseals it): the name (free text) sealed under the
+    organiser's key and the key of anyone it names; each invited address under its
+    person's key — the account of that address, or, for an address with no account,
+    the address's own key — so that each is shredded when its person is forgotten."""
+    name = data["name"]
+    name_keys = [person_key(data["organiser"]), *map(person_key, persons_named(name))]
+    accounts = dict(
+        get_user_model()
+        .objects.filter(username__in=data["settings"]["invited"])
+        .values_list("username", "pk")
+    )
+    invited = [
+        seal_for(
+            [person_key(accounts[address]) if address in accounts else address_key(address)],
+            address,
+        )
+        for address in data["settings"]["invited"]
+    ]
+    return {
+        **data,
+        "name": seal_for(name_keys, name),
+        "settings": {**data["settings"], "invited": invited},
+    }
 
 
 @transaction.atomic
