@@ -27,6 +27,7 @@ from events.shredding import address_key, person_key, shred
 from games import table as tbl
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import (
+    ApiToken,
     ChatMessage,
     DataExport,
     Game,
@@ -191,6 +192,7 @@ def _forget(user, streams: list[str]) -> None:
         invited_email=""
     ).update(invited_email="")
     Token.objects.filter(user=user).delete()
+    ApiToken.objects.filter(user=user).delete()
     _end_sessions(user)
     content_type = ContentType.objects.get_for_model(user)
     LogEntry.objects.filter(content_type=content_type, object_id=str(user.pk)).update(

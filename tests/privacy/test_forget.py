@@ -6,14 +6,12 @@ games, ratings and tournaments are as they were."""
 import base64
 import io
 import json
-import subprocess
 
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.contrib.auth.models import Group
 from django.core.management import call_command
-from django.db import connection
 from django.test import Client
 
 from events.models import Event
@@ -21,6 +19,7 @@ from games.errors import ServiceError
 from games.mail import services as mail
 from games.models import (
     ChatMessage,
+    DataExport,
     Game,
     Outbox,
     PlayerSettings,
@@ -29,19 +28,30 @@ from games.models import (
     Seat,
     Tournament,
 )
+from games.notify.channels.email import render
 from games.selectors.access import MODERATORS_GROUP
 from games.selectors.history import export_record
+from games.services import data_export
 from games.services.chat import chat_post
 from games.services.closing import account_close
 from games.services.moderation import moderate_hide_message, moderate_pause, moderate_resume
 from games.services.plans import plan_replace
 from games.services.push import push_subscribe
 from games.services.sweep import sweep
+from games.services.tables import game_create, game_join
 from games.services.tournaments.entry import tournament_create, tournament_join
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, legal, play, play_to_end, started, to_move
 from tests.games.test_services_plans import factory_move, legal_after
 from tests.privacy.people import signed_up_by_link
+from tests.privacy.traces import (
+    database_dump,
+    found_in,
+    pages_holding,
+    redis_dump,
+    urls_of_game,
+    urls_of_tournament,
+)
 from tests.tournaments.test_services import organiser_starts
 
 ADDRESS = "zq.quixote-1@example.org"
@@ -78,26 +88,6 @@ def signed_in(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
-
-
-def database_dump() -> bytes:
-    """Every byte the database holds, as ``pg_dump`` writes it (data only)."""
-    db = connection.settings_dict
-    return subprocess.run(
-        [
-            "pg_dump",
-            "--data-only",
-            "-h",
-            db["HOST"] or "127.0.0.1",
-            "-p",
-            str(db["PORT"] or 5432),
-            "-U",
-            db["USER"] or "postgres",
-            db["NAME"],
-        ],
-        check=True,
-        capture_output=True,
-    ).stdout
 
 
 def a_full_life(zq, bob, carol, maud, smtp) -> dict:
@@ -148,16 +138,62 @@ def a_full_life(zq, bob, carol, maud, smtp) -> dict:
         tournament_join(tournament=tournament, user=player)
     organiser_starts(tournament, bob)
     games["tournament"] = tournament
+    games.update(what_others_keep_of_them(zq, bob, carol, maud))
     return games
+
+
+def what_others_keep_of_them(zq, bob, carol, maud) -> dict:
+    """Issue 52: Zq organises a tournament they named; Carol invites Zq's address to her
+    private tournament and Bob to a private game; a moderator names Zq in a game of Bob
+    and Carol; Zq names an API token; Bob downloads his data, Zq in it."""
+    organised = tournament_create(
+        organiser=zq,
+        name=f"{SURNAME} Orchard Open",
+        public=False,
+        invited=[carol.email],
+        format="swiss",
+        game="azul",
+        per_game=2,
+        rounds=2,
+    )
+    tournament_join(tournament=organised, user=carol)
+    invited_to = tournament_create(
+        organiser=carol,
+        name="Carol's club night",
+        public=False,
+        invited=[ADDRESS],
+        format="swiss",
+        game="azul",
+        per_game=2,
+        rounds=2,
+    )
+    tournament_join(tournament=invited_to, user=zq)
+    by_invitation = game_create(creator=bob, game="azul", players=2, invite=[ADDRESS], private=True)
+    game_join(game=by_invitation, user=zq)
+    theirs = every_player_moved(started("azul", bob, carol))
+    moderate_pause(
+        game=theirs, moderator=maud, reason=f"{NAME} {SURNAME} ({ADDRESS}) asked them to wait"
+    )
+    assert signed_in(zq).post("/account/tokens/", {"name": f"{SURNAME} laptop"}).status_code == 200
+    download = data_export.data_export_request(user=bob)
+    data_export.data_export_build(export_id=download.pk, email_text=render.sent_text)
+    return {
+        "organised": organised,
+        "invited_to": invited_to,
+        "by_invitation": by_invitation,
+        "named_in": theirs,
+        "download": download,
+    }
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_closed_account_is_forgotten_everywhere_and_every_game_still_verifies(
-    bob, carol, smtp, tmp_path
+    bob, carol, smtp, tmp_path, monkeypatch
 ):
+    monkeypatch.setattr(data_export, "send_quickly", lambda name, args: True)  # built here
     zq, maud = the_person(smtp), moderator()
     games = a_full_life(zq, bob, carol, maud, smtp)
-    assert any(text.encode() in database_dump() for text in TEXTS)
+    assert found_in(database_dump(), TEXTS) == list(TEXTS)
     bob_rating = Rating.objects.get(user=bob, game_type="azul").display
     events_before = Event.objects.count()
 
@@ -165,10 +201,21 @@ def test_a_closed_account_is_forgotten_everywhere_and_every_game_still_verifies(
 
     zq.refresh_from_db()
     assert not zq.is_active and zq.email == "" and not zq.has_usable_password()
-    dump = database_dump()
-    for text in TEXTS:
-        assert text.encode() not in dump, text
-    assert SAID_BY_EMAIL.encode() not in dump
+    assert found_in(database_dump(), [*TEXTS, SAID_BY_EMAIL]) == []
+    assert found_in(redis_dump(), TEXTS) == []
+    # Nor in any page or answer about what others keep of them, read by each of the
+    # others and by a visitor.
+    readers = [signed_in(bob), signed_in(carol), signed_in(maud), Client()]
+    urls = [
+        *urls_of_game(games["named_in"].pk),
+        *urls_of_game(games["by_invitation"].pk),
+        *urls_of_tournament(games["organised"].pk),
+        *urls_of_tournament(games["invited_to"].pk),
+    ]
+    assert pages_holding(TEXTS, urls, readers) == []
+    organised = Tournament.objects.get(pk=games["organised"].pk)
+    assert organised.status == Tournament.Status.CANCELLED
+    assert not DataExport.objects.filter(pk=games["download"].pk).exists()
     # History intact: no event changed or lost; every game replays and verifies.
     assert Event.objects.count() > events_before
     for game in Game.objects.filter(seats__user=zq).distinct():

@@ -67,3 +67,38 @@ def found_in(where: bytes, texts) -> list[str]:
     """Which of ``texts`` ``where`` holds (case-insensitive)."""
     lowered = where.lower()
     return [text for text in texts if text.lower().encode() in lowered]
+
+
+def pages_holding(texts, urls, readers) -> list[str]:
+    """Of ``urls``, each read by every client of ``readers`` (signed in as someone, or a
+    visitor), those whose answer holds one of ``texts``, with what it held; an answer
+    other than 200, 302, 403 or 404 is listed too (a page that breaks hides nothing)."""
+    found = []
+    for url in urls:
+        for reader in readers:
+            answer = reader.get(url)
+            if answer.status_code not in (200, 302, 403, 404):
+                found.append(f"{url}: {answer.status_code}")
+            elif held := found_in(answer.content, texts):
+                found.append(f"{url}: {held}")
+    return found
+
+
+def urls_of_game(game_id: int) -> list[str]:
+    """Where a game is read: its page, replay, export and events."""
+    return [
+        f"/games/{game_id}/",
+        f"/games/{game_id}/replay/",
+        f"/api/games/{game_id}/export/",
+        f"/api/games/{game_id}/events/",
+    ]
+
+
+def urls_of_tournament(tournament_id: int) -> list[str]:
+    """Where a tournament is read: its page and its API, and the lists."""
+    return [
+        f"/tournaments/{tournament_id}/",
+        f"/api/tournaments/{tournament_id}/",
+        "/tournaments/",
+        "/api/tournaments/",
+    ]
