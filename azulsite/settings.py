@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "azulsite.metrics.RequestMetrics",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "azulsite.middleware.GZipButStreams",
@@ -218,6 +219,12 @@ NEWS_DIR = VAR_DIR / "news"
 # it); never under gunicorn's synchronous workers, where the Procfile's stream process
 # (uvicorn, ASGI) holds them.
 NEWS_STREAM_IN_THREADS = env_bool("NEWS_STREAM_IN_THREADS")
+
+# --- metrics (issue 57; azulsite/metrics.py, docs/operations.md) --------------------------
+# /metrics answers only a request with "Authorization: Bearer <this>"; empty: off (404).
+# Set in every process's environment: each then writes its figures to
+# PROMETHEUS_MULTIPROC_DIR (default var/metrics), which the scrape adds up.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -18,6 +18,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.utils import timezone
 
+from azulsite import metrics
 from games import notify
 from games.models import ProcessBeat
 from games.services import (
@@ -86,7 +87,8 @@ def sweep(*, now: datetime | None = None, jobs: Iterable[tuple[str, Job]] | None
     with sweep_pass():
         for name, job in jobs:
             try:
-                counts = job(now=now)
+                with metrics.sweep_job(name):
+                    counts = job(now=now)
             except Exception:
                 log.exception("minute sweep: the job %s failed; the other jobs go on", name)
                 failed[name] = _last_lines(traceback.format_exc())
