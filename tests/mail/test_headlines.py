@@ -1,6 +1,6 @@
 """Emails say what happened (issue 28): the first line of the text part and the HTML
-preheader say what happened and what is asked, moves in words; the subject stays the
-game's, with its players' names, so that its emails keep one thread."""
+preheader say what happened and what is asked, moves in words; the subject says it first
+too (issue 53), then the game and the other players, the same in all its emails."""
 
 import html
 import re
@@ -204,12 +204,43 @@ def test_every_kind_opens_with_what_happened_in_its_text_and_its_preheader(
             assert line == expected.format(**values), row.kind
 
 
+# Issue 53: what each email of a game says first in its subject, to Alice.
+SUBJECTS = {
+    NoticeKind.GAME_STARTED: "Game started",
+    NoticeKind.YOUR_TURN: "Your turn",
+    NoticeKind.REMINDER: "Your turn",
+    NoticeKind.DEADLINE_WARNING: "Your time is running out",
+    NoticeKind.TIMEOUT: "Your time ran out",
+    NoticeKind.TAKEBACK_REQUEST: "Takeback asked",
+    NoticeKind.MOVE_CONFIRMED: "Your move is played",
+    NoticeKind.PLAN_DROPPED: "Your plan changed",
+    NoticeKind.REPLY_REFUSED: "Your reply was not played",
+    NoticeKind.TOURNAMENT_ROUND: "Round 2 of Cup",
+}
+
+
 @pytest.mark.django_db
-def test_every_email_of_a_game_has_the_games_subject_with_its_players(alice, bob, carol):
+def test_a_games_subject_says_what_happened_before_the_game_and_the_other_players(
+    alice, bob, carol
+):
     rows = every_kind(alice, bob, carol)
     game = rows[1].game
-    subjects = {render.message(row, timezone.now()).subject for row in rows if row.game == game}
-    assert subjects == {f"Azul #{game.pk} · {', '.join(names(game))}"}
+    for row in rows:
+        subject = render.message(row, timezone.now()).subject
+        if row.game == game:
+            assert subject == f"{SUBJECTS[row.kind]} — Azul #{game.pk} with Bob", row.kind
+        elif row.kind == NoticeKind.GAME_OVER:
+            assert subject == f"You won — Azul #{row.game.pk} with Carol"
+
+
+@pytest.mark.django_db
+def test_a_game_over_subject_names_the_winner_to_the_others(alice, bob, carol):
+    game = every_player_moved(start_game(alice, bob, carol))
+    game_resign(game=game, user=carol)
+    game_resign(game=game, user=alice)
+    row = Outbox.objects.get(game=game, kind=NoticeKind.GAME_OVER, recipient=carol.email)
+    others = ", ".join(name for name in names(game) if name != "Carol")
+    assert render.message(row, timezone.now()).subject == f"Bob won — Azul #{game.pk} with {others}"
 
 
 # --- what happened, from real games ------------------------------------------------------

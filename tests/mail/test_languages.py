@@ -223,9 +223,14 @@ def test_a_game_between_a_polish_and_a_spanish_player_writes_to_each_in_their_la
         markup = message.alternatives[0][0]
         assert f'<html lang="{language}">' in markup
         with translation.override(language):
-            subject = pgettext("email subject", "%(title)s · %(players)s") % {
+            others = ", ".join(name for name in names if name != user.first_name)
+            game_said = pgettext("email subject", "%(title)s with %(players)s") % {
                 "title": title(),
-                "players": ", ".join(names),
+                "players": others,
+            }
+            subject = pgettext("email subject", "%(what)s — %(game)s") % {
+                "what": gettext("Game started"),
+                "game": game_said,
             }
             line = started(user)
             hello = gettext("Hello %(name)s,") % {"name": user.first_name}

@@ -1,6 +1,6 @@
 """The emails that show the game (issue 17): the boards as an inline PNG picture, text
-lines of at most 78 characters, the moves grouped and linked, one subject and one thread
-per game, Message-IDs that never repeat."""
+lines of at most 78 characters, the moves grouped and linked, one thread per game (and one
+subject's tail), Message-IDs that never repeat."""
 
 import re
 import struct
@@ -123,7 +123,7 @@ def test_every_text_line_fits_78_characters_and_every_move_keeps_its_number(
 
 
 @pytest.mark.django_db
-def test_a_games_emails_share_a_subject_and_a_thread_and_never_repeat_a_message_id(
+def test_a_games_emails_share_a_subjects_tail_and_a_thread_and_never_repeat_a_message_id(
     alice, bob, settings
 ):
     settings.MAIL_BOARD_PICTURES = False
@@ -140,9 +140,10 @@ def test_a_games_emails_share_a_subject_and_a_thread_and_never_repeat_a_message_
     rows = list(Outbox.objects.filter(game=game, recipient=player.email).order_by("pk"))
     assert [row.kind for row in rows] == ["game_started", "your_turn", "move_confirmed"]
     started, turn, confirmed = (render.message(row, timezone.now()) for row in rows)
-    names = ", ".join(seat.user.first_name for seat in game.seats.order_by("position"))
-    subject = f"Azul #{game.pk} · {names}"
-    assert started.subject == turn.subject == confirmed.subject == subject
+    tail = f" — Azul #{game.pk} with Bob"
+    assert started.subject == "Game started" + tail
+    assert turn.subject == "Your turn" + tail
+    assert confirmed.subject == "Your move is played" + tail
     assert "In-Reply-To" not in started.extra_headers
     assert (
         turn.extra_headers["In-Reply-To"]

@@ -5,9 +5,10 @@ moves are numbered and grouped by source, then colour, each in HTML also a link 
 the game's page with that move chosen (a link only opens a page: the page's button
 plays it). Each email opens with what happened and what is asked (``headlines``): the
 text part's first line, and in HTML a hidden preheader that mail lists show. Headers:
-Reply-To for moving by reply, RFC 8058 unsubscribe, a Message-ID of the row, and one
-subject per game (its title and players, ``texts.game_subject``) with ``References`` to
-the game's first email, so mail clients thread a game's emails."""
+Reply-To for moving by reply, RFC 8058 unsubscribe, a Message-ID of the row, and a
+subject that says what happened before the game's part, the same in all its emails
+(``texts.game_subject``), with ``References`` to the game's first email, so mail clients
+thread a game's emails."""
 
 import re
 import textwrap
@@ -331,8 +332,9 @@ def compose(row: Delivery, now: datetime, *, with_pictures: bool = True) -> Emai
         email.links = [(_("Open the invitation"), absolute("invitation", payload.get("token", "")))]
         return _finish(email, row, user)
     email.sections = [section(game, user, now, with_pictures=with_pictures)]
-    email.subject = texts.game_subject(game)
-    email.preview = headlines.headline(row, seat_of_user(game, user), now)
+    reader = seat_of_user(game, user)
+    email.subject = texts.game_subject(game, kind, reader, payload)
+    email.preview = headlines.headline(row, reader, now)
     match kind:
         case NoticeKind.REPLY_REFUSED if payload.get("refusal") == "forged":
             email.paragraphs.append(str(texts.FORGED_HINT))

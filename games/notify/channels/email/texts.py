@@ -10,9 +10,11 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
+from games.boards.words import listing
 from games.durations import time_left_text
-from games.models import Game
+from games.models import Game, NoticeKind
 from games.notify.channels.email import words
+from games.repository import game_table
 from games.selectors.names import bot_name, players_of
 from games.selectors.seats import time_left
 
@@ -70,18 +72,80 @@ def game_title(game: Game) -> str:
     }
 
 
-def game_subject(game: Game) -> str:
-    """The subject of every email of a started game, "Azul #4 · Alice, Bob, Carol": one
-    per game, so that mail clients that compare subjects keep its emails in one thread
-    (what each email says is its first line, ``headlines``)."""
-    names = [p["player"] for p in players_of(game) if p["seat"] is not None and p["player"]]
-    if not names:
-        return game_title(game)
-    # Translators: the subject of a game's emails, "Azul #4 · Alice, Bob, Carol";
-    # %(players)s are the players' names in seat order, separated by commas.
-    return pgettext("email subject", "%(title)s · %(players)s") % {
+# What a game's email is about, first in its subject (``game_subject``); a game that ended
+# says who won (``_ended``).
+SUBJECT_WHAT = {
+    NoticeKind.GAME_STARTED: gettext_lazy("Game started"),
+    NoticeKind.YOUR_TURN: gettext_lazy("Your turn"),
+    NoticeKind.REMINDER: gettext_lazy("Your turn"),
+    NoticeKind.DEADLINE_WARNING: gettext_lazy("Your time is running out"),
+    NoticeKind.TIMEOUT: gettext_lazy("Your time ran out"),
+    NoticeKind.TAKEBACK_REQUEST: gettext_lazy("Takeback asked"),
+    NoticeKind.MOVE_CONFIRMED: gettext_lazy("Your move is played"),
+    NoticeKind.REPLY_REFUSED: gettext_lazy("Your reply was not played"),
+    NoticeKind.PLAN_DROPPED: gettext_lazy("Your plan changed"),
+}
+
+
+def game_subject(game: Game, kind: str, reader: int | None, payload: dict | None = None) -> str:
+    """The subject of an email about a started game, to the player of seat ``reader``:
+    what happened, then the game, "Your turn — Azul #4 with Bob, Carol". The game's part is
+    the same in every email of the game to one reader, a stable tail: mail programs that
+    thread by headers (``References``, ``render.thread_headers``) keep the game's emails in
+    one thread whatever comes first, and Gmail, which also wants the same subject, keeps
+    each kind of a game's emails together (its turns in one thread). docs/architecture.md,
+    "Notices and channels"."""
+    names = [
+        player["player"]
+        for player in players_of(game)
+        if player["seat"] is not None and player["player"] and player["seat"] != reader
+    ]
+    # Translators: a game in its emails' subject, "Azul #4 with Bob, Carol"; %(players)s
+    # are the other players' names in seat order, separated by commas.
+    tail = pgettext("email subject", "%(title)s with %(players)s") % {
         "title": game_title(game),
         "players": ", ".join(names),
+    }
+    what = _ended(game, reader) if kind == NoticeKind.GAME_OVER else SUBJECT_WHAT.get(kind)
+    if kind == NoticeKind.TOURNAMENT_ROUND:
+        payload = payload or {}
+        # Translators: %(round)s is a round's number, %(name)s a tournament's name.
+        what = _("Round %(round)s of %(name)s") % {
+            "round": payload.get("round", ""),
+            "name": payload.get("name", ""),
+        }
+    if not names:
+        tail = game_title(game)
+    if what is None:
+        return tail
+    # Translators: an email's subject: what happened ("Your turn"), then the game ("Azul #4
+    # with Bob, Carol"), which stays the same in all the game's emails.
+    return pgettext("email subject", "%(what)s — %(game)s") % {"what": what, "game": tail}
+
+
+# A game that ended without a winner to name, in its subject.
+ENDED_WITHOUT_WINNER = {
+    Game.Status.FINISHED: gettext_lazy("Game over"),
+    Game.Status.ABORTED: gettext_lazy("Game aborted"),
+    Game.Status.CANCELLED: gettext_lazy("Game cancelled"),
+}
+
+
+def _ended(game: Game, reader: int | None) -> str:
+    """Who won a game that ended, as its subject says it: "Bob won", "You won"."""
+    if game.status in (Game.Status.ABORTED, Game.Status.CANCELLED):
+        return str(ENDED_WITHOUT_WINNER[game.status])
+    # The table's, which knows who won by the others' resignations as well.
+    winners = list(game_table(game).winners())
+    if reader in winners:
+        return _("You won") if len(winners) == 1 else _("You shared the win")
+    names = {player["seat"]: player["player"] for player in players_of(game)}
+    said = [str(names.get(seat) or seat + 1) for seat in winners]
+    if not said:
+        return str(ENDED_WITHOUT_WINNER[Game.Status.FINISHED])
+    # Translators: %(names)s are the winners' names, "Bob" or "Bob and Carol".
+    return ngettext("%(names)s won", "%(names)s shared the win", len(said)) % {
+        "names": listing(said)
     }
 
 
