@@ -487,3 +487,13 @@ def test_no_email_tells_what_the_bag_holds_or_draws(alice, bob, carol, settings)
     for row in Outbox.objects.filter(game=game):
         _message, line = rendered(row)
         assert "bag" not in line.lower() and game.rng_secret not in line, line
+
+
+@pytest.mark.django_db
+def test_a_subject_is_in_the_readers_language(alice, bob):
+    """Needs the catalogs: the translators' Polish."""
+    speaks(alice, "pl")
+    game = start_game(alice, bob)
+    play(game, 2 if player_to_move(game) == alice else 1)
+    row = row_of(game, alice, NoticeKind.YOUR_TURN)
+    assert render.message(row, timezone.now()).subject == f"Twoja tura — Azul nr {game.pk} z: Bob"

@@ -6,7 +6,7 @@ channel."""
 import pytest
 from django.utils import timezone
 
-from games.models import NoticeKind, Outbox, PushDelivery, PushSubscription
+from games.models import NoticeKind, Outbox, PlayerSettings, PushDelivery, PushSubscription
 from games.notify.channels.email import render
 from games.notify.channels.email.smtp import skip_reason
 from games.notify.channels.push import texts
@@ -112,3 +112,16 @@ def test_a_player_knocked_out_is_told_they_are_out_and_their_final_places():
         in body.replace("\n", " ")
     )
     assert " of 2." not in body.replace("\n", " "), "no place that reads as the last"
+
+
+def test_a_knockout_tells_a_polish_player_in_polish_that_they_go_through():
+    """Needs the catalogs: the translators' Polish."""
+    alice, bob, carol, dan = players(4)
+    PlayerSettings.objects.create(user=alice, language="pl")
+    tournament = opened([alice, bob, carol, dan], format="knockout", per_game=2)
+    organiser_starts(tournament, alice)
+    finish_round(tournament)
+    row = Outbox.objects.get(kind=NoticeKind.TOURNAMENT_RESULTS, recipient=alice.email)
+    subject, body = said(row)
+    assert subject == "Przechodzisz do rundy 2 turnieju Autumn cup"
+    assert "przechodzisz do rundy 2 jako jeden z 2 graczy" in body.replace("\n", " ")

@@ -11,13 +11,20 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from games import tasks
-from games.models import Outbox
+from games.models import Outbox, PlayerSettings
+from games.services.operations import process_beat
+from games.services.sweep import sweep
 from tests.games.test_minute_sweep_jobs import moderator, one_job_fails
 
 pytestmark = pytest.mark.django_db
 
 AFTERNOON = datetime(2026, 12, 7, 15, 30, tzinfo=UTC)
+
+
+def swept() -> None:
+    """A whole pass of the minute sweep, its counts recorded for the page as beat's task
+    records them."""
+    process_beat(name="sweep", detail=sweep())
 
 
 def signed_in(user) -> Client:
@@ -36,7 +43,7 @@ def test_the_status_page_is_linked_from_the_menu_and_the_admin_for_moderators(al
 def test_the_sweeps_counts_are_said_in_words(monkeypatch):
     Outbox.objects.create(key=1, recipient="x@example.com", kind="digest")
     one_job_fails(monkeypatch, "tournament_rounds_begun", RuntimeError("no"))
-    tasks.sweep()
+    swept()
     monkeypatch.setattr(timezone, "now", lambda: AFTERNOON)
     page = signed_in(moderator()).get("/status/").text
     counts = re.search(r'id="sweep-counts">(.*?)</dd>', page, re.S)[1]
@@ -55,3 +62,16 @@ def test_manage_py_sweep_says_what_it_did_in_words():
     out = StringIO()
     call_command("sweep", stdout=out)
     assert out.getvalue() == "emails sent by the sweep: 1\n"
+
+
+def test_the_status_page_speaks_polish_to_a_polish_moderator():
+    """Needs the catalogs: the translators' Polish."""
+    maud = moderator()
+    PlayerSettings.objects.create(user=maud, language="pl")
+    Outbox.objects.create(key=1, recipient="x@example.com", kind="digest")
+    swept()
+    page = signed_in(maud).get("/status/").text
+    counts = re.search(r'id="sweep-counts">(.*?)</dd>', page, re.S)[1]
+    assert counts == "E-maile wysłane przez przegląd: 1"
+    assert "Stan na " in page and "(odśwież stronę, aby zaktualizować)" in page
+    assert 'id="status-link">Stan serwisu</a>' in page
