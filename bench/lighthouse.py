@@ -9,7 +9,9 @@ database.
 
 Lighthouse is the npm package, installed on first use under ``var/lighthouse/`` (npm's
 registry). Target (issues 29 and 41): >= 95 in every category on every page. Each failed
-audit is listed under its page, so a score below target says what to fix.
+audit is listed under its page, so a score below target says what to fix. A page whose
+Lighthouse run fails is tried again (``TRIES`` runs in all), and a page that never scores
+is reported alone: the other pages keep their scores (issue 53).
 """
 
 import argparse
@@ -135,9 +137,21 @@ def pages_and_cookie() -> tuple[dict[str, str], str]:
     }, client.cookies["sessionid"].value
 
 
+# Runs of one page before it is reported without scores: Lighthouse sometimes fails a run
+# on its own (a page that never painted in its trace, a protocol timeout), and one such
+# run lost every page's scores.
+TRIES = 3
+
+
+class RunFailed(Exception):
+    """One Lighthouse run gave no scores."""
+
+
 def score(command: Path, url: str, cookie: str, report: Path) -> dict:
-    """One Lighthouse run of ``url`` (mobile profile): scores and the failed audits."""
-    subprocess.run(
+    """One Lighthouse run of ``url`` (mobile profile): scores and the failed audits.
+    Raises ``RunFailed`` when Lighthouse fails or scores nothing."""
+    report.unlink(missing_ok=True)
+    run = subprocess.run(
         [
             str(command),
             url,
@@ -151,18 +165,42 @@ def score(command: Path, url: str, cookie: str, report: Path) -> dict:
             json.dumps({"Cookie": f"sessionid={cookie}"}),
         ],
         env={**os.environ, "CHROME_PATH": CHROMIUM},
-        check=True,
+        capture_output=True,
+        text=True,
     )
-    result = json.loads(report.read_text())
+    if run.returncode != 0:
+        lines = (run.stderr or run.stdout).strip().splitlines()
+        raise RunFailed(f"exit {run.returncode}: {lines[-1] if lines else 'no output'}")
+    try:
+        result = json.loads(report.read_text())
+    except (OSError, ValueError) as error:
+        raise RunFailed(f"no report: {error}") from None
+    if result.get("runtimeError"):
+        raise RunFailed(result["runtimeError"].get("message", "runtime error"))
     scores, failed = {}, []
     for name in CATEGORIES:
         category = result["categories"][name]
+        if category["score"] is None:
+            raise RunFailed(f"no {name} score")
         scores[name] = round(category["score"] * 100)
         for ref in category["auditRefs"]:
             audit = result["audits"][ref["id"]]
             if ref["weight"] and audit["score"] is not None and audit["score"] < 1:
                 failed.append(f"{name}: {audit['title']}")
     return {"scores": scores, "failed": failed}
+
+
+def scored(command: Path, url: str, cookie: str, report: Path) -> dict:
+    """``score`` of ``url``, tried up to ``TRIES`` times: its scores and how many runs
+    failed first, or, when every run failed, the errors."""
+    errors = []
+    for _ in range(TRIES):
+        try:
+            return {**score(command, url, cookie, report), "errors": errors}
+        except RunFailed as error:
+            errors.append(str(error))
+            print(f"{url}: Lighthouse failed ({error}); trying again", file=sys.stderr)
+    return {"scores": None, "failed": [], "errors": errors}
 
 
 def main() -> int:
@@ -198,7 +236,7 @@ def main() -> int:
             except OSError:
                 time.sleep(0.2)
         for name in args.pages:
-            results[name] = score(
+            results[name] = scored(
                 command, f"http://127.0.0.1:{port}{pages[name]}", cookie, home / f"{name}.json"
             )
     finally:
@@ -211,7 +249,15 @@ def main() -> int:
     below = False
     for name, result in results.items():
         scores = result["scores"]
+        if scores is None:
+            print(f"{name:12}  no scores: Lighthouse failed {TRIES} times")
+            for error in result["errors"]:
+                print(f"    ! {error}")
+            below = True
+            continue
         print(f"{name:12}" + "".join(f"{scores[category]:>16}" for category in CATEGORIES))
+        if result["errors"]:
+            print(f"    (scored on try {len(result['errors']) + 1}: {result['errors'][-1]})")
         for line in result["failed"]:
             print(f"    - {line}")
         below |= any(value < TARGET for value in scores.values())
