@@ -17,9 +17,16 @@ app.autodiscover_tasks()
 
 app.conf.beat_schedule = {
     "heartbeat": {"task": "games.tasks.heartbeat", "schedule": 60.0},
-    # Sends what is due (and what a lost broker dropped), applies deadlines, reminders,
-    # vacations and digests; expires before the next run so runs never pile up.
+    # Applies deadlines, reminders, vacations and digests, plays what computers and plans
+    # owe, runs tournaments; expires before the next run so runs never pile up.
     "sweep": {"task": "games.tasks.sweep", "schedule": 60.0, "options": {"expires": 55}},
+    # Sends what is due (and what a lost broker dropped): a task of its own, so that a
+    # job of the sweep that hangs never holds the emails and pushes (issue 58).
+    "deliveries": {
+        "task": "games.tasks.deliveries_sweep",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
 }
 
 

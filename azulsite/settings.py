@@ -379,6 +379,9 @@ MAIL_SWEEP_BATCH = int(os.environ.get("MAIL_SWEEP_BATCH", "500"))
 # docs/service.md, "The minute sweep").
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "0.3"))
 SWEEP_HAND_OUT = int(os.environ.get("SWEEP_HAND_OUT", "50"))
+# A job of the sweep still running after this long is stopped (its item rolled back) and
+# counted as failed, and the jobs after it go on: one that hangs never holds the minute.
+SWEEP_JOB_SECONDS = float(os.environ.get("SWEEP_JOB_SECONDS", "20"))
 # An SMTP server that stops answering must not hold a worker for ever.
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "60"))
 # Inbound mail from hosted providers: /mail/anymail/<provider>/inbound/ (basic auth secret).

@@ -30,6 +30,9 @@ def status(request: HttpRequest) -> HttpResponse:
     context = operator_status(now)
     for failure in context["jobs_failing"]:
         failure["title"] = job_title(failure["job"])
-    sweep = context["sweep"]
-    context["sweep_counts"] = counts_said(sweep.detail) if sweep else []
+    for name in ("sweep", "deliveries"):
+        beat = context[name]
+        context[f"{name}_counts"] = counts_said(beat.detail) if beat else []
+    for item in context["resting"]:
+        item.title = job_title(item.job)
     return render(request, "operator_status.html", {"now": now, **context})

@@ -60,7 +60,7 @@ def games_handed_out(job: str, game_ids: list[int], now: str) -> int:
     the time the worker takes them (never before the sweep's): a game that moved on
     meanwhile keeps its events in the order they happened."""
     at = max(datetime.fromisoformat(now), timezone.now())
-    return games_swept(game_ids, SWEPT_BY_WORKERS[job], now=at, what=job)
+    return games_swept(game_ids, SWEPT_BY_WORKERS[job], now=at, job=job, hand_out=False)
 
 
 @shared_task
@@ -83,8 +83,19 @@ def data_export_build(export_id: int) -> str:
 
 @shared_task
 def sweep() -> dict:
-    """Every minute: timeouts, warnings, reminders, vacations, digests, due pushes and
-    due emails."""
-    done = minute_sweep.sweep()
+    """Every minute: timeouts, computers' and planned moves, tournaments' starts and
+    rounds, warnings, reminders, vacations, digests (the deliveries are a task of their
+    own, ``deliveries_sweep``)."""
+    done = minute_sweep.sweep(jobs=minute_sweep.SWEEP_JOBS)
     process_beat(name="sweep", detail=done)
+    return done
+
+
+@shared_task
+def deliveries_sweep() -> dict:
+    """Every minute, apart from ``sweep`` so that nothing that hangs there can hold them:
+    the emails and pushes due that no task sent, and the claims of workers that
+    stopped."""
+    done = minute_sweep.sweep(jobs=minute_sweep.DELIVERY_JOBS)
+    process_beat(name="deliveries", detail=done)
     return done

@@ -1,7 +1,8 @@
 """The app's models, a module per topic: ``games`` (games, seats, clocks, plans, chat,
 snapshots), ``notices`` (the deliveries of every channel), ``people`` (players' choices and
-data), ``tokens`` (named API tokens), ``results`` (results and ratings), ``analysis`` and
-``tournaments``. Django's app registry, the migrations and the code find them all here."""
+data), ``tokens`` (named API tokens), ``results`` (results and ratings), ``analysis``,
+``tournaments`` and ``sweeping`` (the minute sweep's items that failed). Django's app
+registry, the migrations and the code find them all here."""
 
 from games.models.analysis import AnalysedMove, Analysis
 from games.models.games import (
@@ -29,6 +30,7 @@ from games.models.notices import (
 )
 from games.models.people import DataExport, PlayerSettings
 from games.models.results import GameResult, Rating, RatingChange, RatingLadder, ResultSeat
+from games.models.sweeping import SweepFailure
 from games.models.tokens import ApiToken
 from games.models.tournaments import Tournament, TournamentGame, TournamentSnapshot
 
@@ -58,6 +60,7 @@ __all__ = [
     "Report",
     "ResultSeat",
     "Seat",
+    "SweepFailure",
     "SeatClock",
     "TableSnapshot",
     "Tournament",

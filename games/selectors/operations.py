@@ -6,17 +6,31 @@ from datetime import datetime, timedelta
 
 from django.db.models import F, QuerySet
 
-from games.models import BotLevel, Delivery, Game, InboundMessage, Outbox, ProcessBeat, PushDelivery
+from games.models import (
+    BotLevel,
+    Delivery,
+    Game,
+    InboundMessage,
+    Outbox,
+    ProcessBeat,
+    PushDelivery,
+    SweepFailure,
+)
 
-# Past this, the page marks the worker or the sweep as late: both run every minute.
+# Past this, the page marks the worker, the sweep or the sending as late: all run every minute.
 PROCESS_LATE = timedelta(minutes=5)
+# The beats the page watches (``services.operations.process_beat``'s names).
+WATCHED = ("sweep", "deliveries", "heartbeat")
+# The items resting after failing that the page lists, the soonest tried again first.
+RESTING_SHOWN = 50
 
 
 def operator_status(now) -> dict:
     """What an operator checks first: each channel's backlog and deliveries in doubt
-    (``emails``, ``pushes``), when the sweep and the worker last ran, games waiting on a bot,
-    the read models found to differ from their events (``services.drift``), and the errors
-    of the last day (deliveries of every channel, replies)."""
+    (``emails``, ``pushes``), when the sweep, the sending and the worker last ran, games
+    waiting on a bot, the sweep's jobs that failed and the items resting after failing, the
+    read models found to differ from their events (``services.drift``), and the errors of
+    the last day (deliveries of every channel, replies)."""
     pending = Delivery.objects.filter(sent_at__isnull=True, cancelled_at__isnull=True)
     day_ago = now - timedelta(days=1)
     beats = {beat.name: beat for beat in ProcessBeat.objects.all()}
@@ -24,14 +38,15 @@ def operator_status(now) -> dict:
         "emails": deliveries(Outbox.objects.all(), now),
         "pushes": deliveries(PushDelivery.objects.all(), now),
         "sweep": beats.get("sweep"),
+        "deliveries": beats.get("deliveries"),
         "heartbeat": beats.get("heartbeat"),
         "late": {
-            name: name not in beats or beats[name].at < now - PROCESS_LATE
-            for name in ("sweep", "heartbeat")
+            name: name not in beats or beats[name].at < now - PROCESS_LATE for name in WATCHED
         },
         "waiting_on_bots": games_waiting_on_bots().count(),
         "drift": beats.get("drift"),
         "jobs_failing": _jobs_failing(beats.get("sweep jobs")),
+        "resting": list(SweepFailure.objects.order_by("next_try_at")[:RESTING_SHOWN]),
         "errors": {
             "failing": pending.exclude(last_error="").count(),
             "given_up": Delivery.objects.filter(cancelled_at__gte=day_ago, withdrawn_because="")

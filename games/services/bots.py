@@ -23,12 +23,14 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
+from azulsite import metrics
 from azulsite.celery import send_quickly
 from games import bots
 from games import table as tbl
 from games.models import BotLevel, Game, Seat
 from games.repository import game_table
 from games.selectors.names import bot_actor
+from games.services import sweep_failures
 from games.services.common import act, bot_seed, games_swept, locked_game
 
 log = logging.getLogger(__name__)
@@ -38,6 +40,8 @@ LOST_AFTER = timedelta(minutes=1)
 # Games a sweep pass takes (each move may take BOT_HARD_SECONDS: past ``SWEEP_SECONDS``
 # the pass hands them to the workers); the rest wait a minute.
 SWEEP_BATCH = 100
+# The minute sweep's job of computer players' moves (``services.sweep.JOBS``).
+SWEEP_JOB = "bot_moves"
 # Reads again after a stale seq at most this often per move before leaving it to the sweep.
 STALE_TRIES = 5
 
@@ -100,14 +104,15 @@ def _play(game_id: int, owed: _Owed, now: datetime | None) -> str | None:
         table = game_table(game)
         if _owed(game, now or timezone.now()) != owed or table.to_move() != owed.seat.position:
             return None
-        command = bots.choose(
-            game.game_type,
-            table.state,
-            owed.seat.position,
-            owed.level,
-            seed=bot_seed(game, table.last_seq),
-            budget_seconds=settings.BOT_HARD_SECONDS,
-        )
+        with metrics.THINKING_SECONDS.labels(level=owed.level).time():
+            command = bots.choose(
+                game.game_type,
+                table.state,
+                owed.seat.position,
+                owed.level,
+                seed=bot_seed(game, table.last_seq),
+                budget_seconds=settings.BOT_HARD_SECONDS,
+            )
         move = table.engine.format(command)
         if _submit(game, table, owed, command, now):
             return move
@@ -151,7 +156,8 @@ def bots_sweep(*, now: datetime) -> int:
                 paused_at__isnull=True,
             )
         )
+        .exclude(pk__in=sweep_failures.resting(SWEEP_JOB, now))
         .order_by(F("last_move_at").asc(nulls_first=True))
         .values_list("pk", flat=True)[:SWEEP_BATCH]
     )
-    return games_swept(due, bot_move, now=now, what="bot's move", hand_out="bot_moves")
+    return games_swept(due, bot_move, now=now, job=SWEEP_JOB)

@@ -8,6 +8,7 @@ import logging
 import random
 import time
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -16,6 +17,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from azulsite import metrics
 from azulsite.celery import send_quickly
 from events import store
 from events.store import ConcurrencyConflict, NewEvent, StoredEvent
@@ -28,6 +30,7 @@ from games.prepared import Prepared, writes_together
 from games.repository import game_table, seated, table_remember, table_snapshot_write
 from games.selectors.access import seat_of
 from games.selectors.names import bot_actor
+from games.services import sweep_failures
 from games.services.reactions import Change, react
 from games.sweeping import out_of_time
 from games.table_events import MovesVoided
@@ -165,6 +168,8 @@ def act(
         at=at,
         state=state,
     )
+    if isinstance(command, tbl.Play):
+        metrics.move_played(game.game_type)
     voided = next((e.back_to for e in events if isinstance(e, MovesVoided)), None)
     while (unchosen := tbl.unchosen_move(table)) is not None:
         actor = "system"
@@ -284,13 +289,14 @@ def playing_seat(game: Game, user) -> Seat:
 HANDED_OUT_TASK = "games.tasks.games_handed_out"
 
 
-def games_swept(game_ids, sweep_one, *, now: datetime, what: str, hand_out: str = "") -> int:
-    """The minute sweep's pass over ``game_ids``: ``sweep_one(game_id=…, now=now)`` for each
-    (a transaction of its own), the counts it returns added up. A game whose ``what`` fails
-    is logged and rolled back alone: the other games still get theirs.
+def games_swept(game_ids, sweep_one, *, now: datetime, job: str, hand_out: bool = True) -> int:
+    """The minute sweep's pass of ``job`` over ``game_ids``: ``sweep_one(game_id=…,
+    now=now)`` for each (a transaction of its own), the counts it returns added up. A game
+    whose part fails is logged, rolled back alone and set to rest before ``job`` tries it
+    again (``sweep_failures``): the other games still get theirs.
 
-    With ``hand_out`` (the job's name in ``games.tasks.SWEPT_BY_WORKERS``), the games left
-    once the sweep's time is used (``games.sweeping``) are handed to the workers,
+    With ``hand_out`` (``job`` is then a name in ``games.tasks.SWEPT_BY_WORKERS``), the
+    games left once the sweep's time is used (``games.sweeping``) are handed to the workers,
     ``SWEEP_HAND_OUT`` a task (``HANDED_OUT_TASK``), and counted as done: the sweep's time
     no longer grows with what is due (issue 44). A game handed out twice (the next pass
     found it before a worker did) is done once: ``sweep_one`` locks the game and looks
@@ -298,17 +304,20 @@ def games_swept(game_ids, sweep_one, *, now: datetime, what: str, hand_out: str 
     done = 0
     began = time.monotonic()
     ids = list(game_ids)
+    failed = sweep_failures.failing(job, "game")
     for index, game_id in enumerate(ids):
         if hand_out and out_of_time(began):
-            return done + _handed_out(ids[index:], sweep_one, now=now, what=what, job=hand_out)
-        try:
-            done += sweep_one(game_id=game_id, now=now)
-        except Exception:
-            log.exception("game %s: the %s could not be done", game_id, what)
+            return done + _handed_out(ids[index:], sweep_one, now=now, job=job)
+        do = partial(_one_game, sweep_one, now=now)
+        done += sweep_failures.apart(game_id, do, job=job, kind="game", now=now, failed=failed)
     return done
 
 
-def _handed_out(ids: list[int], sweep_one, *, now: datetime, what: str, job: str) -> int:
+def _one_game(sweep_one, game_id: int, *, now: datetime) -> int:
+    return sweep_one(game_id=game_id, now=now)
+
+
+def _handed_out(ids: list[int], sweep_one, *, now: datetime, job: str) -> int:
     size = settings.SWEEP_HAND_OUT
     done = 0
     for start in range(0, len(ids), size):
@@ -316,8 +325,8 @@ def _handed_out(ids: list[int], sweep_one, *, now: datetime, what: str, job: str
         if send_quickly(HANDED_OUT_TASK, [job, part, now.isoformat()]):
             done += len(part)
         else:
-            log.warning("broker unreachable: the sweep does the %s of %s games", what, len(part))
-            done += games_swept(part, sweep_one, now=now, what=what)
+            log.warning("broker unreachable: the sweep does the %s of %s games", job, len(part))
+            done += games_swept(part, sweep_one, now=now, job=job, hand_out=False)
     return done
 
 

@@ -14,11 +14,14 @@ from games import table as tbl
 from games.errors import Conflict
 from games.models import Game, PlayerSettings, Seat
 from games.repository import game_table
+from games.services import sweep_failures
 from games.services.common import act, actor_of, games_swept, locked_game
 from games.services.moves import seat_resign
 
 # A timed-out seat's turn is played out by default moves; a turn is never longer.
 LONGEST_TURN = 100
+# The minute sweep's job of timeouts (``services.sweep.JOBS``).
+JOB = "timeouts"
 
 
 def timeouts_apply(*, now: datetime) -> int:
@@ -32,10 +35,11 @@ def timeouts_apply(*, now: datetime) -> int:
         Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=now, paused_at__isnull=True)
         .exclude(timeout_policy=Game.TimeoutPolicy.BOT)
         .exclude(Exists(bot_to_move))
+        .exclude(pk__in=sweep_failures.resting(JOB, now))
         .order_by("deadline")
         .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
     )
-    return games_swept(ids, game_timeout, now=now, what="timeout", hand_out="timeouts")
+    return games_swept(ids, game_timeout, now=now, job=JOB)
 
 
 @transaction.atomic

@@ -24,6 +24,7 @@ from games.repository import game_table
 from games.rules.common import IllegalMove, InvalidNotation
 from games.selectors.access import seat_of
 from games.selectors.names import plan_actor
+from games.services import sweep_failures
 from games.services.common import act, games_swept, locked_game, playing_seat, position_seen
 from games.services.plan_following import plan_dropped_told
 
@@ -31,6 +32,8 @@ from games.services.plan_following import plan_dropped_told
 LOST_AFTER = timedelta(minutes=1)
 # Games the sweep plays planned moves in per pass.
 SWEEP_BATCH = 50
+# The minute sweep's job of planned moves (``services.sweep.JOBS``).
+SWEEP_JOB = "planned_moves"
 
 
 @transaction.atomic
@@ -256,10 +259,11 @@ def plans_sweep(*, now: datetime) -> int:
     (their task was lost), oldest first, at most ``SWEEP_BATCH`` games a pass."""
     due = (
         Plan.objects.filter(due_at__lte=now - LOST_AFTER)
+        .exclude(game_id__in=sweep_failures.resting(SWEEP_JOB, now))
         .order_by("due_at")
         .values_list("game_id", flat=True)[:SWEEP_BATCH]
     )
-    return games_swept(due, plan_play, now=now, what="planned move", hand_out="planned_moves")
+    return games_swept(due, plan_play, now=now, job=SWEEP_JOB)
 
 
 @transaction.atomic

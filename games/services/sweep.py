@@ -15,6 +15,7 @@ import traceback
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -32,7 +33,7 @@ from games.services import (
     retention,
 )
 from games.services.tournaments import entry, rounds
-from games.sweeping import sweep_pass
+from games.sweeping import JobOverran, sweep_pass, time_bound
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,8 @@ BEAT = "sweep jobs"
 # The last lines of a failed job's traceback kept for the status page.
 ERROR_LINES = 6
 
-JOBS: tuple[tuple[str, Job], ...] = (
+# The jobs of the games, tournaments and notices to write (beat's ``sweep``).
+SWEEP_JOBS: tuple[tuple[str, Job], ...] = (
     ("vacations_ended", deadlines.vacations_expire),
     # Computer players' moves whose task was lost, and the timeout policy ``bot``.
     ("bot_moves", bots.bots_sweep),
@@ -68,18 +70,23 @@ JOBS: tuple[tuple[str, Job], ...] = (
     ("data_exports", data_export.resume_stale_exports),
     # What is needed only for a while goes (issue 45): settled emails and pushes only.
     ("retention", retention.forget_expired),
-    # Last, so that what the jobs before it told goes out in this pass: each channel's
-    # notices due that no task sent, and the claims of workers that stopped.
-    *notify.due_jobs(),
 )
+# Each channel's notices due that no task sent, and the claims of workers that stopped:
+# beat's ``deliveries``, a task of their own, so that nothing that hangs among the jobs
+# above holds them (issue 58).
+DELIVERY_JOBS: tuple[tuple[str, Job], ...] = tuple(notify.due_jobs())
+# A whole pass (a command, a test): the deliveries last, so that what the jobs before
+# them told goes out in the same pass.
+JOBS = (*SWEEP_JOBS, *DELIVERY_JOBS)
 
 
 def sweep(*, now: datetime | None = None, jobs: Iterable[tuple[str, Job]] | None = None) -> dict:
     """One pass of every periodic job (``jobs``, else ``JOBS``: the notices due last). Each
     job handles at most ``MAIL_SWEEP_BATCH`` rows and reads only rows due (indexed
     columns), never all games; the jobs share ``SWEEP_SECONDS`` to do things one at a time
-    themselves, and hand the rest to the workers (``games.sweeping``). Returns each job's
-    counts and ``jobs_failed``, how many jobs raised."""
+    themselves, and hand the rest to the workers (``games.sweeping``); a job that runs past
+    ``SWEEP_JOB_SECONDS`` is stopped and counted as failed. Returns each job's counts and
+    ``jobs_failed``, how many jobs raised."""
     now = now or timezone.now()
     jobs = JOBS if jobs is None else jobs
     done: dict = {}
@@ -87,9 +94,9 @@ def sweep(*, now: datetime | None = None, jobs: Iterable[tuple[str, Job]] | None
     with sweep_pass():
         for name, job in jobs:
             try:
-                with metrics.sweep_job(name):
+                with time_bound(settings.SWEEP_JOB_SECONDS), metrics.sweep_job(name):
                     counts = job(now=now)
-            except Exception:
+            except (Exception, JobOverran):
                 log.exception("minute sweep: the job %s failed; the other jobs go on", name)
                 failed[name] = _last_lines(traceback.format_exc())
                 _usable_again()

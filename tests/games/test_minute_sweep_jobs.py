@@ -1,17 +1,20 @@
 """The minute sweep as a whole (issue 41): a finished game against computer players leaves
 it running, and one job that fails never stops the others, above all the emails due."""
 
+import time
 from datetime import timedelta
 from importlib import import_module
 
 import pytest
 from django.contrib.auth.models import Group
 from django.core import mail
+from django.test import Client
 from django.utils import timezone
 
-from games.models import Game, Outbox, ProcessBeat
+from games.models import Game, Outbox, ProcessBeat, SweepFailure
 from games.selectors.access import MODERATORS_GROUP
 from games.services.bots import bot_move
+from games.services.deadlines import timeouts_apply
 from games.services.moves import move_submit
 from games.services.sweep import JOBS, sweep
 from games.services.tables import game_create, game_join
@@ -114,3 +117,106 @@ def test_the_status_page_says_which_job_failed_how_often_and_since_when(client, 
     page = client.get("/status/").content.decode()
     assert "failed 3 times from" in page
     assert "running again since" in page
+
+
+def timed_out_games(alice, bob, count: int) -> list[Game]:
+    """``count`` games of Alice and Bob whose turn's time ran out a minute ago, oldest
+    first."""
+    games = []
+    for number in range(count):
+        game = game_create(
+            creator=alice,
+            game="azul",
+            players=2,
+            time_control={"kind": "per_move", "days": 1},
+            timeout_policy="forfeit",
+        )
+        game_join(game=game, user=bob)
+        Game.objects.filter(pk=game.pk).update(
+            deadline=timezone.now() - timedelta(minutes=10 - number)
+        )
+        games.append(game)
+    return games
+
+
+@pytest.mark.django_db
+def test_a_game_whose_timeout_always_fails_rests_and_never_starves_the_others(
+    alice, bob, monkeypatch, settings
+):
+    """Two games whose timeout raises every time, first in the queue, and a batch of two:
+    they are tried, set to rest for a minute, then two, and the game behind them is timed
+    out in the next pass instead of waiting behind them for ever."""
+    settings.MAIL_SWEEP_BATCH = 2
+    poison, other_poison, healthy = timed_out_games(alice, bob, 3)
+    timeout = import_module("games.services.deadlines").game_timeout
+
+    def fails_for_poison(*, game_id, now):
+        if game_id in (poison.pk, other_poison.pk):
+            raise RuntimeError("a game that cannot be timed out")
+        return timeout(game_id=game_id, now=now)
+
+    monkeypatch.setattr("games.services.deadlines.game_timeout", fails_for_poison)
+    now = timezone.now()
+
+    assert sweep(now=now, jobs=[("timeouts", timeouts_apply)])["timeouts"] == 0
+    resting = SweepFailure.objects.get(kind="game", item=poison.pk)
+    assert resting.job == "timeouts" and resting.failures == 1
+    assert resting.next_try_at == now + timedelta(minutes=1)
+    assert "a game that cannot be timed out" in resting.error
+
+    assert sweep(now=now + timedelta(seconds=30), jobs=[("timeouts", timeouts_apply)]) == {
+        "timeouts": 1,
+        "jobs_failed": 0,
+    }
+    healthy.refresh_from_db()
+    assert healthy.status != Game.Status.ACTIVE
+
+    sweep(now=now + timedelta(minutes=1), jobs=[("timeouts", timeouts_apply)])
+    resting.refresh_from_db()
+    assert resting.failures == 2
+    assert resting.next_try_at == now + timedelta(minutes=3)
+    client = Client()
+    client.force_login(moderator())
+    page = client.get("/status/").content.decode()
+    assert f'<a href="/games/{poison.pk}/">game #{poison.pk}</a>' in page
+    assert "failed 2 times in a row since" in page
+
+    monkeypatch.setattr("games.services.deadlines.game_timeout", timeout)
+    sweep(now=now + timedelta(minutes=3), jobs=[("timeouts", timeouts_apply)])
+    assert not SweepFailure.objects.exists()
+    poison.refresh_from_db()
+    assert poison.status != Game.Status.ACTIVE
+
+
+@pytest.mark.django_db
+def test_a_job_that_hangs_is_stopped_at_its_bound_and_the_jobs_after_it_run(
+    settings, monkeypatch, caplog
+):
+    settings.SWEEP_JOB_SECONDS = 0.5
+    ran = []
+
+    def hangs(*, now):
+        time.sleep(30)
+
+    def after(*, now):
+        ran.append(now)
+        return 1
+
+    began = time.monotonic()
+    done = sweep(jobs=[("hangs", hangs), ("after", after)])
+
+    assert time.monotonic() - began < 5
+    assert done == {"after": 1, "jobs_failed": 1} and ran
+    failure = ProcessBeat.objects.get(name="sweep jobs").detail["failures"]["hangs"]
+    assert "ran past its time bound of 0.5 s" in failure["error"]
+
+
+def test_the_deliveries_are_a_beat_entry_of_their_own():
+    """A job of the sweep that hangs cannot hold the emails and pushes: beat sends them by
+    a task of its own, which runs only the channels' jobs."""
+    schedule = import_module("azulsite.celery").app.conf.beat_schedule
+    tasks = {entry["task"] for entry in schedule.values()}
+    assert {"games.tasks.sweep", "games.tasks.deliveries_sweep"} <= tasks
+    assert set(JOBS) == set(RUNNER.SWEEP_JOBS) | set(RUNNER.DELIVERY_JOBS)
+    assert {name for name, _ in RUNNER.DELIVERY_JOBS} == {"emails", "pushes"}
+    assert not set(RUNNER.SWEEP_JOBS) & set(RUNNER.DELIVERY_JOBS)

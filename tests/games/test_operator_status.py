@@ -56,7 +56,7 @@ def test_the_page_counts_the_backlog_the_doubts_and_the_errors(client, moderator
         "replies_refused": 1,
         "replies_ignored": 0,
     }
-    assert context["late"] == {"sweep": True, "heartbeat": True}
+    assert context["late"] == {"sweep": True, "deliveries": True, "heartbeat": True}
     assert "never" in response.text and "late: is beat running?" in response.text
 
 
@@ -79,10 +79,12 @@ def test_an_email_no_longer_needed_is_counted_apart_not_as_an_error(client, mode
 def test_the_tasks_record_the_sweep_and_the_heartbeat(client, moderator):
     tasks.heartbeat()
     tasks.sweep()
+    tasks.deliveries_sweep()
     client.force_login(moderator)
     response = client.get("/status/")
-    assert response.context["late"] == {"sweep": False, "heartbeat": False}
-    assert response.context["sweep"].detail["sent"] == 0
+    assert response.context["late"] == {"sweep": False, "deliveries": False, "heartbeat": False}
+    assert "timeouts" in response.context["sweep"].detail
+    assert response.context["deliveries"].detail["sent"] == 0
     assert "late:" not in response.text
 
 

@@ -110,7 +110,7 @@ def test_worker_outlives_a_broker_restart_and_sends_the_turn_email_due_meanwhile
         assert not sent(), "sent before its grace period was over"
         time.sleep(max(0.0, due - time.monotonic()))
         # What beat asks for every minute, sent as the site sends every task.
-        assert send_quickly("games.tasks.sweep", []), "the broker refused the sweep"
+        assert send_quickly("games.tasks.deliveries_sweep", []), "the broker refused the sweep"
         assert wait_for(sent, timeout=30), "the email due meanwhile never left"
         assert time.monotonic() - restarted < 60
         assert worker.process.poll() is None

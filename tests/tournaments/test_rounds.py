@@ -161,4 +161,4 @@ def test_a_tournament_whose_round_cannot_begin_does_not_hold_up_the_others(
     monkeypatch.setattr(rounds, "round_begin", broken)
     assert rounds.tournaments_rounds_begin(now=timezone.now()) == 1
     assert games_of_round(first, 2) == 0 and games_of_round(second, 2) == 2
-    assert f"tournament {first.pk}: the round's games could not be done" in caplog.text
+    assert f"tournament {first.pk}: the sweep's job tournament_rounds_begun failed" in caplog.text

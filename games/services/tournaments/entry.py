@@ -4,6 +4,7 @@ cancelled when too few registered). Each a command through ``stream.tournament_a
 
 from dataclasses import asdict
 from datetime import datetime
+from functools import partial
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -17,6 +18,7 @@ from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Game, Rating, ResultSeat, Seat, Tournament, TournamentGame
 from games.repository import tournament_state
 from games.selectors.tournaments import may_enter
+from games.services import sweep_failures
 from games.services.common import actor_of, locked_game
 from games.services.moves import seat_resign
 from games.services.ratings import DISPLAY_BASE
@@ -36,6 +38,8 @@ from games.services.tournaments.stream import (
 )
 from games.tournaments import core, decider
 
+# The minute sweep's job of entry windows that closed (``services.sweep.JOBS``).
+STARTED_JOB = "tournaments_started"
 # What an organiser over their invitations (to games and tournaments together) is told.
 INVITATIONS_THROTTLED = ngettext_lazy(
     "you have sent %(count)s invitations in the last 24 hours, and %(most)s is the most: "
@@ -218,10 +222,13 @@ def tournament_withdraw(*, tournament: Tournament, user, player=None) -> Tournam
 def tournaments_start_due(*, now: datetime) -> int:
     """The minute sweep's part: tournaments whose entry window has closed start, or are
     cancelled when too few registered. How many were started or cancelled."""
-    due = Tournament.objects.filter(
-        status=Tournament.Status.REGISTRATION, entry_closes__lte=now
-    ).values_list("pk", flat=True)
-    return tournaments_swept(due[:100], lambda pk: _start_due(pk, now), what="start")
+    due = (
+        Tournament.objects.filter(status=Tournament.Status.REGISTRATION, entry_closes__lte=now)
+        .exclude(pk__in=sweep_failures.resting(STARTED_JOB, now))
+        .values_list("pk", flat=True)
+    )
+    start = partial(_start_due, now=now)
+    return tournaments_swept(due[:100], start, job=STARTED_JOB, now=now)
 
 
 @transaction.atomic

@@ -4,6 +4,7 @@ the commit that paired the round (the task ``tournament_round_begin``, the minut
 deadline, after which its unfinished games end by the time-out policy."""
 
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
@@ -13,6 +14,7 @@ from events.models import Event
 from games.errors import Conflict
 from games.models import Game, Seat, Tournament, TournamentGame
 from games.repository import TOURNAMENT_NAMESPACE, tournament_state
+from games.services import sweep_failures
 from games.services.common import locked_game
 from games.services.deadlines import seat_forfeits
 from games.services.moves import seat_resign
@@ -28,6 +30,9 @@ from games.tournaments import core, decider
 # Ruling: a player absent from a tournament game forfeits it when their time runs out, as
 # on Board Game Arena, so one absentee does not hold up a round with default moves.
 TIMEOUT_POLICY = Game.TimeoutPolicy.FORFEIT
+# The minute sweep's jobs (``services.sweep.JOBS``).
+ROUNDS_BEGUN = "tournament_rounds_begun"
+ROUNDS_ENDED = "tournament_rounds_ended"
 
 PAIRED = f"{TOURNAMENT_NAMESPACE}.{core.RoundPaired.__name__}"
 
@@ -95,11 +100,11 @@ def tournaments_rounds_begin(*, now: datetime) -> int:
     waiting = (
         Tournament.objects.filter(status=Tournament.Status.RUNNING, current_round__gt=0)
         .exclude(Exists(played))
+        .exclude(pk__in=sweep_failures.resting(ROUNDS_BEGUN, now))
         .values_list("pk", flat=True)
     )
-    return tournaments_swept(
-        waiting[:100], lambda pk: round_begin(pk, now=now), what="round's games"
-    )
+    begin = partial(round_begin, now=now)
+    return tournaments_swept(waiting[:100], begin, job=ROUNDS_BEGUN, now=now)
 
 
 def tournaments_deadlines_apply(*, now: datetime) -> int:
@@ -107,9 +112,11 @@ def tournaments_deadlines_apply(*, now: datetime) -> int:
     the round's unfinished games by the time-out policy (the player to move forfeits, in
     a game of three or four until one is left), and the next round starts. How many
     rounds were ended."""
-    running = Tournament.objects.filter(
-        status=Tournament.Status.RUNNING, settings__round_days__gt=0
-    ).values_list("pk", "current_round", "settings__round_days")
+    running = (
+        Tournament.objects.filter(status=Tournament.Status.RUNNING, settings__round_days__gt=0)
+        .exclude(pk__in=sweep_failures.resting(ROUNDS_ENDED, now))
+        .values_list("pk", "current_round", "settings__round_days")
+    )
     due = []
     for pk, number, days in running:
         # The round's games began together; its earliest start bounds its deadline.
@@ -123,7 +130,8 @@ def tournaments_deadlines_apply(*, now: datetime) -> int:
         )
         if began is not None and began + timedelta(days=days) <= now:
             due.append(pk)
-    return tournaments_swept(due[:100], lambda pk: _deadline_passed(pk, now), what="round deadline")
+    passed = partial(_deadline_passed, now=now)
+    return tournaments_swept(due[:100], passed, job=ROUNDS_ENDED, now=now)
 
 
 @transaction.atomic

@@ -4,7 +4,6 @@ locked (one writer per tournament at a time), the pure decider's decision
 change handed to the tournament's reactions (``reactions.REACTIONS``), in the caller's
 transaction."""
 
-import logging
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
@@ -18,6 +17,7 @@ from games.models import Tournament, TournamentSnapshot
 from games.repository import TOURNAMENT_NAMESPACE, tournament_state
 from games.selectors.names import persons_named
 from games.selectors.tournaments import tournament_get
+from games.services import sweep_failures
 from games.services.tournaments.reactions import (
     REACTIONS,
     TournamentChange,
@@ -28,20 +28,19 @@ from games.services.tournaments.refusals import refusal
 from games.tournaments import core, decider
 from games.tournaments import storage as snapshots
 
-log = logging.getLogger(__name__)
 
-
-def tournaments_swept(pks: Iterable[int], sweep_one: Callable[[int], bool], *, what: str) -> int:
-    """The minute sweep's pass over tournaments ``pks``: ``sweep_one(pk)`` for each (a
-    transaction of its own), how many it did something to. A tournament whose ``what``
-    fails is logged and rolled back alone: the others still get theirs."""
-    done = 0
-    for pk in pks:
-        try:
-            done += bool(sweep_one(pk))
-        except Exception:
-            log.exception("tournament %s: the %s could not be done", pk, what)
-    return done
+def tournaments_swept(
+    pks: Iterable[int], sweep_one: Callable[[int], bool], *, job: str, now: datetime
+) -> int:
+    """The minute sweep's pass of ``job`` over tournaments ``pks``: ``sweep_one(pk)`` for
+    each (a transaction of its own), how many it did something to. A tournament whose part
+    fails is logged, rolled back alone and set to rest before ``job`` tries it again
+    (``sweep_failures``, as for games): the others still get theirs."""
+    failed = sweep_failures.failing(job, "tournament")
+    return sum(
+        sweep_failures.apart(pk, sweep_one, job=job, kind="tournament", now=now, failed=failed)
+        for pk in pks
+    )
 
 
 def locked_tournament(tournament: Tournament | int) -> Tournament:
