@@ -14,6 +14,7 @@ from django.utils import timezone
 from games.models import Outbox, PlayerSettings
 from games.services.operations import process_beat
 from games.services.sweep import sweep
+from tests.community.world import Broker, FakeClock
 from tests.games.test_minute_sweep_jobs import moderator, one_job_fails
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +63,22 @@ def test_manage_py_sweep_says_what_it_did_in_words():
     out = StringIO()
     call_command("sweep", stdout=out)
     assert out.getvalue() == "emails sent by the sweep: 1\n"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_manage_py_sweep_says_what_it_handed_to_the_workers_and_did_not_send(settings):
+    Outbox.objects.create(key=1, recipient="x@example.com", kind="digest")
+    settings.SWEEP_SECONDS = 0
+    broker = Broker(FakeClock(timezone.now()))
+    try:
+        out = StringIO()
+        call_command("sweep", stdout=out)
+    finally:
+        broker.close()
+    said = out.getvalue().splitlines()
+    assert said[0] == "emails handed to the workers to send: 1"
+    assert said[1].startswith("What was handed to the workers is sent by a worker, if one runs")
+    assert not Outbox.objects.filter(sent_at__isnull=False).exists()
 
 
 def test_the_status_page_speaks_polish_to_a_polish_moderator():

@@ -20,3 +20,10 @@ class Command(BaseCommand):
             self.stdout.write(f"{words}: {count}")
         if not said:
             self.stdout.write(gettext("Nothing was due in the last pass."))
+        if any(count for name, count in counts.items() if name.endswith("_handed")):
+            self.stdout.write(
+                gettext(
+                    "What was handed to the workers is sent by a worker, if one runs "
+                    "(make run starts one; in production, the Procfile's worker)."
+                )
+            )

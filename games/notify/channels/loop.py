@@ -281,14 +281,18 @@ def send_due(*, now: datetime, name: str | None = None) -> dict[str, int]:
     """The minute sweep's part, for channel ``name`` (``None``: every channel): settle the
     claims of workers that stopped (see the module doc), then send every due row nobody
     claimed, while the sweep has time (``games.sweeping``), and hand the rest to the
-    workers. Counts by the channels' names for them (``Channel.tally``)."""
+    workers. Counts by the channels' names for them (``Channel.tally``: sent by the sweep
+    itself, in doubt, tried again), and the rows handed to the workers apart, as
+    ``<job>_handed`` ("emails_handed"): a worker sends them, if one runs."""
     done: dict[str, int] = {}
     for way in [channel(name)] if name else every_channel():
-        done.update(zip(way.tally, _due(way, now), strict=True))
+        sent, handed, in_doubt, retried = _due(way, now)
+        done.update(zip(way.tally, (sent, in_doubt, retried), strict=True))
+        done[f"{way.job or way.name}_handed"] = handed
     return done
 
 
-def _due(way: Channel, now: datetime) -> tuple[int, int, int]:
+def _due(way: Channel, now: datetime) -> tuple[int, int, int, int]:
     pending = Delivery.objects.filter(
         channel=way.name, sent_at__isnull=True, cancelled_at__isnull=True, due_at__lte=now
     )
@@ -312,14 +316,14 @@ def _due(way: Channel, now: datetime) -> tuple[int, int, int]:
     sent, handing, began = 0, True, time.monotonic()
     for index, delivery_id in enumerate(ids):
         # Past the sweep's time, the rows left go to the workers, a task each as after a
-        # commit (counted as sent: whoever claims one first sends it, once); the sweep
-        # sends them itself when the broker cannot take them.
+        # commit (whoever claims one first sends it, once); the sweep sends them itself
+        # when the broker cannot take them.
         if handing and out_of_time(began):
             if _handed_out(ids[index:]):
-                return sent + len(ids) - index, in_doubt, retried
+                return sent, len(ids) - index, in_doubt, retried
             handing = False
         sent += send(delivery_id=delivery_id, now=now) == "sent"
-    return sent, in_doubt, retried
+    return sent, 0, in_doubt, retried
 
 
 def _handed_out(ids: list[int]) -> bool:
