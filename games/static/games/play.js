@@ -7,9 +7,11 @@
   "use strict";
 
   var chosen = []; // the half-made choice: kept when the page's parts are updated
+  var made = []; // how long the choice was before each of the player's acts (Escape undoes one)
   var unread = 0;
   var turnOpen = false; // the page shows the player's move panel
   var stopFollowing = function () {};
+  var stepBack = function () { return false; }; // Escape, while a move is being chosen
 
   function $(id) { return document.getElementById(id); }
 
@@ -140,12 +142,16 @@
     }
 
     // What a target is and what a tap on it does: its own title only (a group's pieces
-    // have theirs), left out when the step's words already say it ("the orange star").
+    // have theirs), left out when the steps' words already say it ("the orange star") or
+    // when it makes several steps at once (a factory's tile: "factory 2, take 2 blue
+    // tiles").
     function labelOf(el, picks, open) {
       var title = el.querySelector(":scope > title");
-      var move = open.find(function (m) { return m.steps[chosen.length] && m.steps[chosen.length][0] === picks[0]; });
-      var label = move ? move.steps[chosen.length][1] : "";
-      if (!title || label.indexOf(title.textContent) >= 0) return label;
+      var move = open.find(function (m) {
+        return picks.every(function (pick, i) { return m.steps[chosen.length + i] && m.steps[chosen.length + i][0] === pick; });
+      });
+      var label = move ? picks.map(function (pick, i) { return move.steps[chosen.length + i][1]; }).join(", ") : "";
+      if (!title || picks.length > 1 || label.indexOf(title.textContent) >= 0) return label;
       return title.textContent + ": " + label;
     }
 
@@ -174,11 +180,12 @@
 
     function choose(picks) {
       var focusWasInChoices = choices.contains(document.activeElement);
+      made.push(chosen.length);
       chosen = chosen.concat(picks);
       render();
       if (focusWasInChoices) {
         var next = choices.querySelector("button");
-        (confirm.disabled ? next : confirm || next).focus();
+        focusInView(confirm.disabled ? next : confirm || next);
       }
     }
 
@@ -194,8 +201,7 @@
       if (turn) turn.hidden = turns().length < 2;
       elements.forEach(function (el) {
         el.classList.remove("pickable", "preview");
-        el.removeAttribute("tabindex");
-        el.removeAttribute("role");
+        el.removeAttribute("data-words");
         el.classList.toggle("picked", chosen.length > 0 && alternatives(el).some(function (picks) {
           return picks.every(function (p) { return chosen.indexOf(p) >= 0; });
         }));
@@ -217,11 +223,10 @@
           elements.forEach(function (el) {
             if (!isPlaced(el)) return;
             el.classList.add("pickable");
-            el.setAttribute("tabindex", "0");
-            el.setAttribute("role", "button");
-            el.setAttribute("aria-label", turn.textContent.trim());
+            el.setAttribute("data-words", turn.textContent.trim());
           });
         }
+        arrangeBoards();
         return;
       }
       select.value = "";
@@ -237,10 +242,9 @@
         var picks = usable(el, open);
         if (!picks) return;
         el.classList.add("pickable");
-        el.setAttribute("tabindex", "0");
-        el.setAttribute("role", "button");
-        el.setAttribute("aria-label", labelOf(el, picks, open));
+        el.setAttribute("data-words", labelOf(el, picks, open));
       });
+      arrangeBoards();
       var shared = sharedStart(next.map(function (pick) { return labels[pick]; }));
       next.forEach(function (pick) {
         var b = button(labels[pick].slice(shared.length), function () { choose([pick]); }, "choice");
@@ -250,6 +254,151 @@
         if (shared) b.setAttribute("aria-label", labels[pick]);
       });
     }
+
+    // The boards for the keyboard and screen readers (issue 56). Each target has a key: a
+    // clear rectangle over it that is the button, named by the target's words (the letters
+    // and numbers drawn on a tile are no part of its name, so the button holds none of
+    // them). A target inside another (a factory's tile inside the factory) is the one with
+    // a button; the outer one still answers a click. A picture with targets is a group of
+    // buttons, its drawing hidden from screen readers; without targets it is an image
+    // again. Tab stops once in each picture, on the target last reached there (a roving
+    // tabindex); the arrow keys go from target to target.
+    function arrangeBoards() {
+      var pickable = elements.filter(function (el) { return el.classList.contains("pickable"); });
+      var targets = pickable.filter(function (el) {
+        return !pickable.some(function (other) { return other !== el && el.contains(other); });
+      });
+      elements.forEach(function (el) {
+        var key = keyOf(el, targets.indexOf(el) >= 0);
+        if (!key) return;
+        ["role", "tabindex", "aria-label"].forEach(function (name) { key.removeAttribute(name); });
+        if (targets.indexOf(el) < 0) return;
+        key.setAttribute("role", "button");
+        key.setAttribute("tabindex", "-1");
+        key.setAttribute("aria-label", el.getAttribute("data-words"));
+      });
+      pictures().forEach(function (svg) {
+        var own = targets.filter(function (el) { return el.ownerSVGElement === svg; });
+        Array.prototype.forEach.call(svg.querySelectorAll("[data-quiet]"), function (el) {
+          el.removeAttribute("aria-hidden");
+          el.removeAttribute("data-quiet");
+        });
+        svg.setAttribute("role", own.length ? "group" : "img");
+        if (!own.length) return;
+        quiet(svg, own);
+        var current = own.filter(function (el) { return el.contains(document.activeElement); })[0] ||
+          own.filter(function (el) { return el.getAttribute("data-pick") === svg.getAttribute("data-current"); })[0] || own[0];
+        keyOf(current).setAttribute("tabindex", "0");
+      });
+    }
+
+    // The key of a board element (made when it first becomes a target).
+    function keyOf(el, make) {
+      var key = el.querySelector(":scope > .key");
+      if (key || !make) return key;
+      var box = el.getBBox();
+      key = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+      key.setAttribute("class", "key");
+      [["x", box.x - 2], ["y", box.y - 2], ["width", box.width + 4], ["height", box.height + 4]].forEach(function (a) {
+        key.setAttribute(a[0], a[1]);
+      });
+      key.setAttribute("rx", "4");
+      el.appendChild(key);
+      return key;
+    }
+
+    function keyed(el) {
+      var key = keyOf(el);
+      return !!key && key.getAttribute("role") === "button";
+    }
+
+    function pictures() {
+      var found = [];
+      elements.forEach(function (el) {
+        if (el.ownerSVGElement && found.indexOf(el.ownerSVGElement) < 0) found.push(el.ownerSVGElement);
+      });
+      return found;
+    }
+
+    // What a screen reader would read of a picture besides its targets' keys: hidden.
+    function quiet(parent, targets) {
+      Array.prototype.forEach.call(parent.children, function (child) {
+        if (targets.indexOf(child) >= 0) {
+          Array.prototype.forEach.call(child.children, function (part) {
+            if (!part.classList.contains("key")) hide(part);
+          });
+        } else if (targets.some(function (el) { return child.contains(el); })) {
+          quiet(child, targets);
+        } else {
+          hide(child);
+        }
+      });
+    }
+
+    function hide(el) {
+      el.setAttribute("aria-hidden", "true");
+      el.setAttribute("data-quiet", "");
+    }
+
+    function targetsOf(svg) {
+      return elements.filter(function (el) { return el.ownerSVGElement === svg && keyed(el); });
+    }
+
+    function rove(el) {
+      var svg = el.ownerSVGElement;
+      targetsOf(svg).forEach(function (other) {
+        keyOf(other).setAttribute("tabindex", other === el ? "0" : "-1");
+      });
+      svg.setAttribute("data-current", el.getAttribute("data-pick"));
+      focusInView(keyOf(el));
+    }
+
+    // The target an arrow key goes to from ``el``: the nearest one that way in its picture
+    // (a step along the arrow counts less than one across it), else the next or previous
+    // one in the picture's order; Home and End go to its first and last.
+    var ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+    function neighbour(el, key) {
+      var all = targetsOf(el.ownerSVGElement);
+      if (key === "Home") return all[0];
+      if (key === "End") return all[all.length - 1];
+      var way = ARROWS[key];
+      if (!way) return null;
+      var from = centre(el), best = null, bestCost = Infinity;
+      all.forEach(function (other) {
+        if (other === el) return;
+        var to = centre(other);
+        var along = (to.x - from.x) * way[0] + (to.y - from.y) * way[1];
+        var across = Math.abs((to.x - from.x) * way[1]) + Math.abs((to.y - from.y) * way[0]);
+        if (along <= 1) return;
+        var cost = along + 2 * across;
+        if (cost < bestCost) { bestCost = cost; best = other; }
+      });
+      if (best) return best;
+      var at = all.indexOf(el) + (way[0] + way[1] > 0 ? 1 : -1);
+      return all[(at + all.length) % all.length];
+    }
+
+    function centre(el) {
+      var box = el.getBoundingClientRect();
+      return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+    }
+
+    // Escape steps back: the last choice made is undone (with those that followed from it
+    // alone), and the keyboard is put on the first target offered again.
+    stepBack = function () {
+      if (!chosen.length) return false;
+      while (made.length && made[made.length - 1] >= chosen.length) made.pop();
+      var keep = made.length ? made.pop() : chosen.length - 1;
+      while (keep >= 0) {
+        chosen = chosen.slice(0, keep);
+        render();
+        if (chosen.length <= keep) break;
+        keep = made.length ? made.pop() : keep - 1;
+      }
+      var first = document.querySelector("svg .key[tabindex='0']") || choices.querySelector("button");
+      if (first) focusInView(first);
+      return true;
+    };
 
     function reset() { chosen = []; render(); }
 
@@ -271,19 +420,28 @@
         event.stopPropagation();
         event.preventDefault();
         var first = chosen.length === 0;
+        made.push(chosen.length);
         chosen = chosen.concat(picks);
         render();
         if (first) bringSourcesAndBoardIntoView(el);
-        if (!confirm.disabled) confirm.focus();
-        else if (el.classList.contains("pickable")) el.focus();
+        if (!confirm.disabled) focusInView(confirm);
+        else if (keyed(el)) focusInView(keyOf(el));
         else {
-          var next = document.querySelector("[data-pick].pickable") || choices.querySelector("button");
-          if (next) next.focus();
+          var next = document.querySelector("svg .key[tabindex='0']") || choices.querySelector("button");
+          if (next) focusInView(next);
         }
       }
       el.addEventListener("click", activate);
       el.addEventListener("keydown", function (event) {
-        if (event.key === "Enter" || event.key === " ") activate(event);
+        if (event.key === "Enter" || event.key === " ") { activate(event); return; }
+        if (!keyed(el) || !keyOf(el).contains(event.target)) return;
+        var next = neighbour(el, event.key);
+        if (!next) return;
+        event.preventDefault();
+        rove(next);
+      });
+      el.addEventListener("focusin", function (event) {
+        if (keyed(el) && event.target === keyOf(el)) rove(el);
       });
     });
     if (turn) turn.addEventListener("click", turnOnce);
@@ -310,6 +468,19 @@
     form.addEventListener("submit", function () { chosen = []; });
     render();
     if (!turnOpen) { turnOpen = true; showFirstTarget(); }
+  }
+
+  // The keyboard's focus moved as the player goes on, scrolling no more than it takes to
+  // show the element above the move bar (a focus() alone would scroll it to the middle
+  // of the screen, and the sources just brought to the top would leave it).
+  function focusInView(el) {
+    if (!el) return;
+    el.focus({ preventScroll: true });
+    var box = el.getBoundingClientRect();
+    var panel = $("move-panel");
+    var bottom = panel && narrowScreen() && !panel.contains(el) ? panel.getBoundingClientRect().top : window.innerHeight;
+    if (box.bottom > bottom) window.scrollBy(0, box.bottom - bottom + 8);
+    else if (box.top < 0) window.scrollBy(0, box.top - 8);
   }
 
   function narrowScreen() {
@@ -545,6 +716,11 @@
     }
     window.setTimeout(check, every);
   }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && !event.defaultPrevented && stepBack()) event.preventDefault();
+  });
+  window.azulsite.keepFocusInSight(function () { return narrowScreen() ? $("move-panel") : null; }, "bottom");
 
   // The place kept across a move first: a turn that begins then may move the page on.
   keepScrollAcrossSubmit();

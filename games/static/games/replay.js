@@ -83,5 +83,6 @@
   if (asked !== null && asked !== String(moments[index]) && window.history.replaceState) {
     window.history.replaceState({ at: moments[index] }, "", address(index));
   }
+  window.azulsite.keepFocusInSight(function () { return document.getElementById("replay"); }, "top");
   settle(false);
 })();
