@@ -51,6 +51,7 @@ KIND_LABELS = {
     NoticeKind.TOURNAMENT_ROUND: gettext_lazy("your game in a tournament's new round has started"),
     NoticeKind.TOURNAMENT_RESULTS: gettext_lazy("a tournament's round is over (your standing)"),
     NoticeKind.TOURNAMENT_FINISHED: gettext_lazy("a tournament you played is over (your standing)"),
+    NoticeKind.TOURNAMENT_CANCELLED: gettext_lazy("a tournament you registered for is called off"),
 }
 
 

@@ -37,6 +37,7 @@ class NoticeKind(models.TextChoices):
     TOURNAMENT_RESULTS = "tournament_results"
     TOURNAMENT_FINISHED = "tournament_finished"
     TOURNAMENT_INVITATION = "tournament_invitation"
+    TOURNAMENT_CANCELLED = "tournament_cancelled"
     SIGN_IN = "sign_in"
     PLAN_DROPPED = "plan_dropped"
     DATA_EXPORT_READY = "data_export_ready"

@@ -80,13 +80,22 @@ def game_started(game: Game, seq: int, seats: list[Seat], *, by: int | None) -> 
 
 
 def _tournament(tournament: Tournament) -> dict:
-    return {"tournament": tournament.pk, "name": tournament.name}
+    return {"tournament": tournament.pk, "name": tournament.title}
 
 
 def tournament_joined(tournament: Tournament, user) -> None:
     """The player who registered: confirmed, once per tournament."""
     payload = _tournament(tournament)
     tell(Notice(NoticeKind.TOURNAMENT_JOINED, tournament.pk, user=user, payload=payload))
+
+
+def tournament_cancelled(tournament: Tournament, users) -> None:
+    """The players still registered in a tournament that was called off (by its
+    organiser, a moderator, too few players, or its organiser closing their account):
+    once per tournament."""
+    for user in users:
+        payload = _tournament(tournament)
+        tell(Notice(NoticeKind.TOURNAMENT_CANCELLED, tournament.pk, user=user, payload=payload))
 
 
 def tournament_invitation(tournament: Tournament, address: str) -> None:

@@ -282,7 +282,8 @@ def _scrub_payloads(said: dict[str, str]) -> None:
 
 def _replaced(value, said: dict[str, str]):
     if isinstance(value, str):
-        for text, instead in said.items():
+        # The longest first: a tournament's name may hold its organiser's name.
+        for text, instead in sorted(said.items(), key=lambda item: -len(item[0])):
             value = value.replace(text, instead)
         return value
     if isinstance(value, list):

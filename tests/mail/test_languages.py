@@ -333,6 +333,7 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
             NoticeKind.TOURNAMENT_FINISHED,
             {"tournament": 1, "name": "Cup", "rank": 2, "players": 8, "points": 2.5},
         ),
+        (None, NoticeKind.TOURNAMENT_CANCELLED, {"tournament": 1, "name": "Cup"}),
     ]
     PlayerSettings.objects.filter(user=alice).update(daily_digest=True)
     return [

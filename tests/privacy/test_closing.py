@@ -9,20 +9,24 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
+from django.utils import timezone
 
 from events import store
 from events.models import StreamKey
 from games.errors import ServiceError
-from games.models import Game, Outbox, Seat
+from games.models import Game, NoticeKind, Outbox, Seat, Tournament
+from games.notify.channels.email import render
 from games.selectors.access import MODERATORS_GROUP
 from games.selectors.history import move_history
 from games.selectors.names import is_forgotten, players_of
 from games.services.closing import account_close, account_stream
 from games.services.moves import game_resign
 from games.services.tables import game_create, game_join
+from games.services.tournaments.entry import tournament_create, tournament_join
 from tests.conftest import make_user
 from tests.games.helpers import every_player_moved, started
 from tests.privacy.people import sign_in_by_link, signed_up_by_link, time_passes
+from tests.tournaments.test_api import SWISS
 
 pytestmark = pytest.mark.django_db
 
@@ -237,3 +241,29 @@ def test_the_closing_page_stops_guessing_passwords_as_the_sign_in_does(alice, mo
         "/signin/password/", {"username": alice.email, "password": "pw-alice"}
     )
     assert signed_out.status_code == 429
+
+
+def test_an_organiser_who_closes_calls_their_tournament_off_and_its_players_are_told(
+    alice, bob, carol
+):
+    tournament = tournament_create(
+        organiser=alice, **{**SWISS, "name": "Alice's autumn cup"}, organiser_plays=True
+    )
+    for player in (bob, carol):
+        tournament_join(tournament=tournament, user=player)
+
+    account_close(user=alice)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    told = Outbox.objects.filter(
+        kind=NoticeKind.TOURNAMENT_CANCELLED, cancelled_at__isnull=True
+    ).order_by("recipient")
+    assert [row.recipient for row in told] == [bob.email, carol.email]
+    email = render.message(told[0], timezone.now())
+    assert email.subject == f"Tournament {tournament.pk} is called off"
+    assert "Alice" not in email.body
+    # Nobody can enter it any more, and the list of open tournaments no longer shows it.
+    with pytest.raises(ServiceError):
+        tournament_join(tournament=tournament, user=make_user("dora"))
+    assert f"/tournaments/{tournament.pk}/" not in Client().get("/tournaments/").content.decode()

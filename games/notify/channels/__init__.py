@@ -32,12 +32,13 @@ GAME_KINDS = (
 )
 # The notices of a tournament (issue 31): registration confirmed, a round's game of yours
 # started (about that game), a round's results with your standing, the tournament
-# finished with your standing.
+# finished with your standing, or called off.
 TOURNAMENT_KINDS = (
     NoticeKind.TOURNAMENT_JOINED,
     NoticeKind.TOURNAMENT_ROUND,
     NoticeKind.TOURNAMENT_RESULTS,
     NoticeKind.TOURNAMENT_FINISHED,
+    NoticeKind.TOURNAMENT_CANCELLED,
 )
 
 

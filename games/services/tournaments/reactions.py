@@ -139,9 +139,20 @@ def standings_told(change: TournamentChange) -> None:
         notify.tournament_finished(tournament, lines(state))
 
 
+def cancellation_told(change: TournamentChange) -> None:
+    """A tournament called off: its players still in are told."""
+    if change.events(core.TournamentCancelled):
+        notify.tournament_cancelled(change.tournament, entrants_in(change.after))
+
+
 def entrants(state: core.Tournament):
     """The accounts of everyone who registered."""
     return get_user_model().objects.filter(pk__in=[e.player for e in state.entrants])
+
+
+def entrants_in(state: core.Tournament):
+    """The accounts of those still in (registered, not withdrawn)."""
+    return get_user_model().objects.filter(pk__in=state.active())
 
 
 # --- what is asked for after the commit -------------------------------------------------------
@@ -170,5 +181,6 @@ REACTIONS: tuple[Reaction, ...] = (
     invitations_sent,
     registration_told,
     standings_told,
+    cancellation_told,
     round_games_asked,
 )

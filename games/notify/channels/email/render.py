@@ -307,6 +307,7 @@ def compose(row: Delivery, now: datetime, *, with_pictures: bool = True) -> Emai
         NoticeKind.TOURNAMENT_RESULTS,
         NoticeKind.TOURNAMENT_FINISHED,
         NoticeKind.TOURNAMENT_INVITATION,
+        NoticeKind.TOURNAMENT_CANCELLED,
     ):
         return _finish(tournament_news(email, kind, payload), row, user)
     email.links = [(_("Open the game"), game_url(game))]
@@ -376,6 +377,13 @@ TOURNAMENT_NEWS = {
         # Translators: %(rank)s is the reader's final place, %(players)s how many played.
         gettext_lazy("The tournament %(name)s is over: you finished %(rank)s of %(players)s."),
     ),
+    NoticeKind.TOURNAMENT_CANCELLED: (
+        gettext_lazy("%(name)s is called off"),
+        gettext_lazy(
+            "The tournament %(name)s is called off: no more of its rounds will start. Games "
+            "of it still in play go on as ordinary games."
+        ),
+    ),
     NoticeKind.TOURNAMENT_INVITATION: (
         # Translators: %(organiser)s is a player's name, %(name)s a tournament's.
         gettext_lazy("%(organiser)s invites you to the tournament %(name)s"),
@@ -414,7 +422,8 @@ KNOCKOUT_THROUGH_NEWS = (
 def tournament_news(email: Email, kind: str, payload: dict) -> Email:
     """A tournament's email about no game: registration confirmed, a round's results (to a
     player a knockout keeps in, that they go through; to one it knocked out, that they are
-    out) or the tournament finished, with the reader's standing and points."""
+    out) or the tournament finished, with the reader's standing and points; or the
+    tournament called off."""
     values = {key: payload.get(key) for key in ("name", "round", "rank", "players", "places")}
     values["organiser"] = payload.get("organiser", "")
     if payload.get("knocked_out"):
@@ -426,7 +435,7 @@ def tournament_news(email: Email, kind: str, payload: dict) -> Email:
         subject, preview = TOURNAMENT_NEWS[kind]
     email.subject, email.preview = str(subject) % values, str(preview) % values
     email.links = [(_("Open the tournament"), tournament_url(payload))]
-    if kind not in (NoticeKind.TOURNAMENT_JOINED, NoticeKind.TOURNAMENT_INVITATION):
+    if kind in (NoticeKind.TOURNAMENT_RESULTS, NoticeKind.TOURNAMENT_FINISHED):
         points = f"{payload.get('points', 0):g}"
         email.paragraphs = [_("Your points: %(points)s.") % {"points": points}]
     return email
