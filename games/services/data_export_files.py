@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.models import (
+    ApiToken,
     ChatMessage,
     InboundMessage,
     NoticeKind,
@@ -50,9 +51,9 @@ EmailText = Callable[[Outbox, datetime], tuple[str, str]]
 # What each file of the archive holds, said to the player (README.txt and index.json).
 FILES = {
     "account.json": gettext_lazy(
-        "Your account (number, email address, name, when you joined and last signed in) and "
-        "your settings (language, time zone, playing hours, notices by channel, digest, "
-        "vacation, profile privacy, suspension)."
+        "Your account (number, email address, name, when you joined and last signed in, the "
+        "names and dates of your API tokens) and your settings (language, time zone, playing "
+        "hours, notices by channel, digest, vacation, profile privacy, suspension)."
     ),
     "ratings.json": gettext_lazy(
         "Your rating on each game's ladder, and how every rated game changed it."
@@ -132,6 +133,12 @@ def account(user) -> dict:
         "date_joined": user.date_joined,
         "last_login": user.last_login,
         "settings": None,
+        # Their names and dates: the keys are not kept (only their hashes, which sign no
+        # one in and are not theirs to read).
+        "api_tokens": [
+            {"name": t.name, "created_at": t.created_at, "last_used_at": t.last_used_at}
+            for t in ApiToken.objects.filter(user=user)
+        ],
     }
     if prefs is not None:
         found["settings"] = {

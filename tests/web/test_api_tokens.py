@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from games.models import ApiToken, NoticeKind, Outbox
 from games.notify.channels import loop
+from games.services import data_export_files
 from games.services.tokens import MOST_TOKENS
 
 pytestmark = pytest.mark.django_db
@@ -145,6 +146,15 @@ def test_a_password_token_is_listed_and_revoked_too(alice):
     assert "Password token (from POST /api/token/)" in client.get("/account/").text
     client.post("/account/tokens/0/revoke/")
     assert api_with(key).get("/api/games/").status_code == 401
+
+
+def test_the_download_of_ones_data_lists_ones_tokens_without_their_keys():
+    client = signed_up_by_link("dora@example.com")
+    key = new_key(account_post(client, "/account/tokens/", {"name": "bot"}))
+    dora = get_user_model().objects.get(email="dora@example.com")
+    [token] = data_export_files.account(dora)["api_tokens"]
+    assert token["name"] == "bot" and token["last_used_at"] is None
+    assert key not in str(token) and key[:8] not in str(token)
 
 
 def test_a_closed_accounts_tokens_are_refused():
