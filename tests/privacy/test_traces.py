@@ -1,14 +1,16 @@
 """No address where the site keeps counts and logs (issue 52): rate limits count under
-hashed keys, and the push channel's log and errors name a device by its subscription's
-id, never by its endpoint (a device's own address)."""
+hashed keys; the push channel's log and errors name a device by its subscription's id,
+never by its endpoint (a device's own address), and the email channel's a refused
+recipient by the delivery, never by the address."""
 
 import logging
 
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import NoticeKind, PushDelivery
+from games.models import NoticeKind, Outbox, PushDelivery
 from games.notify.channels import loop
+from games.services.accounts import sign_in_request
 from games.services.push import push_subscribe
 from tests.mail.conftest import start_game
 from tests.privacy.traces import found_in, redis_dump
@@ -47,3 +49,22 @@ def test_a_push_that_fails_is_logged_by_its_subscription_never_its_endpoint(
     logged = caplog.text + row.last_error
     assert f"subscription {subscription.pk}" in logged
     assert "alice-phone-7f3a" not in logged
+
+
+def test_a_recipient_the_mail_server_refuses_is_logged_by_the_delivery_never_its_address(
+    alice, smtp, caplog
+):
+    def busy(address):
+        raise RuntimeError("mailbox busy")  # the server answers the recipient with an error
+
+    smtp.on_recipient = busy
+    sign_in_request(email=alice.email)
+    row = Outbox.objects.get(kind=NoticeKind.SIGN_IN, recipient=alice.email)
+
+    with caplog.at_level(logging.DEBUG):
+        assert loop.send(delivery_id=row.pk) == "failed"
+
+    row.refresh_from_db()
+    logged = caplog.text + row.last_error
+    assert "recipient refused" in row.last_error and f"delivery {row.pk}" in caplog.text
+    assert alice.email not in logged and "alice@" not in logged

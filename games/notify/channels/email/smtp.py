@@ -49,14 +49,23 @@ def send(message, hand_over) -> None:
         raise Refused(str(error), permanent=_permanent(error)) from error
     except (smtplib.SMTPException, OSError) as error:
         if not hand_over.done:
-            raise Refused(
-                str(error) or type(error).__name__, permanent=_permanent(error)
-            ) from error
+            raise Refused(_said(error), permanent=_permanent(error)) from error
         said = str(error)[:200] or type(error).__name__
         raise InDoubt(NO_ANSWER.format(error=said)) from error
     finally:
         with suppress(smtplib.SMTPException, OSError):
             connection.close()
+
+
+def _said(error: Exception) -> str:
+    """What a refusal says, for the log and the row's ``last_error``: a refused recipient
+    by its code and text, never its address (docs/privacy.md: the log names rows by id)."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        answers = [
+            f"{code} {text.decode(errors='replace')}" for code, text in error.recipients.values()
+        ]
+        return "recipient refused: " + "; ".join(answers)
+    return str(error) or type(error).__name__
 
 
 def _before_data(connection, hand_over) -> None:
