@@ -174,12 +174,13 @@ def _forget(user, streams: list[str]) -> None:
     address = user.email.lower()
     names = {name for name in (display_name(user), user.first_name, user.last_name) if name}
     said = dict.fromkeys(names | {address}, deleted_name())
-    said |= _forget_tournaments(user, address)
+    renamed = _forget_tournaments(user, address)
+    said |= renamed
     texts = _erase_texts(user, now)
     _withdraw_and_empty_mail(user, address, now)
     _scrub_payloads(said | dict.fromkeys(texts, deleted_name()))
     DataExport.objects.filter(user=user).delete()
-    data_exports_forgotten(person=user, texts=[*names, address, *texts])
+    data_exports_forgotten(person=user, texts=[*names, address, *texts, *renamed])
     PushSubscription.objects.filter(user=user).delete()
     Plan.objects.filter(user=user).delete()
     InboundMessage.objects.filter(sender__iexact=address).update(sender="", outcome="")

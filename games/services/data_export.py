@@ -266,8 +266,9 @@ def data_exports_forgotten(*, person, texts: Iterable[str]) -> int:
     """Other people's downloads that hold ``person``'s data, deleted as ``person`` is
     forgotten (issue 52; docs/privacy.md): every download, kept or being built, of whoever
     shared a game with them (a build may have read them already), and every other kept
-    archive in which one of ``texts`` is found (their address, names, chat: what a reason
-    naming them in another game, or a tournament's table, would show). Deleted, not
+    archive in which one of ``texts`` is found (their address, names, chat, the names of
+    the tournaments they organised: what a reason naming them in another game, or a
+    tournament's page, would show). Deleted, not
     rebuilt: its owner asks again, and the new one shows "Deleted player". How many."""
     shared = Seat.objects.filter(game__seats__user=person).exclude(user=person)
     doomed = set(

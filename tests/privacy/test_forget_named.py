@@ -104,12 +104,14 @@ def test_a_seat_taken_by_invitation_keeps_no_address_after_closing(bob):
     assert seat.invited_email == ""
 
 
-def test_other_peoples_downloads_holding_the_person_are_deleted(bob, carol):
+def test_other_peoples_downloads_holding_the_person_are_deleted(alice, bob, carol):
     _client, dora = signed_up_by_link("dora.exported@example.org", first_name="Dorothea")
     every_player_moved(started("azul", dora, bob))
     every_player_moved(started("azul", bob, carol))
+    lanterns = tournament_create(organiser=dora, **{**SWISS, "name": "Lantern evening cup"})
+    tournament_join(tournament=lanterns, user=alice)
     downloads = {}
-    for person in (bob, carol):
+    for person in (alice, bob, carol):
         export = data_export.data_export_request(user=person)
         data_export.data_export_build(export_id=export.pk, email_text=render.sent_text)
         downloads[person.pk] = export.pk
@@ -117,7 +119,8 @@ def test_other_peoples_downloads_holding_the_person_are_deleted(bob, carol):
 
     account_close(user=dora)
 
-    # Bob's held Dorothea (a game with her); Carol's did not, and stays.
-    assert not DataExport.objects.filter(pk=downloads[bob.pk]).exists()
+    # Bob's held Dorothea (a game with her), Alice's the tournament Dorothea named; Carol's
+    # held neither, and stays.
+    assert not DataExport.objects.filter(pk__in=[downloads[alice.pk], downloads[bob.pk]])
     assert DataExport.objects.filter(pk=downloads[carol.pk]).exists()
-    assert found_in(database_dump(), ["Dorothea", "dora.exported"]) == []
+    assert found_in(database_dump(), ["Dorothea", "dora.exported", "Lantern evening"]) == []
