@@ -78,6 +78,7 @@ def test_a_person_signed_up_by_link_makes_a_token_uses_it_and_revokes_it():
     assert key.startswith("azs_") and len(key) > 40
     token = ApiToken.objects.get(user=dora)
     assert token.name == "my bot" and key not in (token.digest, token.hint)
+    assert 'action="/account/" class="card narrow"' in made.text, "the settings still save"
     page = client.get("/account/").text
     assert key not in page, "shown once"
     assert "my bot" in page and "never used" in page and f"begins {key[:8]}…" in page
