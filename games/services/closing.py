@@ -45,6 +45,7 @@ from games.models import (
 )
 from games.selectors.access import is_moderator
 from games.selectors.names import (
+    SHORTEST_NAME,
     bot_actor,
     deleted_name,
     display_name,
@@ -177,6 +178,7 @@ def _forget(user, streams: list[str]) -> None:
     renamed = _forget_tournaments(user, address)
     said |= renamed
     texts = _erase_texts(user, now)
+    _erase_mentions(names | {address})
     _withdraw_and_empty_mail(user, address, now)
     _scrub_payloads(said | dict.fromkeys(texts, deleted_name()))
     DataExport.objects.filter(user=user).delete()
@@ -237,6 +239,24 @@ def _erase_texts(user, now) -> list[str]:
     return texts
 
 
+def _erase_mentions(said: set[str]) -> None:
+    """What others wrote by hand about them in rows a moderator reads, naming them (their
+    address or a name, as ``persons_named`` finds them): a report's reason, a suspension's
+    reason, emptied."""
+    said = {text for text in said if len(text) >= SHORTEST_NAME}
+    if not said:
+        return
+    Report.objects.filter(_mentioning("reason", said)).update(reason="")
+    PlayerSettings.objects.filter(_mentioning("suspended_reason", said)).update(suspended_reason="")
+
+
+def _mentioning(field: str, said: set[str]) -> Q:
+    found = Q()
+    for text in said:
+        found |= Q(**{f"{field}__icontains": text})
+    return found
+
+
 def _forget_tournaments(user, address: str) -> dict[str, str]:
     """The tournaments they organised lose their names (the organiser's free text; their
     events keep it sealed under the organiser's key, shredded next), and invitation-only
@@ -271,11 +291,9 @@ def _scrub_payloads(said: dict[str, str]) -> None:
     said = {text: instead for text, instead in said.items() if len(text) >= 2}
     if not said:
         return
-    found = Q()
-    for text in said:
-        found |= Q(as_text__contains=text)
     for model in (Outbox, PushDelivery):
-        rows = model.objects.annotate(as_text=Cast("payload", TextField())).filter(found)
+        rows = model.objects.annotate(as_text=Cast("payload", TextField()))
+        rows = rows.filter(_mentioning("as_text", set(said)))
         for row in rows.only("pk", "payload"):
             row.payload = _replaced(row.payload, said)
             row.save(update_fields=["payload"])

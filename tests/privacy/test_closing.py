@@ -14,12 +14,14 @@ from django.utils import timezone
 from events import store
 from events.models import StreamKey
 from games.errors import ServiceError
-from games.models import Game, NoticeKind, Outbox, Seat, Tournament
+from games.models import Game, NoticeKind, Outbox, PlayerSettings, Seat, Tournament
 from games.notify.channels.email import render
 from games.selectors.access import MODERATORS_GROUP
 from games.selectors.history import move_history
 from games.selectors.names import is_forgotten, players_of
+from games.services.chat import report_create
 from games.services.closing import account_close, account_stream
+from games.services.moderation import user_suspend
 from games.services.moves import game_resign
 from games.services.tables import game_create, game_join
 from games.services.tournaments.entry import tournament_create, tournament_join
@@ -267,3 +269,18 @@ def test_an_organiser_who_closes_calls_their_tournament_off_and_its_players_are_
     with pytest.raises(ServiceError):
         tournament_join(tournament=tournament, user=make_user("dora"))
     assert f"/tournaments/{tournament.pk}/" not in Client().get("/tournaments/").content.decode()
+
+
+def test_reports_and_suspensions_that_name_a_person_lose_their_reason_when_they_close(
+    alice, bob, carol
+):
+    _client, dora = signed_up_by_link("dora.reported@example.org", first_name="Dorothea")
+    game = every_player_moved(started("azul", alice, bob))
+    report = report_create(game=game, reporter=bob, reason="Alice plays for Dorothea here")
+    user_suspend(user=carol, moderator=a_moderator("maud"), reason="alt account of Dorothea")
+
+    account_close(user=dora)
+
+    report.refresh_from_db()
+    assert report.reason == ""
+    assert PlayerSettings.objects.get(user=carol).suspended_reason == ""
