@@ -3,7 +3,8 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api import accounts, plans, push, replays, tables, tournaments
+from games import bot_streams
+from games.api import accounts, bot_api, plans, push, replays, tables, tournaments
 from games.ratings import apis as ratings_apis
 
 game = "games/<int:game_id>/"
@@ -76,5 +77,24 @@ urlpatterns = [
     path("leaderboard/<str:game>/", ratings_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("archive/", ratings_apis.ArchiveApi.as_view(), name="api-archive"),
     path("archive/export/", ratings_apis.ArchiveExportApi.as_view(), name="api-archive-export"),
+    path(game + "chat/", bot_api.ChatApi.as_view(), name="api-game-chat"),
+    path("account/", bot_api.AccountApi.as_view(), name="api-account"),
+    path("bots/", bot_api.BotListApi.as_view(), name="api-bots"),
+    path("challenges/", bot_api.ChallengeListApi.as_view(), name="api-challenges"),
+    *(
+        path(
+            f"challenges/<int:challenge_id>/{action}/",
+            api.as_view(),
+            name=f"api-challenge-{action}",
+        )
+        for action, api in (
+            ("accept", bot_api.ChallengeAcceptApi),
+            ("decline", bot_api.ChallengeDeclineApi),
+            ("cancel", bot_api.ChallengeCancelApi),
+        )
+    ),
+    # Served by the stream process (the proxy sends /api/bot/ there, deploy/).
+    path("bot/stream/event", bot_streams.event_stream, name="api-bot-events"),
+    path("bot/game/stream/<int:game_id>", bot_streams.game_stream, name="api-bot-game"),
     re_path(r"", accounts.UnknownApi.as_view(), name="api-unknown"),
 ]

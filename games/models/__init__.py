@@ -5,6 +5,7 @@ data), ``tokens`` (named API tokens), ``results`` (results and ratings), ``analy
 registry, the migrations and the code find them all here."""
 
 from games.models.analysis import AnalysedMove, Analysis
+from games.models.bots import BOT_USERNAME_PREFIX, BotAccount, Challenge, MoveClock
 from games.models.games import (
     GAME_STREAM,
     BotLevel,
@@ -35,6 +36,10 @@ from games.models.tokens import ApiToken
 from games.models.tournaments import Tournament, TournamentGame, TournamentSnapshot
 
 __all__ = [
+    "BOT_USERNAME_PREFIX",
+    "BotAccount",
+    "Challenge",
+    "MoveClock",
     "AnalysedMove",
     "Analysis",
     "ApiToken",

@@ -7,7 +7,7 @@ from django.db.models import CharField, Q, Value
 from django.db.models.functions import Concat, Left, Length, Lower, StrIndex
 from django.utils.translation import gettext
 
-from games.models import BotLevel, Game, Seat
+from games.models import BOT_USERNAME_PREFIX, BotLevel, Game, Seat
 
 
 def players_of(game: Game) -> list[dict]:
@@ -91,6 +91,9 @@ def is_forgotten(user) -> bool:
 def display_name(user) -> str:
     if is_forgotten(user):
         return deleted_name()
+    if is_bot_account(user):
+        # Translators: a program's account (issue 55), marked wherever its name appears.
+        return gettext("BOT %(name)s") % {"name": user.first_name}
     return user.first_name or user.email.split("@")[0]
 
 
@@ -112,6 +115,12 @@ def forgotten_numbers(users: list) -> dict[int, int]:
     if len(forgotten) < 2:
         return {}
     return {index: number for number, index in enumerate(forgotten, start=1)}
+
+
+def is_bot_account(user) -> bool:
+    """Whether ``user`` is a program's account (``models.BotAccount``), told by its username
+    alone (no address can have it): no query."""
+    return user.username.startswith(BOT_USERNAME_PREFIX) and "@" not in user.username
 
 
 BOT_ACTOR_PREFIX = "bot:"

@@ -45,6 +45,13 @@ ENDPOINTS = {
     "/api/tournaments/{tournament_id}/pause/": {"post"},
     "/api/tournaments/{tournament_id}/resume/": {"post"},
     "/api/tournaments/{tournament_id}/cancel/": {"post"},
+    "/api/games/{game_id}/chat/": {"post"},
+    "/api/account/": {"get"},
+    "/api/bots/": {"get"},
+    "/api/challenges/": {"get", "post"},
+    "/api/challenges/{challenge_id}/accept/": {"post"},
+    "/api/challenges/{challenge_id}/decline/": {"post"},
+    "/api/challenges/{challenge_id}/cancel/": {"post"},
 }
 
 

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext_lazy
 from games.errors import BadRequest, Conflict, Forbidden
 from games.models import Game, Rating, ResultSeat, Seat, Tournament, TournamentGame
 from games.repository import tournament_state
+from games.selectors.names import is_bot_account
 from games.selectors.tournaments import may_enter
 from games.services import sweep_failures
 from games.services.common import actor_of, locked_game
@@ -172,6 +173,10 @@ def _entry_closes(value: datetime | str | None) -> datetime | None:
 def tournament_join(*, tournament: Tournament, user) -> Tournament:
     """Register for a tournament open for registration: seeded by the player's rating on
     the game's ladder (1500 without one); the entry requirements checked."""
+    if is_bot_account(user):
+        # Ruling (issue 55): a person's tournament is for people; no organiser has a way
+        # to let bots in yet.
+        raise Forbidden(_("bots do not play in tournaments"), code="bot_not_allowed")
     tournament = locked_tournament(tournament)
     now = timezone.now()
     if not may_enter(tournament, user):

@@ -1,0 +1,288 @@
+"""The bot API's streams (issue 55, docs/bot-api.md): newline-delimited JSON, one object a
+line, an empty line as keep-alive, served by the stream process beside the pages' streams
+(``games.streams``) and heard through its one Redis subscription (its hub).
+
+- ``GET /api/bot/stream/event``: first every open challenge (``challenge``) and game in
+  play (``gameStart``, then ``yourTurn`` where it is the player's turn); then ``challenge``,
+  ``challengeDeclined``, ``challengeCanceled``, ``gameStart``, ``yourTurn`` and
+  ``gameFinish`` as they happen.
+- ``GET /api/bot/game/stream/<id>``: ``gameFull`` (settings, players, the position as the
+  player's seat sees it, its legal moves on its turn), then ``gameState`` at each change and
+  ``chatLine`` for each message; it ends after the game's last ``gameState``.
+
+Each stream reads the world again when news comes and says what changed (a news lost or
+two that came at once cost nothing). It ends cleanly, after its last line, when its token
+is revoked or its account closed (checked at each news and every ``TOKEN_CHECK_SECONDS``).
+
+The stream process also runs the move clock (``services.move_clock``) in its event loop,
+from the first bot stream on."""
+
+import asyncio
+import json
+import logging
+import os
+import time
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+from rest_framework.exceptions import AuthenticationFailed
+
+from games import news
+from games.authentication import TokenAuthentication
+from games.errors import ServiceError
+from games.selectors import bot_world
+from games.selectors.access import game_for_viewer
+from games.services import move_clock
+from games.services.bot_accounts import bot_topic
+from games.streams import AWAY_SECONDS, _hub, _Page
+
+log = logging.getLogger(__name__)
+
+# An empty line this often: a client (or a proxy) takes a quiet line for a live one.
+KEEP_ALIVE_SECONDS = 6
+# A stream checks its token at least this often (and at every news: a revocation tells).
+TOKEN_CHECK_SECONDS = 30
+# A stream lasts this long at most; the client opens it again and is told the world anew.
+HOLD_SECONDS = 3600
+KEEP_ALIVE = b"\n"
+# Whether this process runs the move clock (a deployment that runs ``manage.py
+# move_clock`` apart may turn it off; two loops are safe, only wasteful).
+CLOCK_IN_STREAMS = os.environ.get("MOVE_CLOCK_IN_STREAMS", "1") != "0"
+
+
+def _line(data: dict) -> bytes:
+    return json.dumps(data, separators=(",", ":")).encode() + b"\n"
+
+
+def _db(function, *args):
+    """Read the database in a pool's thread (one connection per thread, few in all)."""
+    return sync_to_async(function, thread_sensitive=False)(*args)
+
+
+def _refused(status: int, message: str, code: str, **headers) -> HttpResponse:
+    return JsonResponse({"detail": message, "code": code}, status=status, headers=headers)
+
+
+def _signed_in(request: HttpRequest):
+    """(user, token) of ``Authorization: Token <key>``, or a refusal."""
+    try:
+        found = TokenAuthentication().authenticate(request)
+    except AuthenticationFailed as error:
+        return None, _refused(401, str(error.detail), "not_authenticated")
+    if found is None:
+        return None, _refused(
+            401,
+            _("send your bot's token: Authorization: Token <key>"),
+            "not_authenticated",
+            **{"WWW-Authenticate": "Token"},
+        )
+    return found, None
+
+
+def _served_here(request: HttpRequest) -> HttpResponse | None:
+    """``None`` if this process holds streams; else why not (a 503 the client retries)."""
+    if isinstance(request, ASGIRequest) and settings.NEWS_REDIS_URL:
+        return None
+    return _refused(
+        503,
+        _("the bot streams are served by the stream process; try again in a moment"),
+        "streams_elsewhere",
+        **{"Retry-After": str(AWAY_SECONDS)},
+    )
+
+
+def _ndjson(lines) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _opening(request: HttpRequest):
+    """(user, token) of a stream this process may open, or the answer refusing it."""
+    if refusal := _served_here(request):
+        return None, refusal
+    return _signed_in(request)
+
+
+@require_GET
+def event_stream(request: HttpRequest) -> HttpResponse:
+    """``/api/bot/stream/event``: the player's challenges and games (module docstring)."""
+    found, refusal = _opening(request)
+    if refusal:
+        return refusal
+    user, token = found
+    connections.close_all()
+    return _ndjson(_events(user, token))
+
+
+@require_GET
+def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
+    """``/api/bot/game/stream/<id>``: one game, from its full state on."""
+    found, refusal = _opening(request)
+    if refusal:
+        return refusal
+    user, token = found
+    try:
+        game = game_for_viewer(game_id, user)
+    except ServiceError as error:
+        return _refused(error.status, error.message, error.code)
+    connections.close_all()
+    return _ndjson(_game_events(user, token, game.pk))
+
+
+class _Watch:
+    """A stream's place in the hub and its clocks: when to send a keep-alive, to check
+    the token, to end."""
+
+    def __init__(self, token) -> None:
+        self.hub, self.page, self.token = _hub(), _Page(), token
+        self.ends = time.monotonic() + HOLD_SECONDS
+        self.checked = time.monotonic()
+        _clock_running()
+
+    async def listen(self, topics: list[str]) -> bool:
+        return await self.hub.join(self.page, [news.channel(topic).encode() for topic in topics])
+
+    async def next(self) -> bool | None:
+        """``True``: news came; ``False``: time for a keep-alive; ``None``: the stream ends
+        (Redis lost, the hold over, the token revoked)."""
+        if self.page.lost or time.monotonic() >= self.ends:
+            return None
+        changed = await self.page.wait(KEEP_ALIVE_SECONDS)
+        if self.page.lost:
+            return None
+        if changed or time.monotonic() - self.checked >= TOKEN_CHECK_SECONDS:
+            self.checked = time.monotonic()
+            if not await _db(bot_world.token_alive, self.token):
+                return None
+        return changed
+
+    def leave(self) -> None:
+        self.hub.leave(self.page)
+
+
+async def _events(user, token):
+    watch = _Watch(token)
+    try:
+        if not await watch.listen([bot_topic(user.pk)]):
+            return
+        world = await _db(bot_world.world_of, user)
+        await watch.listen([news.game_topic(game_id) for game_id in world["games"]])
+        # Read again once every game's news is heard: a move between the two reads is in
+        # this one.
+        world = await _db(bot_world.world_of, user)
+        for challenge in world["challenges"].values():
+            yield _line({"type": "challenge", "challenge": challenge})
+        for game in world["games"].values():
+            yield _line({"type": "gameStart", "game": game})
+            if game["is_my_turn"]:
+                yield _line({"type": "yourTurn", "game": game})
+        while (changed := await watch.next()) is not None:
+            if not changed:
+                yield KEEP_ALIVE
+                continue
+            new, lines = await _db(_changes, user, world)
+            fresh = [game_id for game_id in new["games"] if game_id not in world["games"]]
+            if fresh:
+                await watch.listen([news.game_topic(game_id) for game_id in fresh])
+            world = new
+            for line in lines:
+                yield _line(line)
+    finally:
+        watch.leave()
+
+
+def _changes(user, old: dict) -> tuple[dict, list[dict]]:
+    """The player's world now, and the lines that tell what changed since ``old``."""
+    new = bot_world.world_of(user)
+    lines = []
+    for challenge_id in old["challenges"].keys() - new["challenges"].keys():
+        challenge = bot_world.challenge_now(challenge_id)
+        kind = {"declined": "challengeDeclined", "cancelled": "challengeCanceled"}.get(
+            challenge["status"] if challenge else "cancelled"
+        )
+        if kind:
+            lines.append({"type": kind, "challenge": challenge or old["challenges"][challenge_id]})
+    for challenge_id in new["challenges"].keys() - old["challenges"].keys():
+        lines.append({"type": "challenge", "challenge": new["challenges"][challenge_id]})
+    for game_id in old["games"].keys() - new["games"].keys():
+        seat = old["games"][game_id]["seat"]
+        lines.append({"type": "gameFinish", "game": bot_world.finished_line(game_id, seat)})
+    for game_id, game in new["games"].items():
+        before = old["games"].get(game_id)
+        if before is None:
+            lines.append({"type": "gameStart", "game": game})
+        if game["is_my_turn"] and (
+            before is None or not before["is_my_turn"] or before["last_seq"] != game["last_seq"]
+        ):
+            lines.append({"type": "yourTurn", "game": game})
+    return new, lines
+
+
+async def _game_events(user, token, game_id: int):
+    watch = _Watch(token)
+    try:
+        if not await watch.listen([news.game_topic(game_id)]):
+            return
+        full, chat = await _db(_full, user, game_id)
+        yield _line(full)
+        state = full["state"]
+        while not state["over"] and state["status"] == "active":
+            changed = await watch.next()
+            if changed is None:
+                return
+            if not changed:
+                yield KEEP_ALIVE
+                continue
+            now, lines = await _db(_game_changes, user, game_id, chat)
+            chat = max([chat, *(line["id"] for line in lines)])
+            for line in lines:
+                yield _line(line)
+            if (now["last_seq"], now["status"]) != (state["last_seq"], state["status"]):
+                yield _line(now)
+            state = now
+    finally:
+        watch.leave()
+
+
+def _full(user, game_id: int) -> tuple[dict, int]:
+    game = game_for_viewer(game_id, user)
+    return bot_world.game_full(game, user), bot_world.last_chat(game_id)
+
+
+def _game_changes(user, game_id: int, chat: int) -> tuple[dict, list[dict]]:
+    game = game_for_viewer(game_id, user)
+    seat = next((s.position for s in game.seats.all() if s.user_id == user.pk), None)
+    return bot_world.game_state(game, seat), bot_world.chat_lines(game_id, chat)
+
+
+# --- the move clock, in the stream process's event loop ------------------------------------
+
+_clocks: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+
+
+def _clock_running() -> None:
+    """Start the move clock in this event loop (once), unless it runs elsewhere."""
+    if not CLOCK_IN_STREAMS:
+        return
+    loop = asyncio.get_running_loop()
+    task = _clocks.get(loop)
+    if task is None or task.done():
+        _clocks.clear()  # a loop before this one (tests) has ended
+        _clocks[loop] = loop.create_task(_clock())
+
+
+async def _clock() -> None:
+    while True:
+        try:
+            wait = await _db(move_clock.seconds_to_sleep)
+        except Exception:
+            log.exception("the move clock failed; it looks again in a second")
+            wait = move_clock.LOOK_SECONDS
+        await asyncio.sleep(wait)
