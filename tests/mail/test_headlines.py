@@ -119,6 +119,8 @@ EVERY_KIND = {
         "(sign in with this address).",
         "Round 1 of Cup is over: you are 3 of 8. The next round has started.",
         "The tournament Cup is over: you finished 2 of 8.",
+        "The tournament Cup is called off: no more of its rounds will start. Games of it still "
+        "in play go on as ordinary games.",
     ],
     "pl": [
         "Bob zaprasza cię do gry w Miyabi dla 2 graczy (bez limitu czasu).",
@@ -165,6 +167,8 @@ EVERY_KIND = {
         "Runda 1 turnieju Cup się zakończyła: zajmujesz miejsce 3 na 8. Zaczęła się następna "
         "runda.",
         "Turniej Cup się zakończył: zająłeś miejsce 2 na 8.",
+        "Turniej Cup został odwołany: nie rozpocznie się już żadna jego runda. Jego partie, "
+        "które wciąż trwają, toczą się dalej jako zwykłe partie.",
     ],
 }
 FIRST = {"en": ("you move first", "{name} moves first"), "pl": ("zaczynasz ty", "zaczyna {name}")}
