@@ -41,6 +41,7 @@ urlpatterns = [
     path("games/<int:game_id>/cancel/", views.cancel_post, name="game-cancel"),
     path("games/<int:game_id>/resign/", views.resign, name="game-resign"),
     path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
+    path("games/<int:game_id>/text/", views.game_text, name="game-text"),
     path("games/<int:game_id>/analysis/", views.analysis_post, name="game-analysis"),
     path(
         "games/<int:game_id>/analysis/progress",

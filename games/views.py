@@ -44,6 +44,7 @@ from games.presenters.game_page import (
     settings_words,
 )
 from games.presenters.replay import replay_context
+from games.presenters.text_table import text_table_context
 from games.replica import lag_tolerant
 from games.selectors import seats
 from games.selectors.access import game_for_viewer
@@ -253,6 +254,24 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "game.html", context)
 
 
+@require_GET
+def game_text(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The text table (issue 56): the position as headings, lists and tables for a screen
+    reader, the legal moves in words, a box for moves in notation and for questions, and
+    what happens said in a polite live region."""
+    game = game_for_viewer(game_id, request.user)
+    if game.status in (Game.Status.OPEN, Game.Status.CANCELLED) and not game.last_seq:
+        return redirect("game", game_id=game.pk)
+    if request.user.is_authenticated:
+        seat_seen(game=game, user=request.user)
+    context = game_context(game, request.user)
+    context.update(text_table_context(game, context))
+    mistyped = request.session.pop(_mistyped_key(game.pk), None)
+    if mistyped and context["my_turn"]:
+        context.update(typed=mistyped["typed"], typed_error=mistyped["error"])
+    return render(request, "game_text.html", context)
+
+
 def _mistyped_key(game_id: int) -> str:
     return f"mistyped-move:{game_id}"
 
@@ -312,7 +331,9 @@ def _game_action(view):
         except ServiceError as error:
             said = PAGE_WORDS.get(error.code) or capfirst(error.message) + "."
             messages.error(request, said)
-        return redirect("game", game_id=game.pk)
+        # A form of the text table brings the player back to it.
+        back = "game-text" if request.POST.get("back") == "text" else "game"
+        return redirect(back, game_id=game.pk)
 
     return wrapper
 

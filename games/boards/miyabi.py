@@ -69,6 +69,22 @@ def square_name(row: int, column: int) -> str:
     return f"{COLUMNS[column]}{row + 1}"
 
 
+def square_words(row: int, column: int, level: int, showing: int) -> str:
+    """A garden square in words: its name, the level of its top tile and the objects it
+    shows ("c4: level 2, 2 azaleas"), green, or the bare board."""
+    values = {"square": square_name(row, column), "level": level}
+    if showing:
+        return gettext("%(square)s: level %(level)s, %(objects)s") % {
+            **values,
+            "objects": object_name(GardenObject(row), showing),
+        }
+    if level:
+        # Translators: a square of a Miyabi garden; "green" is a tile's square without
+        # objects.
+        return gettext("%(square)s: level %(level)s, green") % values
+    return gettext("%(square)s: level %(level)s, bare board") % values
+
+
 def tile_code(tile: dict) -> str:
     """A displayed tile as the notation writes it: shape, object letter, count (``LP3``)."""
     return f"{tile['shape']}{LETTERS[OBJECTS.index(tile['object'])]}{tile['count']}"
@@ -352,17 +368,9 @@ def _square(row, column, level, showing, picks) -> str:
     ]
     # The whole square, its edge included, is the target (drawn last, over the tile).
     hit = hit_area(x, y, SQUARE, SQUARE)
-    values = {"square": name, "level": level}
-    # Translators: a square of a Miyabi garden; "green" is a tile's square without objects.
-    said = gettext("%(square)s: level %(level)s, bare board") % values
+    said = square_words(row, column, level, showing)
     if showing:
-        said = gettext("%(square)s: level %(level)s, %(objects)s") % {
-            **values,
-            "objects": object_name(GardenObject(row), showing),
-        }
         parts.append(PALETTE.tile(OBJECTS[row], middle_x, middle_y, 34, count=showing))
-    elif level:
-        said = gettext("%(square)s: level %(level)s, green") % values
     if level:
         parts.append(
             group(

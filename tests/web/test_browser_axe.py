@@ -4,6 +4,7 @@ the middle of a turn (a source picked, its choices in the bar), the game waiting
 other player, a finished game, the replay and the text table."""
 
 import pytest
+from playwright.sync_api import expect
 
 from games.models import NoticeKind, Outbox
 from games.services.chat import chat_post
@@ -48,6 +49,14 @@ def found_on(page, url: str, name: str, shots) -> list[str]:
     return [f"{name}: {line}" for line in violations(page)]
 
 
+def asked(page, question: str) -> list[str]:
+    """What axe finds once a question is answered on the text table."""
+    page.fill("#command", question)
+    page.press("#command", "Enter")
+    expect(page.locator("#said")).not_to_be_empty()
+    return violations(page)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_no_page_breaks_a_rule_of_wcag_2_2_aa(windows, live_server, screenshots, size):
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
@@ -78,12 +87,16 @@ def test_no_page_breaks_a_rule_of_wcag_2_2_aa(windows, live_server, screenshots,
         mover = page if player_to_move(game, alice, bob) == alice else None
         if mover is None:
             mover = window_of(windows, live_server, bob, size)
+        text_table = f"{url}/games/{game.pk}/text/"
+        found += found_on(mover, text_table, f"{game_name}-text-{size}", screenshots)
+        found += [f"{game_name} text-answer-{size}: {line}" for line in asked(mover, "b")]
         found += found_on(mover, f"{url}/games/{game.pk}/", f"{game_name}-turn-{size}", screenshots)
         mover.locator("#table-area [data-pick].pickable").first.click()
         found += [f"{game_name} picked-{size}: {line}" for line in violations(mover)]
         waiting = window_of(windows, live_server, carol, size)
         watched = f"{game_name}-watched-{size}"
         found += found_on(waiting, f"{url}/games/{game.pk}/", watched, screenshots)
+        found += found_on(waiting, text_table, f"{watched}-text", screenshots)
         found += found_on(
             page, f"{url}/games/{game.pk}/replay/", f"{game_name}-replay-{size}", screenshots
         )

@@ -1,0 +1,67 @@
+"""The text table (issue 56) as the server sends it: the position in headings, lists and
+tables with every tile in words, the legal moves in words, a move typed in notation refused
+as an email reply is (one parser), and the forms bringing the player back to the table."""
+
+import pytest
+
+from games import repository
+from games.selectors.moves import legal_moves_of
+from tests.web.helpers import player_to_move, started_game
+
+
+@pytest.mark.parametrize(
+    ("game_name", "said"),
+    [
+        ("azul", ["Factory 1:", "Centre:", "Pattern lines", "Wall", "Floor line:", "Bag:"]),
+        ("summer-pavilion", ["Factory 1:", "Supply:", "Wild colour:", "Stars", "Tower:"]),
+        ("miyabi", ["Displayed tiles", "Garden", "Bonus tiles (level 5)", "Lanterns on"]),
+    ],
+)
+def test_the_text_table_says_the_whole_position_and_the_moves_in_words(
+    client, alice, bob, game_name, said
+):
+    game = started_game(alice, bob, game_name)
+    mover = player_to_move(game, alice, bob)
+    client.force_login(mover)
+    page = client.get(f"/games/{game.pk}/text/").text
+    for words in said:
+        assert words in page, words
+    assert 'role="status" aria-live="polite"' in page
+    assert "<table" in page and "<caption>" in page and 'scope="row"' in page
+    assert f"{mover.first_name} (you)" in page
+    legal = legal_moves_of(repository.game_table(game))
+    assert page.count('<option value="') == len(legal)
+    assert f'href="/games/{game.pk}/text/"' in client.get(f"/games/{game.pk}/").text
+
+
+def test_a_move_typed_on_the_text_table_is_refused_as_an_email_reply_and_comes_back_there(
+    client, alice, bob
+):
+    game = started_game(alice, bob, "azul")
+    client.force_login(player_to_move(game, alice, bob))
+    before = game.last_seq
+    refused = client.post(
+        f"/games/{game.pk}/move/",
+        {"typed": "F9 purple 7", "expected_seq": before, "back": "text"},
+        follow=True,
+    )
+    assert refused.redirect_chain == [(f"/games/{game.pk}/text/", 302)]
+    assert 'id="typed-error" role="alert"' in refused.text
+    assert "a colour: blue, yellow, red, black or white" in refused.text
+    move = legal_moves_of(repository.game_table(game))[0]["move"]
+    played = client.post(
+        f"/games/{game.pk}/move/",
+        {"typed": move, "expected_seq": before, "back": "text"},
+        follow=True,
+    )
+    assert played.redirect_chain == [(f"/games/{game.pk}/text/", 302)]
+    game.refresh_from_db()
+    assert game.last_seq > before and "Waiting for" in played.text
+
+
+def test_a_person_watching_reads_the_table_without_a_move_list(client, alice, bob, carol):
+    game = started_game(alice, bob, "summer-pavilion")
+    client.force_login(carol)
+    page = client.get(f"/games/{game.pk}/text/").text
+    assert "Factory 1:" in page and '<select name="move"' not in page
+    assert "Ask a question" in page
