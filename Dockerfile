@@ -14,11 +14,12 @@ RUN pip install --no-cache-dir -r requirements.txt
 
 COPY . .
 # Catalogs are compiled and static files collected into the image; the key only lets settings load for that step.
+# They are the build's part of a deploy; the release step (the Procfile's) is the database's.
 RUN SECRET_KEY=collectstatic-only python manage.py compilemessages --verbosity 0 \
     && SECRET_KEY=collectstatic-only python manage.py collectstatic --no-input \
     && useradd --system --uid 10001 --home-dir /app azulsite \
-    && mkdir -p /app/var \
-    && chown azulsite /app/var
+    && mkdir -p /app/var/metrics \
+    && chown -R azulsite /app/var
 USER 10001
 
 EXPOSE 8000
