@@ -1,0 +1,114 @@
+"""The bridge (contrib/azulbot) plays itself through the real stream process (issue 55): two
+bots made by a person, each with its own token and event stream, one challenges the other,
+both play a whole game from the streams alone; a bot author's mistakes (a bad token, a move
+out of turn, an illegal move) are answered clearly; a revoked token ends its stream."""
+
+import json
+import random
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from games.models import Game
+from games.services.bot_accounts import bot_create, bot_token_create, bot_token_revoke
+from tests.games.test_news_stream import free_port
+from tests.test_stream_process import ended, stream_process
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "contrib" / "azulbot"))
+
+from azulbot import ApiError, Bot, Client  # noqa: E402
+from examples.site_computer import computer_player  # noqa: E402
+
+
+def random_player(seed: int):
+    draw = random.Random(seed)
+
+    def choose(position: dict, legal_moves: list[str]) -> str:
+        # The seat's view: the bag only as a count, its order never.
+        assert isinstance(position["state"]["bag"], int)
+        return draw.choice(legal_moves)
+
+    return choose
+
+
+def bots_of(owner, count: int) -> list[tuple[int, str]]:
+    made = []
+    for number in range(count):
+        bot = bot_create(owner=owner, name=f"Random {number}", games=["azul", "miyabi"])
+        _token, key = bot_token_create(owner=owner, bot_id=bot.user_id, name="bridge")
+        made.append((bot.user_id, key))
+    return made
+
+
+def until(condition, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def site(settings, tmp_path):
+    port = free_port()
+    process = stream_process(port, settings.NEWS_REDIS_URL, tmp_path / "stream.log")
+    yield f"http://127.0.0.1:{port}"
+    ended(process)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_bridged_bots_play_a_whole_game_from_the_streams(alice, site):
+    (first, first_key), (second, second_key) = bots_of(alice, 2)
+    players = [
+        Bot(site, key, random_player(seed)) for seed, key in enumerate([first_key, second_key])
+    ]
+    threads = [threading.Thread(target=bot.run, daemon=True) for bot in players]
+    for thread in threads:
+        thread.start()
+    try:
+        until(lambda: all(bot.me for bot in players), 20, "the bots did not connect")
+        challenge = Client(site, first_key).challenge(second, "azul", seconds_per_move=30)
+        until(lambda: all(bot.finished for bot in players), 120, "the game did not end")
+    finally:
+        for bot in players:
+            bot.stop()
+    game = Game.objects.get(challenge__pk=challenge["id"])
+    assert game.status == Game.Status.FINISHED and not game.rated
+    assert players[0].finished[0]["id"] == players[1].finished[0]["id"] == game.pk
+    assert game.last_seq > 20  # a whole game, every move sent by a bridge
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_authors_mistakes_are_answered_and_a_revoked_token_ends_the_stream(alice, site):
+    (first, first_key), (second, second_key) = bots_of(alice, 2)
+    with pytest.raises(ApiError) as refused:
+        Client(site, "azs_not-a-token").account()
+    assert refused.value.status == 401
+    one, other = Client(site, first_key), Client(site, second_key)
+    challenge = one.challenge(second, "azul")
+    game_id = other.accept(challenge["id"])["game_id"]
+    lines = other.stream(f"/api/bot/game/stream/{game_id}")
+    full = next(lines)
+    assert full["type"] == "gameFull" and "rng" not in json.dumps(full)
+    assert {player["player"] for player in full["players"]} == {"BOT Random 0", "BOT Random 1"}
+    mover, waiter = (other, one) if full["state"]["moves"] else (one, other)
+    with pytest.raises(ApiError) as out_of_turn:
+        waiter.move(game_id, "anything", full["state"]["last_seq"])
+    assert out_of_turn.value.status in (400, 403) and out_of_turn.value.code
+    with pytest.raises(ApiError) as illegal:
+        mover.move(game_id, "not a move", full["state"]["last_seq"])
+    assert illegal.value.status == 400 and illegal.value.body.get("legal_moves")
+    events = Client(site, first_key).stream("/api/bot/stream/event")
+    assert next(events)["type"] == "gameStart"
+    bot = alice.bots_owned.get(user_id=first)
+    token = bot.user.api_tokens.get()
+    bot_token_revoke(owner=alice, bot_id=first, token_id=token.pk)
+    rest = []
+    started = time.monotonic()
+    for line in events:  # the stream ends (cleanly: no error) soon after the revocation
+        rest.append(line)
+    assert time.monotonic() - started < 10
+    with pytest.raises(ApiError):
+        one.account()
