@@ -14,7 +14,7 @@ from games.boards import miyabi as miyabi_board
 from games.boards import words
 from games.boards.miyabi_words import OBJECT_NAMES
 from games.boards.summer_pavilion_pieces import STAR_NAMES
-from games.boards.words import gettext, ngettext, pgettext
+from games.boards.words import gettext, ngettext
 from games.rules.azul.board import FLOOR_PENALTIES, GREY, wall_colour
 from games.rules.miyabi.model import GardenObject
 from games.rules.summer_pavilion.board import COLOURS as PAVILION_COLOURS
@@ -274,18 +274,18 @@ def _miyabi_player(view: dict, seat: int, name: str) -> dict:
             ]
         )
     lanterns = [miyabi_board.COLUMNS[c] for c, lit in enumerate(garden["lanterns"]) if lit]
+    lit = (
+        gettext("Lanterns on columns: %(columns)s") % {"columns": words.listing(lanterns)}
+        if lanterns
+        else gettext("No lantern lit yet")
+    )
     items = [
         (
             f"p{seat}-score",
             gettext("Score: %(points)s") % {"points": words.points(view["scores"][seat])},
             {},
         ),
-        (
-            f"p{seat}-lanterns",
-            gettext("Lanterns on columns: %(columns)s")
-            % {"columns": words.listing(lanterns) or pgettext("lanterns", "none")},
-            {},
-        ),
+        (f"p{seat}-lanterns", lit, {}),
     ]
     if garden["passed"]:
         items.append((f"p{seat}-passed", gettext("Has passed this phase"), {}))

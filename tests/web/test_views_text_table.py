@@ -14,7 +14,7 @@ from tests.web.helpers import player_to_move, started_game
     [
         ("azul", ["Factory 1:", "Centre:", "Pattern lines", "Wall", "Floor line:", "Bag:"]),
         ("summer-pavilion", ["Factory 1:", "Supply:", "Wild colour:", "Stars", "Tower:"]),
-        ("miyabi", ["Displayed tiles", "Garden", "Bonus tiles (level 5)", "Lanterns on"]),
+        ("miyabi", ["Displayed tiles", "Garden", "Bonus tiles (level 5)", "No lantern lit yet"]),
     ],
 )
 def test_the_text_table_says_the_whole_position_and_the_moves_in_words(
