@@ -8,7 +8,8 @@
   function $(id) { return document.getElementById(id); }
   var live = $("text-live");
   if (!live) return;
-  var words = JSON.parse($("text-words").textContent);
+  var words = {};
+  Array.prototype.forEach.call($("text-words").children, function (li) { words[li.getAttribute("data-key")] = li.textContent; });
   var names = JSON.parse($("where-names").textContent);
   var said = $("said");
   var heard = {}; // the move list's entries already said (or on the page when it opened)
