@@ -9,6 +9,8 @@ item's ``counts`` (what it holds, by colour or object, in the notation's names) 
 page answer "where is red?" without a request. A table is ``{"caption", "head": [...],
 "rows": [[row heading, cell, …], …]}``."""
 
+import random
+
 from games.boards import azul as azul_board
 from games.boards import miyabi as miyabi_board
 from games.boards import words
@@ -26,14 +28,37 @@ def text_table_context(game, context: dict) -> dict:
     may use."""
     seat = context["seat"]
     viewer = seat.position if seat is not None else None
+    table = context["table"]
     return {
         "sections": sections(game.game_type, context["view"], context["names"], viewer),
         "said_moves": [
-            {"move": m["move"], "words": " → ".join(label for _, label in m["steps"])}
+            {
+                "move": m["move"],
+                "words": " → ".join(label for _, label in m["steps"]),
+                "scores": _scores_at_once(table, m["move"]),
+            }
             for m in context["moves"]
         ],
         "where_names": colour_names(game.game_type),
     }
+
+
+# The tiles a move would draw (a round ending) are not known: the points a move scores at
+# once are worked out with any draw, the same one each time.
+WHATEVER_IS_DRAWN = 0
+
+
+def _scores_at_once(table, move: str) -> str:
+    """What a legal move scores at once for the player to move, in words (Azul's pattern
+    lines score only when the round ends: nothing at once, unless the move ends it)."""
+    engine, seat = table.engine, table.to_move()
+    _, after = engine.decide_and_evolve(
+        table.state, engine.parse(move), random.Random(WHATEVER_IS_DRAWN)
+    )
+    gained = engine.scores(after)[seat] - engine.scores(table.state)[seat]
+    if not gained:
+        return gettext("scores nothing at once")
+    return gettext("scores %(points)s at once") % {"points": words.points(gained)}
 
 
 def sections(game_type: str, view: dict, names: list[str], viewer: int | None) -> list[dict]:

@@ -31,6 +31,7 @@ def test_the_text_table_says_the_whole_position_and_the_moves_in_words(
     assert f"{mover.first_name} (you)" in page
     legal = legal_moves_of(repository.game_table(game))
     assert page.count('<option value="') == len(legal)
+    assert page.count('at once"') == len(legal)
     assert f'href="/games/{game.pk}/text/"' in client.get(f"/games/{game.pk}/").text
 
 
@@ -65,3 +66,12 @@ def test_a_person_watching_reads_the_table_without_a_move_list(client, alice, bo
     page = client.get(f"/games/{game.pk}/text/").text
     assert "Factory 1:" in page and '<select name="move"' not in page
     assert "Ask a question" in page
+
+
+def test_the_text_table_speaks_polish(client, alice, bob):
+    game = started_game(alice, bob, "azul")
+    client.force_login(player_to_move(game, alice, bob))
+    page = client.get(f"/games/{game.pk}/text/", HTTP_ACCEPT_LANGUAGE="pl").text
+    assert 'lang="pl"' in page
+    for words in ("Stół tekstowy", "Warsztat 1:", "Linie wzoru", "Twój ruch albo pytanie"):
+        assert words in page, words

@@ -91,11 +91,22 @@
     return last.length ? last.join(". ") : words.no_moves;
   }
 
+  // A legal move, as typed (letters' case and spaces aside): its words, where its tiles
+  // go, and what it scores at once.
+  function wouldScore(typed) {
+    var plain = function (text) { return text.toLowerCase().replace(/\s+/g, " ").trim(); };
+    var select = $("legal-moves");
+    if (!select) return words.not_your_turn;
+    var option = Array.prototype.filter.call(select.options, function (o) { return plain(o.value) === plain(typed); })[0];
+    if (!option) return words.not_legal;
+    return option.textContent + ": " + option.getAttribute("data-scores");
+  }
+
   function answer(question) {
     var parts = question.trim().split(/\s+/);
     var word = parts[0].toLowerCase(), rest = parts.slice(1).join(" ");
     var number = /^\d+$/.test(rest) ? parseInt(rest, 10) : null;
-    if (word === "h" || word === "help" || word === "?") return words.help;
+    if (word === "h" || word === "help" || (word === "?" && !rest)) return words.help;
     if (word === "f" && rest) return textOf("item-f" + rest) || textOf("item-" + rest.toUpperCase()) || words.unknown;
     if (word === "c" && !rest) return textOf("item-c") || words.unknown;
     if (word === "d" && !rest) {
@@ -106,6 +117,7 @@
     if (word === "s" && !rest) return scores();
     if (word === "l" && !rest) return lastMoves();
     if (word === "t" && !rest) return textOf("status") + " " + textOf("clocks");
+    if (word === "?" && rest) return wouldScore(rest);
     if (word === "m" && !rest) {
       var select = $("legal-moves");
       return select ? select.options.length + " " + words.legal : words.not_your_turn;
