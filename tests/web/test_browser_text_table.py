@@ -84,7 +84,7 @@ def test_a_whole_game_on_the_text_table_by_keyboard_hearing_the_computer(
         option = page.get_by_role("combobox", name="legal move").get_by_role("option").first
         move = option.inner_text()[option.inner_text().rindex("(") + 1 : -1]
         assert "at once" in ask(page, f"? {move.lower()}")
-    started, heard, turns = time.monotonic(), 0, 0
+    started, heard, turns, slowest = time.monotonic(), 0, 0, 0.0
     while True:
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
@@ -98,17 +98,19 @@ def test_a_whole_game_on_the_text_table_by_keyboard_hearing_the_computer(
         told = game.last_seq
         computer_answers(game, alice)
         if game.last_seq != told:
+            answered = time.monotonic()
             status = page.get_by_role("status", name="What happened")
             page.wait_for_function(
                 "(el) => /Computer/.test(el.textContent)", arg=status.element_handle(), timeout=3000
             )
+            slowest = max(slowest, time.monotonic() - answered)
             heard += 1
             if game.status == Game.Status.ACTIVE:
                 page.get_by_role("heading", name="Your move, or a question").wait_for(timeout=3000)
     expect(page.get_by_role("region", name="Whose turn")).to_contain_text("Game over")
     print(
         f"{game_name}: {turns} moves by keyboard, {heard} answers heard, "
-        f"{time.monotonic() - started:.1f} s"
+        f"{time.monotonic() - started:.1f} s, each heard within {slowest:.2f} s"
     )
     assert heard > turns // 2  # a move that ends a round may give the turn back at once
     assert not page.problems
