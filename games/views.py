@@ -241,6 +241,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.status in (Game.Status.OPEN, Game.Status.CANCELLED) and not game.last_seq:
         context = open_game_context(game, request.user)
         return render(request, "game_open.html", context)
+    # The text table is remembered for the session once chosen; its "Back to the boards"
+    # (``?boards``) forgets it.
+    if "boards" in request.GET:
+        request.session.pop(TEXT_TABLE_CHOSEN, None)
+    elif request.session.get(TEXT_TABLE_CHOSEN):
+        return redirect("game-text", game_id=game.pk)
     context = game_context(game, request.user)
     wanted = request.GET.get("move", "").strip()
     if wanted and context["my_turn"]:
@@ -254,6 +260,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "game.html", context)
 
 
+TEXT_TABLE_CHOSEN = "text-table"
+
+
 @require_GET
 def game_text(request: HttpRequest, game_id: int) -> HttpResponse:
     """The text table (issue 56): the position as headings, lists and tables for a screen
@@ -264,6 +273,7 @@ def game_text(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect("game", game_id=game.pk)
     if request.user.is_authenticated:
         seat_seen(game=game, user=request.user)
+    request.session[TEXT_TABLE_CHOSEN] = True
     context = game_context(game, request.user)
     context.update(text_table_context(game, context))
     mistyped = request.session.pop(_mistyped_key(game.pk), None)

@@ -90,12 +90,13 @@ def test_no_page_breaks_a_rule_of_wcag_2_2_aa(windows, live_server, screenshots,
         text_table = f"{url}/games/{game.pk}/text/"
         found += found_on(mover, text_table, f"{game_name}-text-{size}", screenshots)
         found += [f"{game_name} text-answer-{size}: {line}" for line in asked(mover, "b")]
-        found += found_on(mover, f"{url}/games/{game.pk}/", f"{game_name}-turn-{size}", screenshots)
+        boards = f"{url}/games/{game.pk}/?boards"
+        found += found_on(mover, boards, f"{game_name}-turn-{size}", screenshots)
         mover.locator("#table-area [data-pick].pickable").first.click()
         found += [f"{game_name} picked-{size}: {line}" for line in violations(mover)]
         waiting = window_of(windows, live_server, carol, size)
         watched = f"{game_name}-watched-{size}"
-        found += found_on(waiting, f"{url}/games/{game.pk}/", watched, screenshots)
+        found += found_on(waiting, boards, watched, screenshots)
         found += found_on(waiting, text_table, f"{watched}-text", screenshots)
         found += found_on(
             page, f"{url}/games/{game.pk}/replay/", f"{game_name}-replay-{size}", screenshots

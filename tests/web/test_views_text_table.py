@@ -32,7 +32,7 @@ def test_the_text_table_says_the_whole_position_and_the_moves_in_words(
     legal = legal_moves_of(repository.game_table(game))
     assert page.count('<option value="') == len(legal)
     assert page.count('at once"') == len(legal)
-    assert f'href="/games/{game.pk}/text/"' in client.get(f"/games/{game.pk}/").text
+    assert f'href="/games/{game.pk}/text/"' in client.get(f"/games/{game.pk}/?boards").text
 
 
 def test_a_move_typed_on_the_text_table_is_refused_as_an_email_reply_and_comes_back_there(
@@ -75,3 +75,16 @@ def test_the_text_table_speaks_polish(client, alice, bob):
     assert 'lang="pl"' in page
     for words in ("Stół tekstowy", "Warsztat 1:", "Linie wzoru", "Twój ruch albo pytanie"):
         assert words in page, words
+
+
+def test_the_text_table_once_chosen_opens_in_place_of_the_boards_until_they_are_chosen(
+    client, alice, bob
+):
+    game = started_game(alice, bob, "miyabi")
+    client.force_login(alice)
+    assert client.get(f"/games/{game.pk}/").status_code == 200
+    client.get(f"/games/{game.pk}/text/")
+    again = client.get(f"/games/{game.pk}/")
+    assert again.status_code == 302 and again["Location"] == f"/games/{game.pk}/text/"
+    assert client.get(f"/games/{game.pk}/?boards").status_code == 200
+    assert client.get(f"/games/{game.pk}/").status_code == 200
