@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_lazy
@@ -246,7 +247,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     if "boards" in request.GET:
         request.session.pop(TEXT_TABLE_CHOSEN, None)
     elif request.session.get(TEXT_TABLE_CHOSEN):
-        return redirect("game-text", game_id=game.pk)
+        wanted = request.GET.get("move", "").strip()
+        text = reverse("game-text", args=[game.pk])
+        return redirect(f"{text}?{urlencode({'move': wanted})}" if wanted else text)
     context = game_context(game, request.user)
     wanted = request.GET.get("move", "").strip()
     if wanted and context["my_turn"]:
@@ -279,6 +282,9 @@ def game_text(request: HttpRequest, game_id: int) -> HttpResponse:
     mistyped = request.session.pop(_mistyped_key(game.pk), None)
     if mistyped and context["my_turn"]:
         context.update(typed=mistyped["typed"], typed_error=mistyped["error"])
+    elif context["my_turn"]:
+        # An email's link names a move: it waits in the box, to be sent with Enter.
+        context["typed"] = request.GET.get("move", "").strip()[:200]
     return render(request, "game_text.html", context)
 
 

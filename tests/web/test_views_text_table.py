@@ -86,5 +86,7 @@ def test_the_text_table_once_chosen_opens_in_place_of_the_boards_until_they_are_
     client.get(f"/games/{game.pk}/text/")
     again = client.get(f"/games/{game.pk}/")
     assert again.status_code == 302 and again["Location"] == f"/games/{game.pk}/text/"
+    emailed = client.get(f"/games/{game.pk}/?move=2M2+a1", follow=True)
+    assert emailed.redirect_chain[-1][0] == f"/games/{game.pk}/text/?move=2M2+a1"
     assert client.get(f"/games/{game.pk}/?boards").status_code == 200
     assert client.get(f"/games/{game.pk}/").status_code == 200
