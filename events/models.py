@@ -41,10 +41,12 @@ class Event(models.Model):
 
 
 class StreamKey(models.Model):
-    """The key that encrypts a stream's free text (the ``reason`` of its events: what a
-    moderator or organiser wrote). Deleting it when a person of the stream is forgotten
-    (issue 45) leaves that text unreadable while the events themselves never change:
-    crypto-shredding."""
+    """A key that encrypts free text in events (``events.shredding``), named for what it
+    belongs to: a stream (``game:<id>``: the reasons of its events), a person
+    (``person:<id>``: reasons naming them, the names they gave, their invited address) or an
+    address with no account (``address:<keyed hash>``). Deleting it when its person is
+    forgotten (issues 45, 52) leaves that text unreadable while the events themselves never
+    change: crypto-shredding. ``stream`` is the key's name."""
 
     stream = models.CharField(max_length=64, unique=True)
     key = models.CharField(max_length=64)
