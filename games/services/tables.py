@@ -507,6 +507,12 @@ def game_cancel(*, game: Game, user) -> Game:
     return game
 
 
+seating: random.Random = random.SystemRandom()
+"""Where the seats' order is drawn from: the system's randomness, which nobody can predict
+(the simulated community, tests/community/, puts a seeded one in its place so that a
+seed replays the same seats)."""
+
+
 def _start(game: Game, seats: list[Seat], *, by) -> None:
     """Shuffle the seat order (unless every seat was given its place, as in a rematch),
     record it with the engine's opening draw, and begin; ``by``: the player whose act
@@ -515,7 +521,7 @@ def _start(game: Game, seats: list[Seat], *, by) -> None:
     if all(seat.position is not None for seat in order):
         order.sort(key=lambda seat: seat.position)
     else:
-        random.SystemRandom().shuffle(order)
+        seating.shuffle(order)
         # Some seats may hold places already (a rematch whose invitation was declined):
         # freed first, so that no place is held twice while the drawn ones are written.
         Seat.objects.filter(pk__in=[seat.pk for seat in order]).update(position=None)
