@@ -27,8 +27,10 @@ def random_player(seed: int):
     draw = random.Random(seed)
 
     def choose(position: dict, legal_moves: list[str]) -> str:
-        # The seat's view: the bag only as a count, its order never.
-        assert isinstance(position["state"]["bag"], int)
+        # The seat's view: the bag (where the game has one) only as a count, its order and
+        # the game's secret never.
+        assert isinstance(position["state"].get("bag", 0), int)
+        assert "secret" not in json.dumps(position)
         return draw.choice(legal_moves)
 
     return choose
@@ -37,7 +39,9 @@ def random_player(seed: int):
 def bots_of(owner, count: int) -> list[tuple[int, str]]:
     made = []
     for number in range(count):
-        bot = bot_create(owner=owner, name=f"Random {number}", games=["azul", "miyabi"])
+        bot = bot_create(
+            owner=owner, name=f"Random {number}", games=["azul", "summer-pavilion", "miyabi"]
+        )
         _token, key = bot_token_create(owner=owner, bot_id=bot.user_id, name="bridge")
         made.append((bot.user_id, key))
     return made
@@ -59,25 +63,37 @@ def site(settings, tmp_path):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_bridged_bots_play_a_whole_game_from_the_streams(alice, site):
+def test_two_bridged_bots_play_a_whole_game_of_each_kind_from_the_streams(alice, site):
     (first, first_key), (second, second_key) = bots_of(alice, 2)
-    players = [
-        Bot(site, key, random_player(seed)) for seed, key in enumerate([first_key, second_key])
-    ]
+    # One plays random legal moves, the other too but in Azul, where it is the site's
+    # computer player as an outside process would run it (examples/site_computer.py: it
+    # replays the game's record each turn, which is slow for a test's every game).
+    computer, chance = computer_player(site, second_key, "easy"), random_player(2)
+
+    def either(position: dict, legal_moves: list[str]) -> str:
+        chooser = computer if position["game"] == "azul" else chance
+        return chooser(position, legal_moves)
+
+    players = [Bot(site, first_key, random_player(1)), Bot(site, second_key, either)]
     threads = [threading.Thread(target=bot.run, daemon=True) for bot in players]
     for thread in threads:
         thread.start()
     try:
         until(lambda: all(bot.me for bot in players), 20, "the bots did not connect")
-        challenge = Client(site, first_key).challenge(second, "azul", seconds_per_move=30)
-        until(lambda: all(bot.finished for bot in players), 120, "the game did not end")
+        for number, kind in enumerate(["azul", "summer-pavilion", "miyabi"], start=1):
+            challenge = Client(site, first_key).challenge(second, kind, seconds_per_move=60)
+            until(
+                lambda number=number: all(len(bot.finished) == number for bot in players),
+                120,
+                f"the game of {kind} did not end",
+            )
+            game = Game.objects.get(challenge__pk=challenge["id"])
+            assert game.status == Game.Status.FINISHED and not game.rated
+            assert players[0].finished[-1]["id"] == players[1].finished[-1]["id"] == game.pk
+            assert game.last_seq > 20  # a whole game, every move sent by a bridge
     finally:
         for bot in players:
             bot.stop()
-    game = Game.objects.get(challenge__pk=challenge["id"])
-    assert game.status == Game.Status.FINISHED and not game.rated
-    assert players[0].finished[0]["id"] == players[1].finished[0]["id"] == game.pk
-    assert game.last_seq > 20  # a whole game, every move sent by a bridge
 
 
 @pytest.mark.django_db(transaction=True)

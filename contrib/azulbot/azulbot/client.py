@@ -113,7 +113,8 @@ class Client:
         )
 
     def export(self, game_id: int) -> list[dict]:
-        with self._request("GET", f"/api/games/{game_id}/export/") as answer:
+        lines = {"Accept": "application/x-ndjson"}
+        with self._request("GET", f"/api/games/{game_id}/export/", headers=lines) as answer:
             return [json.loads(line) for line in answer.read().decode().splitlines() if line]
 
 
@@ -226,7 +227,12 @@ class Bot:
                 backoff.wait(self.stopping)
 
     def move(self, game_id: int, position: dict) -> None:
-        move = self.choose(position, list(position["moves"]))
+        try:
+            move = self.choose(position, list(position["moves"]))
+        except Exception:
+            # The engine's fault: said in the log; the game's clock decides what follows.
+            log.exception("game %s: choose failed at event %s", game_id, position["last_seq"])
+            return
         try:
             self.client.move(game_id, move, position["last_seq"])
         except ApiError as error:
