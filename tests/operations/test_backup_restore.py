@@ -1,9 +1,10 @@
 """A backup restored (issue 57, ``docs/operations.md``): a site with games of each kind, a
-tournament, a plan, emails sent and emails still due is dumped with ``pg_dump`` as an
-operator would, restored with ``pg_restore`` into an empty database, and the restored
-site, run as a process of its own on it, serves every game's page, exports every game
-with ``verify_game`` passing, passes ``check_database``, and sends the emails that were
-due once, none that had gone out before the backup, and not the one in doubt."""
+tournament, a plan, emails sent, one in doubt and emails still due is dumped with
+``pg_dump`` as an operator would, restored with ``pg_restore`` into an empty database,
+and the restored site, run as a process of its own on it, serves every game's page,
+exports every game with ``verify_game`` passing, passes ``check_database``, and sends the
+emails that were due once, none that had gone out before the backup, and not the one in
+doubt."""
 
 import json
 import os
