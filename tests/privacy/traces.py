@@ -71,13 +71,14 @@ def found_in(where: bytes, texts) -> list[str]:
 
 def pages_holding(texts, urls, readers) -> list[str]:
     """Of ``urls``, each read by every client of ``readers`` (signed in as someone, or a
-    visitor), those whose answer holds one of ``texts``, with what it held; an answer
-    other than 200, 302, 403 or 404 is listed too (a page that breaks hides nothing)."""
+    visitor), those whose answer holds one of ``texts``, with what it held; an answer of
+    5xx is listed too (a page that breaks hides nothing; a refusal, such as the replay of
+    a game that never started, is read like any answer)."""
     found = []
     for url in urls:
         for reader in readers:
             answer = reader.get(url)
-            if answer.status_code not in (200, 302, 403, 404):
+            if answer.status_code >= 500:
                 found.append(f"{url}: {answer.status_code}")
             elif held := found_in(answer.content, texts):
                 found.append(f"{url}: {held}")
