@@ -17,6 +17,7 @@ from games.services.tables import INVITATIONS_PER_DAY, game_create
 from games.services.tournaments.entry import tournament_create, tournament_join
 from tests.conftest import make_user
 from tests.games.api_helpers import client_for, post
+from tests.privacy.people import signed_up_by_link
 from tests.tournaments.test_api import SWISS
 from tests.tournaments.test_pages import signed_in
 from tests.tournaments.test_services import players
@@ -50,10 +51,9 @@ def test_invited_addresses_get_a_link_that_only_opens_the_page_and_only_they_may
     assert refused.status_code == 403 and refused.json()["code"] == "not_invited"
     tournament_join(tournament=tournament, user=bob)
     tournament_join(tournament=tournament, user=alice)
-    # Someone who signs up later with an invited address may join too.
-    newcomer = make_user("newcomer")
-    newcomer.email = "New@Example.org"
-    newcomer.save()
+    # Someone who signs up later with an invited address (as sign-up goes: the sign-in
+    # page, the email, its link) may join too, however they spell it.
+    _client, newcomer = signed_up_by_link("New@Example.org")
     tournament_join(tournament=tournament, user=newcomer)
     tournament.refresh_from_db()
     assert tournament.players == 3
