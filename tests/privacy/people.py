@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games.models import NoticeKind, Outbox
 from games.notify.channels import loop
+from games.notify.channels.email.addresses import account_identity
 
 LINK = re.compile(r"(/signin/link/\S*)#([\w.\-]+)")
 
@@ -24,6 +25,7 @@ def emailed_link(address: str, smtp=None) -> tuple[str, str]:
     waiting = Outbox.objects.filter(kind=NoticeKind.SIGN_IN, sent_at__isnull=True)
     for pk in waiting.values_list("pk", flat=True):
         loop.send(delivery_id=pk)
+    address = account_identity(address)  # as the site writes to it
     if smtp is not None:
         body = smtp.to(address)[-1].get_body(("plain",)).get_content()
     else:
@@ -49,7 +51,7 @@ def signed_up_by_link(address: str, smtp=None, **names) -> tuple[Client, object]
     client = Client()
     landed = sign_in_by_link(client, address, smtp=smtp)
     assert landed.status_code == 302, landed.status_code
-    user = get_user_model().objects.get(username=address.lower())
+    user = get_user_model().objects.get(username=account_identity(address))
     if names:
         get_user_model().objects.filter(pk=user.pk).update(**names)
         user.refresh_from_db()
