@@ -32,6 +32,7 @@ from games.api.toolkit import (
     IDEMPOTENCY_KEY_LENGTH,
     MAX_SEQ,
     Api,
+    KnownFieldsOnly,
     errors,
     idempotency_key,
     invalid_input,
@@ -86,7 +87,7 @@ class GameListApi(Api):
         offset = serializers.IntegerField(min_value=0, max_value=MAX_SEQ, default=0)
 
     @extend_schema_serializer(component_name="GameCreate")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(KnownFieldsOnly):
         game = serializers.ChoiceField(choices=list(GAME_TYPES))
         players = serializers.IntegerField(min_value=2, max_value=4)
         options = serializers.DictField(

@@ -1,7 +1,7 @@
 """The REST API's toolkit (``/api/``), shared by every endpoint module: errors as JSON
 ``{"code", "message", …details}`` (``exception_handler``, REST_FRAMEWORK's handler) and their
-schema (``errors()``), input checks (``validated``, ``invalid_input``), the ``Api`` base view,
-who may see a game (``viewable_game``) and JSON lines.
+schema (``errors()``), input checks (``validated``, ``invalid_input``, ``KnownFieldsOnly``),
+the ``Api`` base view, who may see a game (``viewable_game``) and JSON lines.
 
 Who sees what (``selectors.access.can_view``): a public game is seen by anyone, in play too
 (spectators), though a game waiting for players only by those signed in (401 otherwise), so
@@ -11,6 +11,7 @@ and to anyone else it is a game that does not exist (404).
 
 import json
 import logging
+from collections.abc import Mapping
 from functools import cache
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -137,6 +138,22 @@ def validated(serializer_class: type[serializers.Serializer], data) -> dict:
     checks every item: checking keeps nothing in it, while a new instance builds and
     deep-copies its fields again (a twentieth of a move's CPU)."""
     return _checker(serializer_class).run_validation(data)
+
+
+class KnownFieldsOnly(serializers.Serializer):
+    """An input that refuses a field it does not know, naming those it accepts: a misspelt
+    option dropped in silence opens something else than was meant (a game waiting for a
+    second person where a computer player was asked for)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            accepted = ", ".join(self.fields)
+            unknown = [name for name in data if name not in self.fields]
+            if unknown:
+                # Translators: %(fields)s lists the request's field names (never translated).
+                said = _("unknown field; accepted: %(fields)s") % {"fields": accepted}
+                raise serializers.ValidationError({name: [said] for name in unknown})
+        return super().to_internal_value(data)
 
 
 @cache

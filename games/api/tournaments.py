@@ -17,7 +17,14 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from games.api.toolkit import MAX_SEQ, Api, errors, invalid_input, validated
+from games.api.toolkit import (
+    MAX_SEQ,
+    Api,
+    KnownFieldsOnly,
+    errors,
+    invalid_input,
+    validated,
+)
 from games.registry import GAME_TYPES
 from games.selectors.tournaments import (
     TOURNAMENT_LISTS,
@@ -149,7 +156,7 @@ class TournamentListApi(Api):
         offset = serializers.IntegerField(min_value=0, max_value=MAX_SEQ, default=0)
 
     @extend_schema_serializer(component_name="TournamentCreate")
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(KnownFieldsOnly):
         name = serializers.CharField(max_length=120)
         format = serializers.ChoiceField(choices=list(FORMATS))
         game = serializers.ChoiceField(choices=list(GAME_TYPES))
