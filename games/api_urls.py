@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games import bot_streams
+from games import bot_ladder_views, bot_streams
 from games.api import accounts, bot_api, plans, push, replays, tables, tournaments
 from games.ratings import apis as ratings_apis
 
@@ -80,6 +80,7 @@ urlpatterns = [
     path(game + "chat/", bot_api.ChatApi.as_view(), name="api-game-chat"),
     path("account/", bot_api.AccountApi.as_view(), name="api-account"),
     path("bots/", bot_api.BotListApi.as_view(), name="api-bots"),
+    path("bot/ladder/<str:game>/", bot_ladder_views.LadderApi.as_view(), name="api-bot-ladder"),
     path("challenges/", bot_api.ChallengeListApi.as_view(), name="api-challenges"),
     *(
         path(

@@ -14,8 +14,8 @@ Each stream reads the world again when news comes and says what changed (a news 
 two that came at once cost nothing). It ends cleanly, after its last line, when its token
 is revoked or its account closed (checked at each news and every ``TOKEN_CHECK_SECONDS``).
 
-The stream process also runs the move clock (``services.move_clock``) in its event loop,
-from the first bot stream on."""
+The stream process also runs the move clock (``services.move_clock``) and the bot ladder's
+pairing (``services.bot_ladder``) in its event loop, from the first bot stream on."""
 
 import asyncio
 import json
@@ -37,7 +37,7 @@ from games.authentication import TokenAuthentication
 from games.errors import ServiceError
 from games.selectors import bot_world
 from games.selectors.access import game_for_viewer
-from games.services import move_clock
+from games.services import bot_ladder, move_clock
 from games.services.bot_accounts import bot_topic
 from games.streams import AWAY_SECONDS, _hub, _Page
 
@@ -279,10 +279,20 @@ def _clock_running() -> None:
 
 
 async def _clock() -> None:
+    """The move clock, and every ``LADDER_SECONDS`` the ladder's pairing and settling."""
+    ladder_at = 0.0
     while True:
         try:
             wait = await _db(move_clock.seconds_to_sleep)
+            if time.monotonic() >= ladder_at:
+                ladder_at = time.monotonic() + bot_ladder.LADDER_SECONDS
+                await _db(_ladder)
         except Exception:
-            log.exception("the move clock failed; it looks again in a second")
+            log.exception("the move clock or the ladder failed; it looks again in a second")
             wait = move_clock.LOOK_SECONDS
         await asyncio.sleep(wait)
+
+
+def _ladder() -> None:
+    bot_ladder.ladder_settle()
+    bot_ladder.ladder_pair()

@@ -4,7 +4,7 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from games import app_views, privacy_views, streams, tournament_views, views
+from games import app_views, bot_ladder_views, privacy_views, streams, tournament_views, views
 from games.ratings import views as ratings_views
 
 urlpatterns = [
@@ -84,6 +84,7 @@ urlpatterns = [
     path("players/<int:player_id>/", ratings_views.player_page, name="player"),
     path("leaderboard/", ratings_views.leaderboard_page, name="leaderboard"),
     path("leaderboard/<str:game>/", ratings_views.leaderboard_page, name="leaderboard-game"),
+    path("bots/ladder/<str:game>/", bot_ladder_views.ladder_page, name="bot-ladder"),
     path("archive/", ratings_views.archive_page, name="archive"),
     path("archive/export/", ratings_views.archive_export, name="archive-export"),
     path("privacy/", privacy_views.privacy_page, name="privacy"),

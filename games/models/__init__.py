@@ -5,7 +5,14 @@ data), ``tokens`` (named API tokens), ``results`` (results and ratings), ``analy
 registry, the migrations and the code find them all here."""
 
 from games.models.analysis import AnalysedMove, Analysis
-from games.models.bots import BOT_USERNAME_PREFIX, BotAccount, Challenge, MoveClock
+from games.models.bots import (
+    BOT_USERNAME_PREFIX,
+    BotAccount,
+    BotRating,
+    Challenge,
+    LadderMatch,
+    MoveClock,
+)
 from games.models.games import (
     GAME_STREAM,
     BotLevel,
@@ -38,6 +45,8 @@ from games.models.tournaments import Tournament, TournamentGame, TournamentSnaps
 __all__ = [
     "BOT_USERNAME_PREFIX",
     "BotAccount",
+    "BotRating",
+    "LadderMatch",
     "Challenge",
     "MoveClock",
     "AnalysedMove",

@@ -96,3 +96,47 @@ class MoveClock(models.Model):
 
     def __str__(self) -> str:
         return f"move clock of game {self.game_id}"
+
+
+class BotRating(models.Model):
+    """A bot's rating on the bot ladder of one game (issue 55): apart from the people's
+    ratings (``Rating``), by the same model (``services.bot_ladder``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_ratings"
+    )
+    game_type = models.CharField(max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    display = models.IntegerField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game_type"], name="bot_rating_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"bot rating of {self.user_id} in {self.game_type}"
+
+
+class LadderMatch(models.Model):
+    """Two bots' match on the ladder: two games on the same deal (one secret, so the same
+    draws), seats swapped. The secret is published once both games are over."""
+
+    game_type = models.CharField(max_length=32)
+    first = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    secret = models.CharField(max_length=64)
+    games = models.ManyToManyField(Game, related_name="ladder_matches")
+    created_at = models.DateTimeField(default=timezone.now)
+    # Set when both games are over: the ratings moved and the secret is published.
+    settled_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"ladder match {self.pk}: {self.first_id} and {self.second_id}"

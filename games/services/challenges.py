@@ -4,13 +4,16 @@ the other accepts; the other may decline, the challenger cancel. A bot is challe
 in the games it plays and by the players it accepts; games with a bot are never rated on
 the people's leaderboards."""
 
+from datetime import datetime, timedelta
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.errors import BadRequest, Conflict, Forbidden, NotFound
-from games.models import BotAccount, Challenge, Game, MoveClock
+from games.errors import BadRequest, Conflict, Forbidden, NotFound, TooManyRequests
+from games.models import BOT_USERNAME_PREFIX, BotAccount, Challenge, Game, MoveClock, Seat
 from games.registry import GAME_TYPES
 from games.selectors.names import is_bot_account
 from games.services.bot_accounts import player_news
@@ -22,7 +25,23 @@ FEWEST_SECONDS = 5
 MOST_SECONDS = 24 * 3600
 # Ruling: challenges waiting on one player at a time; more is a flood.
 MOST_OPEN = 20
+# Bot-against-bot games a bot may start in a day (challenges and the ladder), as lichess
+# allows.
+MOST_A_DAY = 100
+DAY = timedelta(days=1)
 DECLINE_REASONS = ("generic", "later", "variant", "timeControl", "noBot", "onlyBot")
+
+
+def bot_games_today(user, now: datetime) -> int:
+    """Games ``user`` (a bot) started against another bot in the day before ``now``."""
+    other_bot = Seat.objects.filter(
+        game=OuterRef("pk"), user__username__startswith=BOT_USERNAME_PREFIX
+    ).exclude(user=user)
+    return (
+        Game.objects.filter(seats__user=user, started_at__gte=now - DAY)
+        .filter(Exists(other_bot))
+        .count()
+    )
 
 
 def _bot(user) -> BotAccount | None:
@@ -91,6 +110,14 @@ def challenge_create(
             % {"accepted": ", ".join(Game.TimeoutPolicy.values)},
             code="invalid_time_control",
         )
+    if is_bot_account(challenger) and is_bot_account(opponent):
+        now = timezone.now()
+        if max(bot_games_today(challenger, now), bot_games_today(opponent, now)) >= MOST_A_DAY:
+            raise TooManyRequests(
+                _("a bot plays at most %(count)s games against bots a day: try again later")
+                % {"count": MOST_A_DAY},
+                retry_after=3600,
+            )
     if Challenge.objects.filter(opponent=opponent, status=Challenge.Status.OPEN).count() >= (
         MOST_OPEN
     ):

@@ -48,6 +48,7 @@ ENDPOINTS = {
     "/api/games/{game_id}/chat/": {"post"},
     "/api/account/": {"get"},
     "/api/bots/": {"get"},
+    "/api/bot/ladder/{game}/": {"get"},
     "/api/challenges/": {"get", "post"},
     "/api/challenges/{challenge_id}/accept/": {"post"},
     "/api/challenges/{challenge_id}/decline/": {"post"},

@@ -18,14 +18,18 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("file", help="the record, or - for standard input")
+        parser.add_argument(
+            "--seed",
+            help="the game's published seed (a bot ladder match's): the draws must be its own",
+        )
 
-    def handle(self, *args, file: str, **options) -> None:
+    def handle(self, *args, file: str, seed: str | None = None, **options) -> None:
         lines = _read(file)
         header, rows = _parse(lines)
         kind = GAME_TYPES[header["game"]]
         empty = tbl.empty(kind.engine, kind.namespace)
         try:
-            table = verify(empty, _records(empty, rows))
+            table = verify(empty, _records(empty, rows), seed=seed)
         except VerificationError as error:
             raise CommandError(f"NOT OK: {error}") from None
         scores = list(table.scores())
@@ -42,7 +46,9 @@ class Command(BaseCommand):
         state = "finished" if table.over else "in play"
         self.stdout.write(
             f"OK: {header['game']} game {header.get('id', '?')}, {len(rows)} events, {state}; "
-            f"scores {scores}" + (f"; winners {list(table.winners())}" if table.over else "")
+            f"scores {scores}"
+            + (f"; winners {list(table.winners())}" if table.over else "")
+            + ("; every draw is the seed's" if seed else "")
         )
 
 
