@@ -1,21 +1,37 @@
 """What surrounds the site in the simulated community: a fake clock, the real broker (Redis)
 drained by a worker in this process, a real SMTP server and a real push service, each of
-which can fail for a while."""
+which can fail for a while; and ``story_owned``, which gives the simulation every source of
+chance and time the site reads, so that a seed is a story."""
 
+import email.utils
 import logging
 import random
-from contextlib import contextmanager
-from datetime import datetime, timedelta
+import time
+import uuid
+from contextlib import ExitStack, contextmanager
+from datetime import datetime
+from types import SimpleNamespace
 from unittest import mock
 
 from aiosmtpd.controller import Controller
+from cryptography import fernet
 from django.apps import apps
+from django.core import signing
+from django.core.mail import message as mail_message
 from django.utils import timezone
 from kombu.simple import SimpleQueue
 
 from azulsite.celery import app
-from games import tasks  # noqa: F401 (the tasks the worker runs are registered by name)
-from games.models import Game
+from events import shredding
+from games import (
+    bots,
+    sweeping,
+    tasks,  # noqa: F401 (the tasks the worker runs are registered by name)
+)
+from games.models import Game, notices
+from games.notify.channels import loop
+from games.services import analysis, common, tables
+from games.services import bots as bot_service
 from tests.mail.conftest import Sink, free_port
 from tests.push.conftest import PushService
 
@@ -58,6 +74,80 @@ class FakeClock:
                     _set_default(field, real)
 
 
+# The hard computer player's search, in simulations rather than the machine's seconds.
+HARD_SIMULATIONS = 24
+# What a read of the site's own stopwatch (``time.monotonic``) costs in the simulation: each
+# read moves it on by this much, so that a pass of the sweep or a computer's task "takes"
+# as long as the reads it makes, whatever the machine.
+TICK_SECONDS = 0.001
+# The modules whose stopwatch is the simulation's: the sweep's time (``games.sweeping``)
+# and its callers, a computer players' task, an analysis's slice.
+TIMED_MODULES = (sweeping, common, loop, bot_service, analysis)
+
+
+class Stopwatch:
+    """``time.monotonic`` for the site in the simulation: one tick more at every read."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return self.reads * TICK_SECONDS
+
+
+@contextmanager
+def story_owned(clock: FakeClock, seed: int):
+    """Every source of chance and time the site reads is the simulation's, drawn from
+    ``seed``: the wall clock (``clock``, also for signed links and email dates), games'
+    secrets, the seats' order, Message-IDs, sealed text's keys and IVs, the stopwatch of
+    the sweep and the tasks, the hard computer's search, and the process's shared
+    ``random`` (MIME boundaries)."""
+    draws = random.Random(f"{seed}:site")
+    stopwatch = Stopwatch()
+    timed = SimpleNamespace(**{name: getattr(time, name) for name in dir(time) if name[0] != "_"})
+    timed.monotonic = stopwatch
+    urandom = SimpleNamespace(urandom=draws.randbytes)
+    ids = SimpleNamespace(
+        uuid4=lambda: uuid.UUID(int=draws.getrandbits(128), version=4), UUID=uuid.UUID
+    )
+    real_choose = bots.choose
+
+    def choose(game, state, seat, level, seed, **limits):
+        if level == bots.HARD:
+            limits = {"simulations": HARD_SIMULATIONS}
+        return real_choose(game, state, seat, level, seed, **limits)
+
+    shared = random.getstate()
+    random.seed(f"{seed}:process")
+    with ExitStack() as stack:
+        stack.enter_context(clock.installed(random.Random(f"{seed}:secrets")))
+        stack.enter_context(mock.patch.object(tables, "seating", random.Random(f"{seed}:seats")))
+        for module in TIMED_MODULES:
+            if hasattr(module, "time"):
+                stack.enter_context(mock.patch.object(module, "time", timed))
+        for module in (notices, analysis):
+            stack.enter_context(mock.patch.object(module, "uuid", ids))
+        wall = SimpleNamespace(time=lambda: clock.now.timestamp())
+        stack.enter_context(mock.patch.object(signing, "time", wall))
+        # Sealed text (events.shredding): its keys, shares and Fernet's IVs and times.
+        stack.enter_context(mock.patch.object(shredding, "os", urandom))
+        stack.enter_context(mock.patch.object(fernet, "os", urandom))
+        stack.enter_context(mock.patch.object(fernet, "time", wall))
+        stack.enter_context(
+            mock.patch.object(
+                mail_message,
+                "formatdate",
+                lambda localtime=False: email.utils.format_datetime(clock.now),
+            )
+        )
+        stack.enter_context(mock.patch.object(bots, "choose", choose))
+        try:
+            yield
+        finally:
+            random.setstate(shared)
+
+
 def _set_default(field, default) -> None:
     field.default = default
     # Django caches the callable it reads the default from.
@@ -80,12 +170,13 @@ class Broker:
         self.down = False
         # The worker's own connection, as a worker keeps one open.
         self.connection = app.connection_for_read()
-        self.connection.default_channel.client.flushdb()
         # Declared before anything is sent, as a worker declares them: Redis keeps a
-        # message only for a queue bound to its exchange.
+        # message only for a queue bound to its exchange. Emptied of an earlier story's.
         self.queues = [
             SimpleQueue(self.connection.default_channel, name, no_ack=True) for name in self.QUEUES
         ]
+        for queue in self.queues:
+            queue.clear()
 
     def close(self) -> None:
         self.set_down(False)
@@ -112,11 +203,8 @@ class Broker:
                     break
                 self.taken += 1
                 args, _kwargs, _embed = message.decode()
-                due = self.clock.now
-                if eta := message.headers.get("eta"):
-                    at = datetime.fromisoformat(eta)
-                    due += max(at - datetime.now(at.tzinfo), timedelta(0))
-                self.waiting.append((due, self.taken, message.headers["task"], args))
+                # The site asks for no countdowns (azulsite/celery.py): all is due now.
+                self.waiting.append((self.clock.now, self.taken, message.headers["task"], args))
 
     def due(self) -> list[tuple[str, list]]:
         """The tasks due now, in the order they were queued, taken off the list."""

@@ -310,7 +310,8 @@ def _due(way: Channel, now: datetime) -> tuple[int, int, int, int]:
         )
     ids = list(
         pending.filter(claimed_at__isnull=True)
-        .order_by("due_at")
+        # Rows due at the same time go in the order they were written, every time.
+        .order_by("due_at", "pk")
         .values_list("pk", flat=True)[: settings.MAIL_SWEEP_BATCH]
     )
     sent, handing, began = 0, True, time.monotonic()
