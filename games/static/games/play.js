@@ -184,7 +184,7 @@
       chosen = chosen.concat(picks);
       render();
       if (focusWasInChoices) {
-        var next = choices.querySelector("button");
+        var next = choices.querySelector("button") || document.querySelector("svg .key[tabindex='0']");
         focusInView(confirm.disabled ? next : confirm || next);
       }
     }
@@ -238,13 +238,20 @@
         if (step && !(step[0] in labels)) { labels[step[0]] = step[1]; next.push(step[0]); }
       });
       if (chosen.length > 0 && next.length && (next.length === 1 || next.every(isTurn))) { chosen.push(next[0]); render(); return; }
+      var onBoard = {};
       elements.forEach(function (el) {
         var picks = usable(el, open);
         if (!picks) return;
         el.classList.add("pickable");
         el.setAttribute("data-words", labelOf(el, picks, open));
+        onBoard[picks[0]] = true;
       });
       arrangeBoards();
+      // On a narrow screen the bar offers only what the boards cannot (a colour of a
+      // factory whose tiles are too small to tap, a pass): a choice that is a target on
+      // a board is tapped there (or reached there by keyboard), so that the bar stays
+      // low while showing every one of its choices (issue 53).
+      if (narrowScreen()) next = next.filter(function (pick) { return !onBoard[pick]; });
       var shared = sharedStart(next.map(function (pick) { return labels[pick]; }));
       next.forEach(function (pick) {
         var b = button(labels[pick].slice(shared.length), function () { choose([pick]); }, "choice");
