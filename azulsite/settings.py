@@ -314,10 +314,13 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": [
         "games.throttles.AnonRateThrottle",
         "games.throttles.UserRateThrottle",
+        "games.throttles.NamedTokenRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_ANON_RATE", "120/min"),
         "user": os.environ.get("API_USER_RATE", "1200/min"),
+        # Per named token (a bot's key): a program's loop that ran away is braked alone.
+        "named-token": os.environ.get("API_NAMED_TOKEN_RATE", "600/min"),
         "token": "20/hour",
         "token-account": "10/hour",
     },

@@ -34,6 +34,7 @@ from django.shortcuts import render
 from django_ratelimit.core import get_usage
 from rest_framework import throttling
 
+from games.models import ApiToken
 from games.notify.channels.email.addresses import account_identity
 
 # Rates: "count/period", the period in s, m, h or d with an optional multiple ("15m").
@@ -257,3 +258,17 @@ class AnonRateThrottle(FixedWindow, throttling.AnonRateThrottle):
 
 class UserRateThrottle(FixedWindow, throttling.UserRateThrottle):
     """A signed-in client's requests per account, anonymous ones per address (``user``)."""
+
+
+class NamedTokenRateThrottle(FixedWindow, throttling.SimpleRateThrottle):
+    """Requests per named API token (rate ``named-token``): a program's key (a bot's,
+    issue 55) is braked on its own, before its account's whole rate; other requests are
+    not counted here."""
+
+    scope = "named-token"
+
+    def get_cache_key(self, request, view) -> str | None:
+        token = getattr(request, "auth", None)
+        if not isinstance(token, ApiToken):
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": token.pk}

@@ -105,3 +105,16 @@ def test_a_bot_joins_no_tournament(alice, bot):
     )
     with pytest.raises(Forbidden):
         tournament_join(tournament=tournament, user=bot.user)
+
+
+def test_each_token_has_its_own_rate_with_a_clear_429(alice, bot, monkeypatch):
+    from rest_framework.throttling import SimpleRateThrottle
+
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "named-token", "3/min")
+    _one, busy = bot_token_create(owner=alice, bot_id=bot.user_id, name="busy")
+    _two, calm = bot_token_create(owner=alice, bot_id=bot.user_id, name="calm")
+    answers = [token_client(busy).get("/api/account/") for _call in range(4)]
+    assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
+    assert 0 < int(answers[-1]["Retry-After"]) <= 60
+    assert answers[-1].json()["code"] == "throttled"
+    assert token_client(calm).get("/api/account/").status_code == 200
