@@ -2,7 +2,8 @@
 run over a page by the browser tests: every rule of WCAG 2.2 A and AA.
 
 The package is installed once by ``npm ci`` from the npm registry into var/axe/ (ignored by
-git), under a file lock, since two test workers may ask for it at once."""
+git; npm from Debian's packages if the machine lacks it), under a file lock, since two test
+workers may ask for it at once."""
 
 import fcntl
 import shutil
@@ -25,6 +26,8 @@ def axe_source() -> str:
         wanted = (HERE / "package-lock.json").read_text()
         kept = INSTALLED / "package-lock.json"
         if not SCRIPT.exists() or not kept.exists() or kept.read_text() != wanted:
+            if shutil.which("npm") is None:  # as conftest.py brings Debian's Chromium
+                subprocess.run("apt-get update && apt-get install -y npm", shell=True, check=True)
             for name in ("package.json", "package-lock.json"):
                 shutil.copy(HERE / name, INSTALLED / name)
             subprocess.run(
