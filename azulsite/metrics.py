@@ -220,6 +220,31 @@ def _queue_lengths() -> dict[str, int]:
         client.close()
 
 
+def _dead_forgotten(path: str) -> None:
+    """The open streams of a stream process of this host that ended (``kill -9`` too) no
+    longer count: its files of gauges summed over live processes go. A counter's files
+    stay: what an ended process counted was counted. (In ``compose.yaml`` a restarted
+    container has its host name and process number again, and sets the gauge anew.)"""
+    host = _process().rpartition("-")[0]
+    for name in os.listdir(path):
+        if not name.startswith("gauge_live"):
+            continue
+        process = name.rsplit("_", 1)[1].removesuffix(".db")
+        where, _, pid = process.rpartition("-")
+        if where == host and pid.isdigit() and not _alive(int(pid)):
+            multiprocess.mark_process_dead(process, path)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _authorized(request: HttpRequest) -> bool:
     given = request.headers.get("Authorization", "")
     expected = f"Bearer {settings.METRICS_TOKEN}"
@@ -233,6 +258,7 @@ def metrics(request: HttpRequest) -> HttpResponse:
     if not _authorized(request):
         return HttpResponse(status=401, headers={"WWW-Authenticate": "Bearer"})
     if SHARED:
+        _dead_forgotten(os.environ["PROMETHEUS_MULTIPROC_DIR"])
         counted = CollectorRegistry()
         multiprocess.MultiProcessCollector(counted)
     else:

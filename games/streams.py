@@ -208,6 +208,8 @@ class _Hub:
         self.changed = asyncio.Event()
         self.connecting = asyncio.Lock()
         self.away_until = 0.0
+        # A process started again under the same name (a container) begins at none.
+        metrics.OPEN_STREAMS.set(0)
 
     async def ready(self) -> bool:
         """Whether the subscription is up (connecting if needed); ``False`` while Redis

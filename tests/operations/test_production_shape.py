@@ -365,6 +365,8 @@ def test_the_procfiles_processes_play_on_while_each_is_killed_and_started_again(
             if name == "stream":
                 waited(lambda heard=heard: len(watcher.news) > heard, 30)
             print(f"{name} killed and back in {time.monotonic() - began:.1f} s")
+        # The watcher's one stream, on the stream process started again (not the killed one's).
+        assert scraped_value(site, "azulsite_open_streams") == 1
         watcher.stopped = True
 
         # Nothing lost or doubled: every move the players were told was taken, once.
@@ -380,13 +382,7 @@ def test_the_procfiles_processes_play_on_while_each_is_killed_and_started_again(
         assert alice.api("GET", state).status_code == 200
         # Beat's sweep ran, and the metrics of every process add up at the scrape.
         site.until_healthy("beat", 90)
-        scraped = requests.get(
-            f"http://127.0.0.1:{site.port}/metrics",
-            headers={"Authorization": f"Bearer {TOKEN}"},
-            timeout=10,
-        ).text
-        moves = re.search(r'azulsite_moves_total\{game="azul"\} (\S+)', scraped)
-        assert moves and float(moves.group(1)) >= len(told)
+        assert scraped_value(site, 'azulsite_moves_total{game="azul"}') >= len(told)
         checked = subprocess.run(
             [sys.executable, "manage.py", "check_database"],
             cwd=ROOT,
@@ -399,6 +395,18 @@ def test_the_procfiles_processes_play_on_while_each_is_killed_and_started_again(
         site.stop()
         controller.stop()
         site.drop()
+
+
+def scraped_value(site: Site, sample: str) -> float:
+    """A sample of the site's /metrics, which adds up every process's figures."""
+    scraped = requests.get(
+        f"http://127.0.0.1:{site.port}/metrics",
+        headers={"Authorization": f"Bearer {TOKEN}"},
+        timeout=10,
+    ).text
+    found = re.search(rf"^{re.escape(sample)} (\S+)$", scraped, re.MULTILINE)
+    assert found, sample
+    return float(found.group(1))
 
 
 def due_emails(site: Site) -> int:
