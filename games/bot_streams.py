@@ -264,35 +264,39 @@ def _game_changes(user, game_id: int, chat: int) -> tuple[dict, list[dict]]:
 
 # --- the move clock, in the stream process's event loop ------------------------------------
 
-_clocks: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
+_clocks: dict[asyncio.AbstractEventLoop, list[asyncio.Task]] = {}
 
 
 def _clock_running() -> None:
-    """Start the move clock in this event loop (once), unless it runs elsewhere."""
+    """Start the move clock and the ladder in this event loop (once), unless they run
+    elsewhere."""
     if not CLOCK_IN_STREAMS:
         return
     loop = asyncio.get_running_loop()
-    task = _clocks.get(loop)
-    if task is None or task.done():
+    tasks = _clocks.get(loop)
+    if tasks is None or any(task.done() for task in tasks):
         _clocks.clear()  # a loop before this one (tests) has ended
-        _clocks[loop] = loop.create_task(_clock())
+        _clocks[loop] = [loop.create_task(_clock()), loop.create_task(_ladder())]
 
 
 async def _clock() -> None:
-    """The move clock, and every ``LADDER_SECONDS`` the ladder's pairing and settling."""
-    ladder_at = 0.0
+    """The move clock: fire what is due, sleep until the next deadline."""
     while True:
         try:
             wait = await _db(move_clock.seconds_to_sleep)
-            if time.monotonic() >= ladder_at:
-                ladder_at = time.monotonic() + bot_ladder.LADDER_SECONDS
-                await _db(_ladder)
         except Exception:
-            log.exception("the move clock or the ladder failed; it looks again in a second")
+            log.exception("the move clock failed; it looks again in a second")
             wait = move_clock.LOOK_SECONDS
         await asyncio.sleep(wait)
 
 
-def _ladder() -> None:
-    bot_ladder.ladder_settle()
-    bot_ladder.ladder_pair()
+async def _ladder() -> None:
+    """The bot ladder, every ``LADDER_SECONDS``: settle the matches over, pair the free
+    bots (a task of its own: a slow pairing never makes a deadline late)."""
+    while True:
+        try:
+            await _db(bot_ladder.ladder_settle)
+            await _db(bot_ladder.ladder_pair)
+        except Exception:
+            log.exception("the bot ladder failed; it tries again")
+        await asyncio.sleep(bot_ladder.LADDER_SECONDS)
