@@ -41,6 +41,7 @@ class NoticeKind(models.TextChoices):
     SIGN_IN = "sign_in"
     PLAN_DROPPED = "plan_dropped"
     DATA_EXPORT_READY = "data_export_ready"
+    BOT_PAUSED = "bot_paused"
 
 
 class PushSubscription(models.Model):

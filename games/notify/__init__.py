@@ -258,3 +258,11 @@ def reply_refused(
     ``details``, said in the reader's language when it leaves."""
     payload = {"refusal": code, "details": details, "in_reply_to": in_reply_to}
     tell(Notice(NoticeKind.REPLY_REFUSED, key, game=game, user=user, payload=payload))
+
+
+def bot_paused(owner, bot_user, *, reason: str, at: datetime) -> None:
+    """The owner of a bot the site paused (issue 55: it ran out of time in three games in
+    a row): once per pause."""
+    payload = {"bot": bot_user.first_name, "reason": reason}
+    key = int(at.timestamp())
+    tell(Notice(NoticeKind.BOT_PAUSED, key, user=owner, payload=payload))

@@ -21,9 +21,9 @@ from django.db import transaction
 from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from games import bots
+from games import bots, notify
 from games import table as tbl
 from games.models import BotAccount, Game, MoveClock
 from games.repository import game_table
@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 LOOK_SECONDS = 1.0
 # A bot that ran out of time in this many of its latest timed games in a row is paused.
 TIMEOUTS_IN_A_ROW = 3
+# Why, kept in English and said in its reader's language where it is shown (the bots page,
+# the owner's email).
+PAUSED_FOR_TIMEOUTS = gettext_noop("ran out of time in three games in a row")
 
 
 def _running():
@@ -132,15 +135,14 @@ def _pause_if_absent(user, now: datetime) -> None:
     absent = [positions.get(game_id) in timed_out for timed_out, game_id in latest]
     if len(absent) < TIMEOUTS_IN_A_ROW or not all(absent):
         return
+    account = BotAccount.objects.select_related("owner").filter(user=user).first()
     paused = BotAccount.objects.filter(user=user, paused_at__isnull=True).update(
-        paused_at=now,
-        paused_reason=_("ran out of time in %(count)s games in a row")
-        % {"count": TIMEOUTS_IN_A_ROW},
-        on_ladder=False,
+        paused_at=now, paused_reason=PAUSED_FOR_TIMEOUTS, on_ladder=False
     )
     if paused:
         log.info("bot %s paused: out of time in %s games in a row", user.pk, TIMEOUTS_IN_A_ROW)
         player_news(user.pk)
+        notify.bot_paused(account.owner, user, reason=PAUSED_FOR_TIMEOUTS, at=now)
 
 
 def clock_loop(*, stop=lambda: False, look_seconds: float = LOOK_SECONDS) -> None:

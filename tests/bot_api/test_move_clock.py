@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from games.errors import Forbidden
-from games.models import Game
+from games.models import Game, NoticeKind, Outbox
+from games.notify.channels.email import render
 from games.services.bot_accounts import bot_create
 from games.services.challenges import challenge_accept, challenge_create
 from games.services.move_clock import clocks_fire, next_due
@@ -76,7 +77,13 @@ def test_three_games_in_a_row_out_of_time_pause_the_bot(bots, alice):
         assert game.status == Game.Status.ABORTED  # the absent bot never moved
         absent.bot_account.refresh_from_db()
         assert (absent.bot_account.paused_at is not None) == (number == 2)
-    assert "3 games in a row" in absent.bot_account.paused_reason
+    assert absent.bot_account.paused_reason == "ran out of time in three games in a row"
+    told = Outbox.objects.get(kind=NoticeKind.BOT_PAUSED)
+    assert told.recipient == alice.email
+    email = render.message(told, timezone.now())
+    assert email.subject == "Your bot A is paused"
+    text = " ".join(email.body.split())
+    assert "ran out of time in three games in a row" in text and "/account/bots/" in text
     assert present.bot_account.paused_at is None
     with pytest.raises(Forbidden):
         challenge_create(challenger=present, opponent_id=absent.pk, game="azul")

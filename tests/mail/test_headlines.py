@@ -121,6 +121,8 @@ EVERY_KIND = {
         "The tournament Cup is over: you finished 2 of 8.",
         "The tournament Cup is called off: no more of its rounds will start. Games of it still "
         "in play go on as ordinary games.",
+        "The site paused your bot: it ran out of time in three games in a row. It takes no "
+        "challenge and plays no ladder match until you let it play again.",
     ],
     "pl": [
         "Bob zaprasza cię do gry w Miyabi dla 2 graczy (bez limitu czasu).",
@@ -169,6 +171,8 @@ EVERY_KIND = {
         "Turniej Cup się zakończył: zająłeś miejsce 2 na 8.",
         "Turniej Cup został odwołany: nie rozpocznie się już żadna jego runda. Jego partie, "
         "które wciąż trwają, toczą się dalej jako zwykłe partie.",
+        "Serwis wstrzymał twojego bota: zabrakło mu czasu w trzech partiach z rzędu. Nie "
+        "przyjmuje wyzwań ani nie gra meczów w drabince, dopóki nie pozwolisz mu znów grać.",
     ],
 }
 FIRST = {"en": ("you move first", "{name} moves first"), "pl": ("zaczynasz ty", "zaczyna {name}")}

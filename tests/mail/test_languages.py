@@ -334,6 +334,11 @@ def every_kind(alice, bob, carol) -> list[Outbox]:
             {"tournament": 1, "name": "Cup", "rank": 2, "players": 8, "points": 2.5},
         ),
         (None, NoticeKind.TOURNAMENT_CANCELLED, {"tournament": 1, "name": "Cup"}),
+        (
+            None,
+            NoticeKind.BOT_PAUSED,
+            {"bot": "Greedy", "reason": "ran out of time in three games in a row"},
+        ),
     ]
     PlayerSettings.objects.filter(user=alice).update(daily_digest=True)
     return [

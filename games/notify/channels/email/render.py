@@ -302,6 +302,8 @@ def compose(row: Delivery, now: datetime, *, with_pictures: bool = True) -> Emai
         return _finish(email, row, user)
     if kind == NoticeKind.DATA_EXPORT_READY:
         return _finish(data_export_ready(email, payload), row, user)
+    if kind == NoticeKind.BOT_PAUSED:
+        return _finish(bot_paused(email, payload), row, user)
     if kind in (
         NoticeKind.TOURNAMENT_JOINED,
         NoticeKind.TOURNAMENT_RESULTS,
@@ -467,6 +469,24 @@ def data_export_ready(email: Email, payload: dict) -> Email:
         _("Only you can download it, signed in to your account."),
     ]
     email.links = [(_("Open your account page"), absolute("account") + "#your-data")]
+    return email
+
+
+def bot_paused(email: Email, payload: dict) -> Email:
+    """The site paused the reader's bot (issue 55): why, and where to let it play again."""
+    # Translators: %(name)s is the name its owner gave a bot (a program that plays).
+    email.subject = _("Your bot %(name)s is paused") % {"name": payload.get("bot", "")}
+    email.preview = _(
+        "The site paused your bot: it %(reason)s. It takes no challenge and plays no ladder "
+        "match until you let it play again."
+    ) % {"reason": _(payload.get("reason", ""))}
+    email.paragraphs = [
+        _(
+            "Its games in play go on. Check that your program is running and answers its "
+            "turns in time, then let the bot play again on your bots page."
+        )
+    ]
+    email.links = [(_("Open your bots page"), absolute("bots"))]
     return email
 
 
