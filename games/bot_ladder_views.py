@@ -19,20 +19,31 @@ def _kind(game: str):
     return GAME_TYPES[game]
 
 
+def _bot(request) -> int | None:
+    """The bot whose matches alone are asked for (``?bot=<id>``)."""
+    asked = request.GET.get("bot", "")
+    return int(asked) if asked.isdigit() and len(asked) < 10 else None
+
+
 @require_GET
 def ladder_page(request: HttpRequest, game: str) -> HttpResponse:
-    kind = _kind(game)
+    """The standings of ``game``'s ladder, and its latest matches (``?bot=<id>``: that
+    bot's)."""
+    kind, bot = _kind(game), _bot(request)
+    rows = standings(game)
     context = {
         "kind": kind,
         "kinds": GAME_TYPES.values(),
-        "standings": standings(game),
-        "matches": matches(game),
+        "standings": rows,
+        "matches": matches(game, bot_id=bot),
+        "bot": next((row for row in rows if row["id"] == bot), None),
     }
     return render(request, "bot_ladder.html", context)
 
 
 class LadderApi(Api):
-    """The bot ladder of a game: standings, and the latest matches with their seeds."""
+    """The bot ladder of a game: standings, and the latest matches with their seeds
+    (``?bot=<id>``: that bot's)."""
 
     @extend_schema(
         summary="The bot ladder of a game",
@@ -41,4 +52,5 @@ class LadderApi(Api):
     )
     def get(self, request, game):
         _kind(game)
-        return Response({"standings": standings(game), "matches": matches(game)})
+        found = matches(game, bot_id=_bot(request))
+        return Response({"standings": standings(game), "matches": found})

@@ -57,6 +57,10 @@ def test_a_ladder_match_is_two_games_on_one_deal_with_seats_swapped(ladder_bots,
     answer = APIClient().get("/api/bot/ladder/azul/").json()
     assert answer["matches"][0]["seed"] == match.secret
     assert {row["games"] for row in answer["standings"]} == {2}
+    north = ladder_bots[0].pk
+    assert len(APIClient().get(f"/api/bot/ladder/azul/?bot={north}").json()["matches"]) == 1
+    assert APIClient().get("/api/bot/ladder/azul/?bot=999999").json()["matches"] == []
+    assert "Matches of BOT North" in client.get(f"/bots/ladder/azul/?bot={north}").content.decode()
     deals = []
     for game in (one, two):
         record = tmp_path / f"game-{game.pk}.jsonl"
