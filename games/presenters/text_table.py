@@ -15,6 +15,7 @@ from games.boards import azul as azul_board
 from games.boards import miyabi as miyabi_board
 from games.boards import words
 from games.boards.miyabi_words import OBJECT_NAMES
+from games.boards.summer_pavilion_pieces import PALETTE as PAVILION_PALETTE
 from games.boards.summer_pavilion_pieces import STAR_NAMES
 from games.boards.words import gettext, ngettext
 from games.rules.azul.board import FLOOR_PENALTIES, GREY, wall_colour
@@ -75,13 +76,18 @@ def sections(game_type: str, view: dict, names: list[str], viewer: int | None) -
     return table(view) + [player(view, seat, _whose(names, seat, viewer)) for seat in seats]
 
 
-def colour_names(game_type: str) -> dict[str, str]:
+def colour_names(game_type: str) -> dict[str, list[str]]:
     """The colours (or Miyabi's objects) a "where" question may name, by their notation
-    name, in words of the reader's language."""
+    name: that name, the notation's letter and the word of the reader's language (the
+    first said back)."""
     if game_type == "miyabi":
-        return {o.name.lower(): str(OBJECT_NAMES[o]) for o in GardenObject}
+        return {
+            o.name.lower(): [str(OBJECT_NAMES[o]), o.name.lower(), miyabi_board.LETTERS[o]]
+            for o in GardenObject
+        }
+    palette = azul_board.PALETTE if game_type == "azul" else PAVILION_PALETTE
     names = azul_board.NAMES if game_type == "azul" else PAVILION_COLOURS
-    return {name: words.colour(name, 1) for name in names}
+    return {name: [words.colour(name, 1), name, palette.letter(name)] for name in names}
 
 
 def _whose(names: list[str], seat: int, viewer: int | None) -> str:

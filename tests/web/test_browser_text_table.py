@@ -79,7 +79,8 @@ def test_a_whole_game_on_the_text_table_by_keyboard_hearing_the_computer(
     for question in QUESTIONS:
         assert ask(page, question), question
     assert "Factory" in ask(page, "f 1") or game_name == "miyabi"
-    assert "Nowhere" not in ask(page, "w " + ("maple" if game_name == "miyabi" else "b"))
+    # Understood (where it lies, or that it lies nowhere: the deal decides).
+    assert "No such place" not in ask(page, "w " + ("maple" if game_name == "miyabi" else "b"))
     if game.to_move == seat_of(game, alice).position:
         option = page.get_by_role("combobox", name="legal move").get_by_role("option").first
         move = option.inner_text()[option.inner_text().rindex("(") + 1 : -1]

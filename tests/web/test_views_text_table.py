@@ -58,6 +58,10 @@ def test_a_move_typed_on_the_text_table_is_refused_as_an_email_reply_and_comes_b
     assert played.redirect_chain == [(f"/games/{game.pk}/text/", 302)]
     game.refresh_from_db()
     assert game.last_seq > before and "Waiting for" in played.text
+    assert 'id="undo"' in played.text and 'name="back" value="text"' in played.text
+    undone = client.post(f"/games/{game.pk}/undo/", {"back": "text"}, follow=True)
+    assert undone.redirect_chain == [(f"/games/{game.pk}/text/", 302)]
+    assert "Your move, or a question" in undone.text
 
 
 def test_a_person_watching_reads_the_table_without_a_move_list(client, alice, bob, carol):

@@ -40,17 +40,16 @@
     entries().forEach(function (li) { heard[keyOf(li)] = true; });
   }
 
-  // The name a "where" question gives: a colour or object in the notation's name, in
-  // the reader's words, or the first letters of either.
+  // The name a "where" question gives: a colour or object in the reader's words, the
+  // notation's name or letter, or the first letters of a word.
   function named(asked) {
     asked = asked.toLowerCase();
-    var found = null;
-    Object.keys(names).forEach(function (key) {
-      var word = names[key].toLowerCase();
-      if (found) return;
-      if (key === asked || word === asked || (asked.length > 1 && (key.indexOf(asked) === 0 || word.indexOf(asked) === 0))) found = key;
-    });
-    return found;
+    var keys = Object.keys(names);
+    var said = function (key) { return names[key].map(function (n) { return n.toLowerCase(); }); };
+    return keys.filter(function (key) { return said(key).indexOf(asked) >= 0; })[0] ||
+      keys.filter(function (key) {
+        return asked.length > 1 && said(key).some(function (n) { return n.indexOf(asked) === 0; });
+      })[0] || null;
   }
 
   function where(asked) {
@@ -59,7 +58,7 @@
     var places = Array.prototype.slice.call(document.querySelectorAll("#part-table [data-counts]")).filter(function (li) {
       return (" " + li.getAttribute("data-counts")).indexOf(" " + key + ":") >= 0;
     }).map(function (li) { return li.textContent.trim(); });
-    return places.length ? places.join(". ") : names[key] + ": " + words.nowhere;
+    return places.length ? places.join(". ") : names[key][0] + ": " + words.nowhere;
   }
 
   function board(number) {
