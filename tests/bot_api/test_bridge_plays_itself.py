@@ -1,13 +1,16 @@
 """The bridge (contrib/azulbot) plays itself through the real stream process (issue 55): two
 bots made by a person, each with its own token and event stream, one challenges the other,
-both play a whole game from the streams alone; a bot author's mistakes (a bad token, a move
-out of turn, an illegal move) are answered clearly; a revoked token ends its stream."""
+both play a whole game of each kind from the streams alone; a bot author's mistakes (a bad
+token, a move out of turn, an illegal move) are answered clearly; the event stream tells of
+challenges made, cancelled and declined; a bot that stops answering is timed out within 2 s
+of its deadline; a revoked token ends its stream."""
 
 import json
 import random
 import sys
 import threading
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -97,7 +100,7 @@ def test_two_bridged_bots_play_a_whole_game_of_each_kind_from_the_streams(alice,
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_bot_authors_mistakes_are_answered_and_a_revoked_token_ends_the_stream(alice, site):
+def test_mistakes_challenges_a_silent_bot_and_a_revoked_token_as_the_streams_tell_them(alice, site):
     (first, first_key), (second, second_key) = bots_of(alice, 2)
     with pytest.raises(ApiError) as refused:
         Client(site, "azs_not-a-token").account()
@@ -116,8 +119,34 @@ def test_a_bot_authors_mistakes_are_answered_and_a_revoked_token_ends_the_stream
     with pytest.raises(ApiError) as illegal:
         mover.move(game_id, "not a move", full["state"]["last_seq"])
     assert illegal.value.status == 400 and illegal.value.body.get("legal_moves")
+    with pytest.raises(ApiError) as no_key:
+        next(Client(site, "azs_wrong").stream("/api/bot/stream/event"))
+    assert no_key.value.status == 401
     events = Client(site, first_key).stream("/api/bot/stream/event")
     assert next(events)["type"] == "gameStart"
+
+    def next_of(kind: str) -> dict:
+        return next(line for line in events if line is not None and line["type"] == kind)
+
+    asked = other.challenge(first, "miyabi")
+    assert next_of("challenge")["challenge"]["id"] == asked["id"]
+    other.call("POST", f"/api/challenges/{asked['id']}/cancel/")
+    assert next_of("challengeCanceled")["challenge"]["id"] == asked["id"]
+    asked = other.challenge(first, "azul", seconds_per_move=5)
+    assert next_of("challenge")["challenge"]["seconds_per_move"] == 5
+    one.decline(asked["id"], "later")
+    declined = next_of("challengeDeclined")["challenge"]
+    assert declined["id"] == asked["id"] and declined["decline_reason"] == "later"
+    # A bot that stops answering: the stream process's clock plays the timeout (here the
+    # game is aborted, nobody having moved) within 2 s of the deadline.
+    timed = Game.objects.get(
+        pk=one.accept(other.challenge(first, "azul", seconds_per_move=5)["id"])["game_id"]
+    )
+    until(lambda: Game.objects.get(pk=timed.pk).finished_at is not None, 10, "no timeout")
+    timed.refresh_from_db()
+    late = timed.finished_at - (timed.last_move_at + timedelta(seconds=5))
+    assert timed.status == Game.Status.ABORTED and timedelta(0) <= late < timedelta(seconds=2)
+    assert next_of("gameFinish")["game"]["id"] == timed.pk
     bot = alice.bots_owned.get(user_id=first)
     token = bot.user.api_tokens.get()
     bot_token_revoke(owner=alice, bot_id=first, token_id=token.pk)
