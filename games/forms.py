@@ -337,6 +337,9 @@ class TournamentCreateForm(GameCreateForm):
     public = forms.BooleanField(
         required=False, initial=True, label=gettext_lazy("Listed: anyone may find and join it")
     )
+    bots = forms.BooleanField(
+        required=False, initial=False, label=gettext_lazy("Bots (programs) may enter too")
+    )
     invited = forms.CharField(
         required=False,
         max_length=50000,
@@ -370,6 +373,7 @@ class TournamentCreateForm(GameCreateForm):
             "round_days": data.get("round_days") or 0,
             "invited": data.get("invited", "").replace(",", " ").split(),
             "organiser_plays": data["organiser_plays"],
+            "bots": data.get("bots", False),
         }
 
 

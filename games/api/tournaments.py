@@ -173,6 +173,9 @@ class TournamentListApi(Api):
         options = serializers.DictField(required=False, help_text="the game's options")
         time_control = serializers.DictField(required=False, help_text="as for a game")
         rated = serializers.BooleanField(default=True)
+        bots = serializers.BooleanField(
+            default=False, help_text="whether bots (programs' accounts) may enter"
+        )
         public = serializers.BooleanField(
             default=True, help_text="listed; otherwise only those with its address find it"
         )

@@ -48,7 +48,8 @@ class Settings:
     window closes at ``entry_closes`` (ISO 8601, or "" for when the organiser starts);
     ``round_days``: each round's deadline, in days from its start (0: none);
     ``invited``: the email addresses an invitation-only tournament (not ``public``)
-    accepts, lower-cased (the services check a player's address against them)."""
+    accepts, lower-cased (the services check a player's address against them); ``bots``
+    whether the organiser lets bots enter."""
 
     format: str
     per_game: int
@@ -66,6 +67,8 @@ class Settings:
     entry_closes: str = ""
     round_days: int = 0
     invited: tuple[str, ...] = ()
+    # Whether bots (programs' accounts, issue 55) may enter; people alone otherwise.
+    bots: bool = False
 
 
 def settings_checked(settings: Settings) -> Settings:

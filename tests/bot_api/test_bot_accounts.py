@@ -97,7 +97,7 @@ def test_the_owner_makes_a_bot_and_its_token_on_the_bots_page(alice, client):
     assert refused.status_code == 400 and "Give the bot a name." in refused.content.decode()
 
 
-def test_a_bot_joins_no_tournament(alice, bot):
+def test_a_bot_joins_only_a_tournament_whose_organiser_lets_bots_in(alice, bot):
     from games.services.tournaments.entry import tournament_create, tournament_join
 
     tournament = tournament_create(
@@ -105,6 +105,17 @@ def test_a_bot_joins_no_tournament(alice, bot):
     )
     with pytest.raises(Forbidden):
         tournament_join(tournament=tournament, user=bot.user)
+    open_to_bots = tournament_create(
+        organiser=alice,
+        name="Machines",
+        format="swiss",
+        game="azul",
+        per_game=2,
+        rounds=2,
+        bots=True,
+    )
+    tournament_join(tournament=open_to_bots, user=bot.user)
+    assert "BOT Greedy" in APIClient().get(f"/api/tournaments/{open_to_bots.pk}/").content.decode()
 
 
 def test_each_token_has_its_own_rate_with_a_clear_429(alice, bot, monkeypatch):

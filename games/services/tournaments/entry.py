@@ -75,6 +75,7 @@ def tournament_create(
     round_days: int = 0,
     invited: list[str] | tuple[str, ...] = (),
     organiser_plays: bool = False,
+    bots: bool = False,
 ) -> Tournament:
     """Open a tournament for registration (``core.Settings`` says what each setting
     means); the game's options and time control are checked as a game's are. Each
@@ -106,6 +107,7 @@ def tournament_create(
         entry_closes=closes.isoformat() if closes else "",
         round_days=round_days,
         invited=_addresses(invited),
+        bots=bool(bots),
     )
     now = timezone.now()
     command = decider.CreateTournament(name, organiser.pk, settings)
@@ -173,10 +175,11 @@ def _entry_closes(value: datetime | str | None) -> datetime | None:
 def tournament_join(*, tournament: Tournament, user) -> Tournament:
     """Register for a tournament open for registration: seeded by the player's rating on
     the game's ladder (1500 without one); the entry requirements checked."""
-    if is_bot_account(user):
-        # Ruling (issue 55): a person's tournament is for people; no organiser has a way
-        # to let bots in yet.
-        raise Forbidden(_("bots do not play in tournaments"), code="bot_not_allowed")
+    if is_bot_account(user) and not tournament.settings.get("bots"):
+        # Issue 55: a tournament is for people unless its organiser let bots in.
+        raise Forbidden(
+            _("this tournament is for people: bots may not enter"), code="bot_not_allowed"
+        )
     tournament = locked_tournament(tournament)
     now = timezone.now()
     if not may_enter(tournament, user):
