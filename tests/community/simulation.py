@@ -99,7 +99,7 @@ STEP_MINUTES = (5, 30, 60, 90, 120, 150)
 MOST_TASK_ROUNDS = 2000
 # After the days, the people play on so many days before they leave; the clock may then
 # run this many more for every game and tournament to end (a failure past them).
-PLAYING_ON_DAYS = 3
+PLAYING_ON_DAYS = 1
 MOST_DAYS_TO_END = 30
 # A plan's line goes on until its player has answered this many times (or a draw).
 PLAN_ANSWERS = 2
@@ -376,14 +376,20 @@ class Community:
         # The beat's tasks themselves, in its schedule's order: the minute sweep, the
         # deliveries' own sweep, the beat's record. A pass whose process was restarted
         # is the next minute's to do again (what it did before stays done).
+        # A database fault in a pass fails its later items too (their connection is gone):
+        # the next minute's pass does them.
         for entry in app.conf.beat_schedule.values():
             for _minute in range(2):
                 self.mid.in_sweep = True
+                struck = self.mid.db_faults()
                 try:
-                    if self._task(entry["task"], [], beat=True):
-                        break
+                    done = self._task(entry["task"], [], beat=True)
                 finally:
                     self.mid.in_sweep = False
+                if done and struck == self.mid.db_faults():
+                    break
+                self.mid.take_db_struck()
+                connection.close_if_unusable_or_obsolete()
                 self._work()
 
     def _faults_come_and_go(self, *, begin: bool) -> None:
@@ -1086,7 +1092,12 @@ class Community:
                 "its games never begun"
             )
         self.figures.checks["step"] += 1
-        moved = Game.objects.exclude(status=Game.Status.OPEN).values_list("pk", "last_seq")
+        # In the games' order: which checks read the pages too goes by their count.
+        moved = (
+            Game.objects.exclude(status=Game.Status.OPEN)
+            .order_by("pk")
+            .values_list("pk", "last_seq")
+        )
         told = self._news_heard()
         for game_id, seq in moved:
             if self.seen_seq.get(game_id) != seq:
@@ -1181,7 +1192,7 @@ class Community:
 
     def _player_of(self, game: Game) -> Person | None:
         """The first of the game's players still among the people (not one who left)."""
-        seated = list(game.seats.exclude(user=None).values_list("user_id", flat=True))
+        seated = game.seats.exclude(user=None).order_by("position").values_list("user", flat=True)
         return next((p for user_id in seated for p in self.people if p.user.pk == user_id), None)
 
     def _verify(self, game: Game) -> None:
