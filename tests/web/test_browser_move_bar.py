@@ -1,7 +1,7 @@
 """The phone's move bar hides no choice (issue 53, items 2 and 3): at 390×844, after each
 source of each game is tapped (every factory and the centre of Azul and Summer Pavilion,
 every tile of Miyabi's display and then a place for it), every button and link of the bar
-lies inside the screen and nothing covers its middle."""
+lies inside the screen and nothing covers its middle, and what is chosen is said whole."""
 
 import pytest
 
@@ -12,12 +12,15 @@ from tests.web.test_browser_pages import window_of
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # Each shown control of the bar: where it is, and whether the element at its middle is it
-# (or inside it).
+# (or inside it); and the line saying what is chosen, if it is cut short (where the tiles
+# go is its end).
 HIDDEN_CONTROLS = """() => {
   const panel = document.getElementById('move-panel');
+  const chosen = [...panel.querySelectorAll('.chosen')].filter(el => el.checkVisibility()
+    && el.scrollWidth > el.clientWidth + 1).map(el => ['cut: ' + el.textContent.trim()]);
   const shown = [...panel.querySelectorAll('button, summary, a, select, input')]
     .filter(el => el.checkVisibility() && el.type !== 'hidden');
-  return shown.filter(el => {
+  return chosen.concat(shown.filter(el => {
     const r = el.getBoundingClientRect();
     const inside = r.left >= -0.5 && r.top >= -0.5 && r.right <= window.innerWidth + 0.5
       && r.bottom <= window.innerHeight + 0.5 && r.width >= 1 && r.height >= 1;
@@ -28,7 +31,7 @@ HIDDEN_CONTROLS = """() => {
     const r = el.getBoundingClientRect();
     return [(el.textContent || el.id).trim().slice(0, 40), Math.round(r.left), Math.round(r.top),
             Math.round(r.right), Math.round(r.bottom)];
-  });
+  }));
 }"""
 
 SOURCES = "#table-area [data-pick].pickable"
