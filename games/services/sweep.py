@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from azulsite import metrics
@@ -32,6 +32,7 @@ from games.services import (
     plans,
     retention,
 )
+from games.services.sweep_failures import usable_again
 from games.services.tournaments import entry, rounds
 from games.sweeping import JobOverran, sweep_pass, time_bound
 
@@ -99,7 +100,7 @@ def sweep(*, now: datetime | None = None, jobs: Iterable[tuple[str, Job]] | None
             except (Exception, JobOverran):
                 log.exception("minute sweep: the job %s failed; the other jobs go on", name)
                 failed[name] = _last_lines(traceback.format_exc())
-                _usable_again()
+                usable_again()
                 continue
             done.update(counts if isinstance(counts, dict) else {name: counts})
     _jobs_record([name for name, _ in jobs], failed, now)
@@ -109,16 +110,6 @@ def sweep(*, now: datetime | None = None, jobs: Iterable[tuple[str, Job]] | None
 
 def _last_lines(text: str) -> str:
     return "\n".join(text.strip().splitlines()[-ERROR_LINES:])
-
-
-def _usable_again() -> None:
-    """After a job's error, a connection the error broke is closed: the next job's first
-    query opens a new one."""
-    if connection.in_atomic_block:
-        # Under a caller's transaction (a test's), the failed job rolled back its own
-        # savepoints; nothing of ours to undo.
-        return
-    connection.close_if_unusable_or_obsolete()
 
 
 def _jobs_record(names: list[str], failed: dict[str, str], now: datetime) -> None:

@@ -11,7 +11,7 @@ import traceback
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, QuerySet
 
 from games.models import SweepFailure
@@ -47,12 +47,22 @@ def apart(
         done = do(item)
     except Exception:
         log.exception("%s %s: the sweep's job %s failed; tried again later", kind, item, job)
+        usable_again()
         _rests(job, kind, item, now)
         return 0
     if item in failed:
         SweepFailure.objects.filter(job=job, kind=kind, item=item).delete()
         failed.discard(item)
     return int(done)
+
+
+def usable_again() -> None:
+    """After an item's or a job's error, a connection the error broke (dropped by the
+    server, say) is closed, so that the next one's first query opens a new one instead of
+    everything after it in the pass failing on the dead one. Under a caller's transaction
+    (a test's) the failure rolled back its own savepoint: nothing of ours to close."""
+    if not connection.in_atomic_block:
+        connection.close_if_unusable_or_obsolete()
 
 
 def _rests(job: str, kind: str, item: int, now: datetime) -> None:

@@ -5,9 +5,11 @@ import time
 from datetime import timedelta
 from importlib import import_module
 
+import psycopg
 import pytest
 from django.contrib.auth.models import Group
 from django.core import mail
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -220,3 +222,36 @@ def test_the_deliveries_are_a_beat_entry_of_their_own():
     assert set(JOBS) == set(RUNNER.SWEEP_JOBS) | set(RUNNER.DELIVERY_JOBS)
     assert {name for name, _ in RUNNER.DELIVERY_JOBS} == {"emails", "pushes"}
     assert not set(RUNNER.SWEEP_JOBS) & set(RUNNER.DELIVERY_JOBS)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_dropped_in_one_game_does_not_fail_the_games_after_it(alice, bob, monkeypatch):
+    """The server drops the sweep's connection while it times out the first game (a real
+    ``pg_terminate_backend``): that game rests, and the next games open a new connection
+    and are timed out in the same pass."""
+    first, *others = timed_out_games(alice, bob, 3)
+    timeout = import_module("games.services.deadlines").game_timeout
+
+    def dropped_in_the_first(*, game_id, now):
+        if game_id == first.pk:
+            pid = connection.connection.info.backend_pid
+            with psycopg.connect(settings_dsn(), autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(%s)", [pid])
+        return timeout(game_id=game_id, now=now)
+
+    monkeypatch.setattr("games.services.deadlines.game_timeout", dropped_in_the_first)
+    done = sweep(jobs=[("timeouts", timeouts_apply)])
+
+    assert done == {"timeouts": 2, "jobs_failed": 0}
+    assert SweepFailure.objects.get().item == first.pk
+    for game in others:
+        game.refresh_from_db()
+        assert game.status != Game.Status.ACTIVE
+
+
+def settings_dsn() -> str:
+    """The test database's address, for a second connection of the test's own."""
+    params = connection.get_connection_params()
+    return psycopg.conninfo.make_conninfo(
+        **{k: v for k, v in params.items() if k in ("host", "port", "user", "dbname", "password")}
+    )
