@@ -1,6 +1,7 @@
 """The site as an ASGI application, for the Procfile's ``stream`` process (uvicorn): it
 holds the open pages' event streams (``games.streams``), each a coroutine waiting on
-Redis. Every other page is the WSGI site's (``azulsite.wsgi``, gunicorn)."""
+Redis. Every other page is the WSGI site's (``azulsite.wsgi``, gunicorn). From its start
+(the ASGI lifespan) it also runs the bots' move clock and ladder (``games.bot_streams``)."""
 
 import asyncio
 import os
@@ -25,6 +26,9 @@ class StartsBounded:
         self.starting: asyncio.Semaphore | None = None
 
     async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "lifespan":
+            await lifespan(receive, send)
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -48,6 +52,26 @@ class StartsBounded:
             await self.app(scope, receive, answering)
         finally:
             release()
+
+
+async def lifespan(receive, send) -> None:
+    """The process's start and end (Django answers no lifespan): the bots' move clock and
+    ladder run from the start, not from the first bot stream, so timed games are timed
+    out after a restart before any bot comes back."""
+    # Imported once Django is set up (``get_asgi_application`` below): it reads models.
+    from games.bot_streams import clocks_start
+
+    tasks = []
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            tasks = clocks_start()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            for task in tasks:
+                task.cancel()
+            await send({"type": "lifespan.shutdown.complete"})
+            return
 
 
 application = StartsBounded(get_asgi_application(), STARTS_AT_ONCE)

@@ -1,8 +1,9 @@
-"""``make run``: the web server and a Celery worker with embedded beat, together, until
-Ctrl-C stops both. Uses whatever the environment configures (SQLite and the filesystem
-broker by default). The workers start quietly, so that what a new user needs ends the
-output: the address, the demo logins and where the sign-in emails land. A worker that
-stops on its own is started again, as a platform restarts the Procfile's processes."""
+"""``make run``: the web server, a Celery worker with embedded beat and the bots' move clock
+(``manage.py move_clock``), together, until Ctrl-C stops them. Uses whatever the
+environment configures (SQLite and the filesystem broker by default). The workers start
+quietly, so that what a new user needs ends the output: the address, the demo logins and
+where the sign-in emails land. A worker that stops on its own is started again, as a
+platform restarts the Procfile's processes."""
 
 import os
 import signal
@@ -44,17 +45,24 @@ def worker(*options: str) -> subprocess.Popen:
     )
 
 
-class Supervised:
-    """A quiet worker (``worker``) that is started again whenever it stops before
-    ``make run`` does: a broker that restarts can end a worker (``docs/service.md``, "The
-    worker and its broker"), and nobody watches ``make run`` to start it by hand."""
+def move_clock() -> subprocess.Popen:
+    """The bots' move clock and ladder (docs/bot-api.md), which production runs in its
+    stream process."""
+    return subprocess.Popen([sys.executable, "manage.py", "move_clock", "--skip-checks"])
 
-    def __init__(self, name: str, *options: str) -> None:
-        self.name, self.options = name, options
+
+class Supervised:
+    """A quiet worker (``worker``, or what ``starts``) that is started again whenever it
+    stops before ``make run`` does: a broker that restarts can end a worker
+    (``docs/service.md``, "The worker and its broker"), and nobody watches ``make run`` to
+    start it by hand."""
+
+    def __init__(self, name: str, *options: str, starts=None) -> None:
+        self.name, self.options, self.starts = name, options, starts
         self.start()
 
     def start(self) -> None:
-        self.process = worker(*self.options)
+        self.process = (self.starts or worker)(*self.options)
         self.started = time.monotonic()
 
     def keep_running(self) -> None:
@@ -91,6 +99,7 @@ def banner(url: str) -> str:
         f"azulsite is running at {url}  (Ctrl-C stops the site and its workers)",
         *logins(),
         mail,
+        f"Bots connect here too: {url}api/bot/stream/event (docs/bot-api.md)",
     ]
     return "\n" + "\n".join(f"  {line}" for line in lines) + "\n"
 
@@ -103,8 +112,9 @@ def main() -> int:
     python = sys.executable
     # Before the processes start: each reads it into its settings.
     os.environ.setdefault("SITE_URL", site_url())
-    # runserver gives each request a thread: it holds the open pages' event streams itself
-    # (games/streams.py), where production has a stream process of its own.
+    # runserver gives each request a thread: it holds the open pages' event streams and the
+    # bots' streams itself (games/streams.py, games/bot_streams.py), where production has a
+    # stream process of its own.
     os.environ.setdefault("NEWS_STREAM_IN_THREADS", "1")
     site = subprocess.Popen(
         [python, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload", "--skip-checks"]
@@ -113,6 +123,7 @@ def main() -> int:
         Supervised("default", "--beat", "--queues=celery"),
         # Post-game analyses in a worker of their own: they never delay a move.
         Supervised("analysis", "--queues=analysis", "--hostname=analysis@%h"),
+        Supervised("move clock", starts=move_clock),
     ]
     url = site_url() + "/"
     try:

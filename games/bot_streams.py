@@ -14,19 +14,27 @@ Each stream reads the world again when news comes and says what changed (a news 
 two that came at once cost nothing). It ends cleanly, after its last line, when its token
 is revoked or its account closed (checked at each news and every ``TOKEN_CHECK_SECONDS``).
 
-The stream process also runs the move clock (``services.move_clock``) and the bot ladder's
-pairing (``services.bot_ladder``) in its event loop, from the first bot stream on."""
+Where they are served: by the stream process (uvicorn, ``azulsite.asgi``), each stream a
+coroutine heard through the hub; under ``make run`` by runserver (``NEWS_STREAM_IN_THREADS``),
+each stream the same coroutine run in the request's thread on an event loop of its own,
+listening to Redis with a connection of its own, or watching the news files without Redis.
+
+The move clock (``services.move_clock``) and the bot ladder's pairing
+(``services.bot_ladder``) run in the stream process's event loop from its start (the ASGI
+lifespan, ``clocks_start``), and in ``manage.py move_clock`` (which ``make run`` starts)."""
 
 import asyncio
 import json
 import logging
 import os
 import time
+from collections.abc import AsyncIterator, Iterator
 
+import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connections
+from django.db import connection, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -84,11 +92,14 @@ def _signed_in(request: HttpRequest):
     return found, None
 
 
-def _served_here(request: HttpRequest) -> HttpResponse | None:
-    """``None`` if this process holds streams; else why not (a 503 the client retries)."""
+def _watching(request: HttpRequest):
+    """How this process holds a stream (a watch's class), or why it does not (a 503 the
+    client retries)."""
     if isinstance(request, ASGIRequest) and settings.NEWS_REDIS_URL:
-        return None
-    return _refused(
+        return _Watch, None
+    if not isinstance(request, ASGIRequest) and settings.NEWS_STREAM_IN_THREADS:
+        return _ThreadWatch, None
+    return None, _refused(
         503,
         _("the bot streams are served by the stream process; try again in a moment"),
         "streams_elsewhere",
@@ -104,10 +115,24 @@ def _ndjson(lines) -> StreamingHttpResponse:
 
 
 def _opening(request: HttpRequest):
-    """(user, token) of a stream this process may open, or the answer refusing it."""
-    if refusal := _served_here(request):
+    """(user, a watch of its token) of a stream this process may open, or the answer
+    refusing it."""
+    watch, refusal = _watching(request)
+    if refusal:
         return None, refusal
-    return _signed_in(request)
+    found, refusal = _signed_in(request)
+    if refusal:
+        return None, refusal
+    user, token = found
+    return (user, watch(token)), None
+
+
+def _served(watch, lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
+    """The stream's answer: its lines as they come, in the event loop or in this thread."""
+    connections.close_all()
+    if isinstance(watch, _ThreadWatch):
+        return _ndjson(_in_this_thread(lines))
+    return _ndjson(lines)
 
 
 @require_GET
@@ -116,9 +141,8 @@ def event_stream(request: HttpRequest) -> HttpResponse:
     found, refusal = _opening(request)
     if refusal:
         return refusal
-    user, token = found
-    connections.close_all()
-    return _ndjson(_events(user, token))
+    user, watch = found
+    return _served(watch, _events(user, watch))
 
 
 @require_GET
@@ -127,13 +151,12 @@ def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     found, refusal = _opening(request)
     if refusal:
         return refusal
-    user, token = found
+    user, watch = found
     try:
         game = game_for_viewer(game_id, user)
     except ServiceError as error:
         return _refused(error.status, error.message, error.code)
-    connections.close_all()
-    return _ndjson(_game_events(user, token, game.pk))
+    return _served(watch, _game_events(user, watch, game.pk))
 
 
 class _Watch:
@@ -141,42 +164,119 @@ class _Watch:
     the token, to end."""
 
     def __init__(self, token) -> None:
-        self.hub, self.page, self.token = _hub(), _Page(), token
+        self.token = token
         self.ends = time.monotonic() + HOLD_SECONDS
         self.checked = time.monotonic()
-        _clock_running()
+
+    async def start(self) -> None:
+        self.hub, self.page = _hub(), _Page()
 
     async def listen(self, topics: list[str]) -> bool:
         return await self.hub.join(self.page, [news.channel(topic).encode() for topic in topics])
 
+    async def wait(self) -> bool | None:
+        """Whether news came within ``KEEP_ALIVE_SECONDS``; ``None``: Redis was lost."""
+        changed = await self.page.wait(KEEP_ALIVE_SECONDS)
+        return None if self.page.lost else changed
+
     async def next(self) -> bool | None:
         """``True``: news came; ``False``: time for a keep-alive; ``None``: the stream ends
         (Redis lost, the hold over, the token revoked)."""
-        if self.page.lost or time.monotonic() >= self.ends:
+        if time.monotonic() >= self.ends:
             return None
-        changed = await self.page.wait(KEEP_ALIVE_SECONDS)
-        if self.page.lost:
+        changed = await self.wait()
+        if changed is None:
             return None
         if changed or time.monotonic() - self.checked >= TOKEN_CHECK_SECONDS:
             self.checked = time.monotonic()
-            if not await _db(bot_world.token_alive, self.token):
+            if not await self.db(bot_world.token_alive, self.token):
                 return None
         return changed
+
+    def db(self, function, *args):
+        return _db(function, *args)
 
     def leave(self) -> None:
         self.hub.leave(self.page)
 
 
-async def _events(user, token):
-    watch = _Watch(token)
+class _ThreadWatch(_Watch):
+    """``make run``'s watch, in runserver's thread for the request (which runs the
+    stream's coroutine on an event loop of its own): Redis through a subscription of its
+    own where there is Redis, else the news files. Nothing else runs on that loop, so its
+    waits may block it."""
+
+    async def start(self) -> None:
+        self.topics: list[str] = []
+        self.seen: tuple[int, ...] = ()
+        self.subscription = None
+        if settings.NEWS_REDIS_URL:
+            self.subscription = redis.Redis.from_url(settings.NEWS_REDIS_URL).pubsub(
+                ignore_subscribe_messages=True
+            )
+
+    async def listen(self, topics: list[str]) -> bool:
+        self.topics += topics
+        if self.subscription is not None:
+            self.subscription.subscribe(*map(news.channel, topics))
+        self.seen = news.stamps(self.topics)
+        return True
+
+    async def wait(self) -> bool | None:
+        if self.subscription is not None:
+            return self.subscription.get_message(timeout=KEEP_ALIVE_SECONDS) is not None
+        waited = 0.0
+        while waited < KEEP_ALIVE_SECONDS:
+            time.sleep(news.WATCH_SECONDS)
+            waited += news.WATCH_SECONDS
+            now = news.stamps(self.topics)
+            if now != self.seen:
+                self.seen = now
+                return True
+        return False
+
+    def db(self, function, *args):
+        # A pool thread of this request's own loop: its connection goes with the read.
+        return _db(_closing, function, *args)
+
+    def leave(self) -> None:
+        if self.subscription is not None:
+            self.subscription.close()
+
+
+def _closing(function, *args):
+    try:
+        return function(*args)
+    finally:
+        connection.close()
+
+
+def _in_this_thread(lines: AsyncIterator[bytes]) -> Iterator[bytes]:
+    """The stream's coroutine run in this thread (runserver's, for the request) on an
+    event loop of its own, each line passed on as it comes."""
+    loop = asyncio.new_event_loop()
+    try:
+        while True:
+            try:
+                yield loop.run_until_complete(anext(lines))
+            except StopAsyncIteration:
+                return
+    finally:
+        loop.run_until_complete(lines.aclose())
+        loop.run_until_complete(loop.shutdown_default_executor())
+        loop.close()
+
+
+async def _events(user, watch: _Watch):
+    await watch.start()
     try:
         if not await watch.listen([bot_topic(user.pk)]):
             return
-        world = await _db(bot_world.world_of, user)
+        world = await watch.db(bot_world.world_of, user)
         await watch.listen([news.game_topic(game_id) for game_id in world["games"]])
         # Read again once every game's news is heard: a move between the two reads is in
         # this one.
-        world = await _db(bot_world.world_of, user)
+        world = await watch.db(bot_world.world_of, user)
         for challenge in world["challenges"].values():
             yield _line({"type": "challenge", "challenge": challenge})
         for game in world["games"].values():
@@ -187,7 +287,7 @@ async def _events(user, token):
             if not changed:
                 yield KEEP_ALIVE
                 continue
-            new, lines = await _db(_changes, user, world)
+            new, lines = await watch.db(_changes, user, world)
             fresh = [game_id for game_id in new["games"] if game_id not in world["games"]]
             if fresh:
                 await watch.listen([news.game_topic(game_id) for game_id in fresh])
@@ -225,12 +325,12 @@ def _changes(user, old: dict) -> tuple[dict, list[dict]]:
     return new, lines
 
 
-async def _game_events(user, token, game_id: int):
-    watch = _Watch(token)
+async def _game_events(user, watch: _Watch, game_id: int):
+    await watch.start()
     try:
         if not await watch.listen([news.game_topic(game_id)]):
             return
-        full, chat = await _db(_full, user, game_id)
+        full, chat = await watch.db(_full, user, game_id)
         yield _line(full)
         state = full["state"]
         while not state["over"] and state["status"] == "active":
@@ -240,7 +340,7 @@ async def _game_events(user, token, game_id: int):
             if not changed:
                 yield KEEP_ALIVE
                 continue
-            now, lines = await _db(_game_changes, user, game_id, chat)
+            now, lines = await watch.db(_game_changes, user, game_id, chat)
             chat = max([chat, *(line["id"] for line in lines)])
             for line in lines:
                 yield _line(line)
@@ -262,21 +362,21 @@ def _game_changes(user, game_id: int, chat: int) -> tuple[dict, list[dict]]:
     return bot_world.game_state(game, seat), bot_world.chat_lines(game_id, chat)
 
 
-# --- the move clock, in the stream process's event loop ------------------------------------
-
-_clocks: dict[asyncio.AbstractEventLoop, list[asyncio.Task]] = {}
+# --- the move clock and the ladder, in an event loop of their own process ----------------
 
 
-def _clock_running() -> None:
-    """Start the move clock and the ladder in this event loop (once), unless they run
-    elsewhere."""
+def clocks_start() -> list[asyncio.Task]:
+    """Start the move clock and the ladder in the running event loop (the stream
+    process's, from its start), unless they run elsewhere (``MOVE_CLOCK_IN_STREAMS=0``)."""
     if not CLOCK_IN_STREAMS:
-        return
+        return []
     loop = asyncio.get_running_loop()
-    tasks = _clocks.get(loop)
-    if tasks is None or any(task.done() for task in tasks):
-        _clocks.clear()  # a loop before this one (tests) has ended
-        _clocks[loop] = [loop.create_task(_clock()), loop.create_task(_ladder())]
+    return [loop.create_task(_clock()), loop.create_task(_ladder())]
+
+
+async def clocks() -> None:
+    """The move clock and the ladder, until cancelled (``manage.py move_clock``)."""
+    await asyncio.gather(_clock(), _ladder())
 
 
 async def _clock() -> None:
@@ -292,7 +392,11 @@ async def _clock() -> None:
 
 async def _ladder() -> None:
     """The bot ladder, every ``LADDER_SECONDS``: settle the matches over, pair the free
-    bots (a task of its own: a slow pairing never makes a deadline late)."""
+    bots (a task of its own: a slow pairing never makes a deadline late). The ladder
+    needs PostgreSQL (``make run``'s SQLite has the move clock, not the ladder)."""
+    if connection.vendor != "postgresql":
+        log.info("the bot ladder needs PostgreSQL: no ladder on %s", connection.vendor)
+        return
     while True:
         try:
             await _db(bot_ladder.ladder_settle)

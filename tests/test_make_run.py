@@ -48,7 +48,7 @@ def test_make_run_ends_with_the_address_the_logins_and_the_mail_folder(tmp_path)
     lines: list[str] = []
     try:
         deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and not any("Emails" in line for line in lines):
+        while time.monotonic() < deadline and not any("api/bot/" in line for line in lines):
             lines.append(site.stdout.readline().rstrip())
         time.sleep(3)  # whatever the workers would print once they are ready
         link = sign_in_link(f"http://127.0.0.1:{environment['PORT']}", tmp_path / "var" / "mail")
@@ -65,6 +65,7 @@ def test_make_run_ends_with_the_address_the_logins_and_the_mail_folder(tmp_path)
         "carol@example.com",
     ]
     assert str(tmp_path / "var" / "mail") in shown[start + 5]
+    assert f"{environment['PORT']}/api/bot/stream/event" in shown[start + 6]
     before_stop = shown[: start + 6]
     assert not any("celery@" in line or "SecurityWarning" in line for line in before_stop)
     assert site.returncode == 0

@@ -14,10 +14,9 @@ second however many games are timed. Each firing locks the game and checks the d
 again, so two loops (two stream processes) never play a timeout twice."""
 
 import logging
-import time
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -45,7 +44,10 @@ PAUSED_FOR_TIMEOUTS = gettext_noop("ran out of time in three games in a row")
 
 def _running():
     """The clocks of the games in play, each with its ``due`` time."""
-    seconds = ExpressionWrapper(F("seconds") * Value(timedelta(seconds=1)), DurationField())
+    if connection.vendor == "sqlite":  # make run's database keeps durations in microseconds
+        seconds = ExpressionWrapper(F("seconds") * Value(1_000_000), DurationField())
+    else:
+        seconds = ExpressionWrapper(F("seconds") * Value(timedelta(seconds=1)), DurationField())
     return (
         MoveClock.objects.filter(
             game__status=Game.Status.ACTIVE,
@@ -143,13 +145,6 @@ def _pause_if_absent(user, now: datetime) -> None:
         log.info("bot %s paused: out of time in %s games in a row", user.pk, TIMEOUTS_IN_A_ROW)
         player_news(user.pk)
         notify.bot_paused(account.owner, user, reason=PAUSED_FOR_TIMEOUTS, at=now)
-
-
-def clock_loop(*, stop=lambda: False, look_seconds: float = LOOK_SECONDS) -> None:
-    """``manage.py move_clock``'s loop (the stream process runs the same in its event
-    loop, ``games.bot_streams``): fire what is due, sleep until the next deadline."""
-    while not stop():
-        time.sleep(seconds_to_sleep(look_seconds))
 
 
 def seconds_to_sleep(look_seconds: float = LOOK_SECONDS) -> float:
