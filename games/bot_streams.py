@@ -27,7 +27,9 @@ import asyncio
 import json
 import logging
 import os
+import threading
 import time
+import weakref
 from collections.abc import AsyncIterator, Iterator
 
 import redis
@@ -58,6 +60,10 @@ TOKEN_CHECK_SECONDS = 30
 # A stream lasts this long at most; the client opens it again and is told the world anew.
 HOLD_SECONDS = 3600
 KEEP_ALIVE = b"\n"
+# Event streams one account may hold open at once in one process; one more is refused with
+# 429 (a bot needs one; a few let one that reconnects overlap its old one, which ends at its
+# next keep-alive, or at once where the process notices the client gone).
+MOST_EVENT_STREAMS = 4
 # Whether this process runs the move clock (a deployment that runs ``manage.py
 # move_clock`` apart may turn it off; two loops are safe, only wasteful).
 CLOCK_IN_STREAMS = os.environ.get("MOVE_CLOCK_IN_STREAMS", "1") != "0"
@@ -135,13 +141,50 @@ def _served(watch, lines: AsyncIterator[bytes]) -> StreamingHttpResponse:
     return _ndjson(lines)
 
 
+# Each account's open event streams (their watches): a stream whose answer never started
+# (its client gone first) leaves when its watch is collected.
+_event_streams: dict[int, weakref.WeakSet] = {}
+_event_streams_lock = threading.Lock()
+
+
+def _one_more_event_stream(user_id: int, watch) -> bool:
+    """Whether the account may open one more event stream (counted if so)."""
+    with _event_streams_lock:
+        open_now = _event_streams.setdefault(user_id, weakref.WeakSet())
+        if len(open_now) >= MOST_EVENT_STREAMS:
+            return False
+        open_now.add(watch)
+        return True
+
+
+def _event_stream_ended(user_id: int, watch) -> None:
+    with _event_streams_lock:
+        open_now = _event_streams.get(user_id)
+        if open_now is not None:
+            open_now.discard(watch)
+            if not open_now:
+                del _event_streams[user_id]
+
+
 @require_GET
 def event_stream(request: HttpRequest) -> HttpResponse:
-    """``/api/bot/stream/event``: the player's challenges and games (module docstring)."""
+    """``/api/bot/stream/event``: the player's challenges and games (module docstring).
+    At most ``MOST_EVENT_STREAMS`` at once an account: one more gets 429."""
     found, refusal = _opening(request)
     if refusal:
         return refusal
     user, watch = found
+    if not _one_more_event_stream(user.pk, watch):
+        return _refused(
+            429,
+            _(
+                "this account has %(most)s event streams open already, the most at once: "
+                "close one (a stream left behind ends within a few seconds) and open it again"
+            )
+            % {"most": MOST_EVENT_STREAMS},
+            "too_many_streams",
+            **{"Retry-After": str(KEEP_ALIVE_SECONDS)},
+        )
     return _served(watch, _events(user, watch))
 
 
@@ -296,6 +339,7 @@ async def _events(user, watch: _Watch):
                 yield _line(line)
     finally:
         watch.leave()
+        _event_stream_ended(user.pk, watch)
 
 
 def _changes(user, old: dict) -> tuple[dict, list[dict]]:

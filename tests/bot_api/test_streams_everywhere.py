@@ -112,3 +112,30 @@ def test_runserver_without_threads_still_says_where_the_streams_are(client, sett
     settings.NEWS_STREAM_IN_THREADS = False
     response = client.get("/api/bot/stream/event", HTTP_AUTHORIZATION="Token azs_x")
     assert response.status_code == 503 and response["Retry-After"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_opening_too_many_event_streams_at_once_is_told_to_wait(
+    alice, client, settings, monkeypatch
+):
+    settings.NEWS_STREAM_IN_THREADS = True
+    monkeypatch.setattr(bot_streams, "KEEP_ALIVE_SECONDS", 0.2)
+    _bot, key = bot_with_key(alice, "A")
+
+    def opened():
+        return client.get("/api/bot/stream/event", HTTP_AUTHORIZATION=f"Token {key}")
+
+    streams = [opened() for _ in range(bot_streams.MOST_EVENT_STREAMS)]
+    try:
+        for stream in streams:
+            assert next(iter(stream.streaming_content)) == b"\n"
+        refused = opened()
+        assert refused.status_code == 429 and refused["Retry-After"] == "0.2"
+        assert refused.json()["code"] == "too_many_streams"
+        assert "4 event streams open already" in refused.json()["detail"]
+        streams.pop().close()
+        streams.append(opened())
+        assert streams[-1].status_code == 200
+    finally:
+        for stream in streams:
+            stream.close()
