@@ -336,6 +336,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The bot streams are plain Django views: described by hand (docs/bot-api.md).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.bot_streams.schema_paths",
+    ],
 }
 LOGIN_URL = "/signin/"
 LOGIN_REDIRECT_URL = "/"

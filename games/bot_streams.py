@@ -448,3 +448,61 @@ async def _ladder() -> None:
         except Exception:
             log.exception("the bot ladder failed; it tries again")
         await asyncio.sleep(bot_ladder.LADDER_SECONDS)
+
+
+# --- the streams in the OpenAPI description (drf-spectacular describes DRF's views) ---------
+
+_STREAM_REFUSALS = {
+    "401": "A missing, wrong or revoked token.",
+    "503": "This server does not hold streams now (Retry-After): try again.",
+}
+
+
+def _stream_path(operation: str, summary: str, lines: str, **more) -> dict:
+    said = {"detail": {"type": "string"}, "code": {"type": "string"}}
+    refused = {"application/json": {"schema": {"type": "object", "properties": said}}}
+    responses = {
+        "200": {
+            "description": f"{lines} One JSON object a line; an empty line every "
+            f"{KEEP_ALIVE_SECONDS} s keeps the stream alive. See docs/bot-api.md.",
+            "content": {"application/x-ndjson": {"schema": {"type": "object"}}},
+        },
+        **{
+            status: {"description": why, "content": refused}
+            for status, why in {**more, **_STREAM_REFUSALS}.items()
+        },
+    }
+    return {
+        "get": {
+            "operationId": operation,
+            "summary": summary,
+            "tags": ["bot"],
+            "security": [{"tokenAuth": []}],
+            "responses": responses,
+        }
+    }
+
+
+def schema_paths(result: dict, generator, request, public) -> dict:
+    """drf-spectacular's last step: the two bot streams, newline-delimited JSON."""
+    result["paths"]["/api/bot/stream/event"] = _stream_path(
+        "bot_stream_event",
+        "The bot's event stream: its challenges and games",
+        "First every open challenge (challenge) and game in play (gameStart, then yourTurn); "
+        "then challenge, challengeDeclined, challengeCanceled, gameStart, yourTurn and "
+        "gameFinish as they happen.",
+        **{"429": f"More than {MOST_EVENT_STREAMS} event streams open at once (Retry-After)."},
+    )
+    game = _stream_path(
+        "bot_stream_game",
+        "One game's stream, as the bot's seat sees it",
+        "First gameFull (settings, players, the position, the legal moves on your turn); "
+        "then gameState at each change and chatLine for each message; it ends after the "
+        "last gameState of a game that is over.",
+        **{"404": "No such game, or not one you may see."},
+    )
+    game["get"]["parameters"] = [
+        {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+    ]
+    result["paths"]["/api/bot/game/stream/{game_id}"] = game
+    return result

@@ -53,6 +53,8 @@ ENDPOINTS = {
     "/api/challenges/{challenge_id}/accept/": {"post"},
     "/api/challenges/{challenge_id}/decline/": {"post"},
     "/api/challenges/{challenge_id}/cancel/": {"post"},
+    "/api/bot/stream/event": {"get"},
+    "/api/bot/game/stream/{game_id}": {"get"},
 }
 
 
@@ -77,6 +79,10 @@ def test_the_schema_documents_bodies_errors_and_retries(client):
     assert {"code", "message"} <= set(error["required"])
     export = schema["paths"]["/api/games/{game_id}/export/"]["get"]["responses"]["200"]
     assert "application/x-ndjson" in export["content"]
+    for stream in ("/api/bot/stream/event", "/api/bot/game/stream/{game_id}"):
+        answers = schema["paths"][stream]["get"]["responses"]
+        assert "application/x-ndjson" in answers["200"]["content"]
+        assert {"401", "503"} <= set(answers)
 
 
 def test_generating_the_schema_raises_no_warnings(tmp_path):
