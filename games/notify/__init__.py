@@ -40,13 +40,15 @@ def moves_taken_back(*, game: Game, after_seq: int, now: datetime) -> None:
     )
 
 
-def turn_passed(*, game: Game, now: datetime) -> None:
-    """Take back every turn notice of ``game`` that has not left yet, on every channel:
-    the turn it asks for has passed (the seat moved, or the game ended). Withdrawn in the
-    write that passes the turn, so that a burst of moves leaves no row for the delivery
-    loop to claim and skip ahead of other games' notices (issue 58)."""
+def turn_passed(*, game: Game, to_move: Seat | None, now: datetime) -> None:
+    """Take back every turn notice of ``game`` that has not left yet, on every channel,
+    but those of the player of ``to_move`` (``None``: nobody is to move, the game ended):
+    the turn they ask for has passed. Withdrawn in the write that passes the turn, so that
+    a burst of moves leaves no row for the delivery loop to claim and skip ahead of other
+    games' notices (issue 58)."""
     reason = "no longer this player's turn"
-    loop.withdraw(game=game, kinds=TURN_KINDS, after_seq=0, reason=reason, now=now)
+    user_id = to_move.user_id if to_move is not None else None
+    loop.withdraw_but_for(game=game, kinds=TURN_KINDS, user_id=user_id, reason=reason, now=now)
 
 
 def send_due(*, now: datetime) -> dict[str, int]:

@@ -168,7 +168,9 @@ def turn_notices_withdrawn(change: Change) -> None:
     if change.voided is not None:
         notify.moves_taken_back(game=change.game, after_seq=change.voided, now=change.now)
     if change.turn_passed or change.ended:
-        notify.turn_passed(game=change.game, now=change.now)
+        to_move = change.after.to_move()
+        seat = next((s for s in joined_seats(change.game) if s.position == to_move), None)
+        notify.turn_passed(game=change.game, to_move=seat, now=change.now)
 
 
 def computer_player_queued(change: Change) -> None:

@@ -178,6 +178,26 @@ def withdraw(
     ).update(cancelled_at=now, withdrawn_because=reason)
 
 
+def withdraw_but_for(
+    *, game: Game, kinds: tuple[str, ...], user_id: int | None, reason: str, now: datetime
+) -> None:
+    """Withdraw, on every channel, the waiting notices of ``kinds`` that no worker has
+    claimed, but those addressed to ``user_id`` (``None``: every one). Held with the move's
+    other writes (``games.prepared.write``): nobody reads how many, and the rows the move
+    writes for others than ``user_id`` are none of these."""
+    kinds_in = ", ".join(["%s"] * len(kinds))
+    sql = (
+        f"UPDATE {Delivery._meta.db_table} SET cancelled_at = %s, withdrawn_because = %s"
+        f" WHERE game_id = %s AND kind IN ({kinds_in}) AND sent_at IS NULL"
+        " AND cancelled_at IS NULL AND claimed_at IS NULL"
+    )
+    params = [connection.ops.adapt_datetimefield_value(now), reason, game.pk, *kinds]
+    if user_id is not None:
+        sql += " AND (user_id IS NULL OR user_id <> %s)"
+        params.append(user_id)
+    write(sql, params)
+
+
 # --- sending -------------------------------------------------------------------------------
 
 
