@@ -351,6 +351,7 @@ def test_the_procfiles_processes_play_on_while_each_is_killed_and_started_again(
             play_a_move(game_id, [alice, bob], told)
         for name in PROCESSES:
             began = time.monotonic()
+            hellos = len(watcher.hellos)
             site.kill(name)
             assert not site.healthy(name) or name == "beat"
             if name != "web":
@@ -360,6 +361,10 @@ def test_the_procfiles_processes_play_on_while_each_is_killed_and_started_again(
                 # Sent while the web process starts again: tried until it answers.
                 play_a_move(game_id, [alice, bob], told)
             site.until_healthy(name, 90 if name == "beat" else 60)
+            if name == "stream":
+                # The page's stream open again on the new process before the next move: news
+                # is told to the pages open when it happens, as EventSource would be.
+                waited(lambda hellos=hellos: len(watcher.hellos) > hellos, 30)
             heard = len(watcher.news)
             play_a_move(game_id, [alice, bob], told)
             if name == "stream":
