@@ -1,8 +1,8 @@
-"""The whole site, used by a small community for a simulated week and its end (tests/community/):
-no door answers 5xx, the sweep and the tasks never fail, every notice goes out once and in
-time, read models equal their events, finished games verify, ratings equal a rebuild,
-tournaments end, and every page renders for whoever may see it. A seed is a story: the
-same seed tells it again byte for byte."""
+"""The whole site, used by a small community for four simulated days and their end
+(tests/community/): no door answers 5xx, the sweep and the tasks never fail, every notice
+goes out once and in time, read models equal their events, finished games verify, ratings
+equal a rebuild, tournaments end, and every page renders for whoever may see it. A seed is
+a story: the same seed tells it again byte for byte."""
 
 import os
 import random
@@ -12,7 +12,7 @@ import pytest
 from tests.community.simulation import Community, CommunityFailure, summary
 from tests.community.story import Story, digests, empty_database, first_difference, shrunk, told
 
-PEOPLE, DAYS = 12, 7
+PEOPLE, DAYS = 12, 4
 
 
 def _seed() -> int:
